@@ -1,0 +1,46 @@
+/*
+ * The backend interface: what gridemst_solve hands to the CPU or CUDA
+ * implementation, and what it gets back.  Both backends run the same
+ * algorithm on the same per-point functions and return the identical tree.
+ */
+#ifndef GEMST_BACKEND_H
+#define GEMST_BACKEND_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gemst_problem {
+    const void *coords;      /* n * dim interleaved, host or device memory */
+    gridemst_dtype dtype;
+    int64_t n;               /* >= 2 */
+    int dim;                 /* 2 or 3 */
+    gridemst_options opt;    /* checked; backend is CPU or CUDA */
+} gemst_problem;
+
+/* The tree in the caller's ids, sorted by (d2, lo, hi). */
+typedef struct gemst_tree {
+    int64_t n_edges;
+    uint32_t *lo, *hi;
+    double *d2;              /* squared length in working units */
+    double scale;            /* working units per caller unit (a power of two) */
+} gemst_tree;
+
+void gemst_tree_free(gemst_tree *t);
+
+int gemst_cpu_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+int gemst_cpu_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+int gemst_cpu_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+
+/* Bounding box of host coordinates; fails with GRIDEMST_ERR_INPUT naming the
+ * first point with a NaN or infinite coordinate. */
+int gemst_host_bbox(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int threads, double lo[3],
+                    double hi[3], gridemst_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,42 @@
+/* Internal definitions shared by every gridemst source, C and CUDA alike. */
+#ifndef GEMST_COMMON_H
+#define GEMST_COMMON_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "gridemst.h"
+
+/* Functions called from both the CPU loops and the CUDA kernels are
+ * `static inline GEMST_HD`: __host__ __device__ under nvcc, plain otherwise. */
+#ifdef __CUDACC__
+#define GEMST_HD __host__ __device__
+#else
+#define GEMST_HD
+#endif
+
+/* Marks an absent point or root index. */
+#define GEMST_NONE UINT32_MAX
+
+/* Largest number of points the solver accepts: point indices are 32-bit and
+ * GEMST_NONE is reserved. */
+#define GEMST_MAX_POINTS ((int64_t)UINT32_MAX - 1)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fills *err (when not NULL) with code and a printf-style message; returns code. */
+int gemst_fail(gridemst_error *err, int code, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Monotonic wall clock in milliseconds. */
+double gemst_now_ms(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,3 @@
+/* The CPU backend in float32 working precision. */
+#define GEMST_REAL_IS_DOUBLE 0
+#include "cpu/cpu_solve.inc"

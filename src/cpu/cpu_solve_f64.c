@@ -1,0 +1,3 @@
+/* The CPU backend in float64 working precision. */
+#define GEMST_REAL_IS_DOUBLE 1
+#include "cpu/cpu_solve.inc"

@@ -1,0 +1,150 @@
+/*
+ * One Boruvka iteration after FindMin1, per component root and per point,
+ * written once for the CPU loops and the CUDA kernels (Qiao & Creput 2021,
+ * Algorithms 3-6).
+ *
+ * State, indexed by point (grid order):
+ *   comp[i]     root of i's component (a point index)
+ *   link[r]     for a root: itself, or the root it hooks to this iteration
+ *   best_d2[i], best_to[i]   FindMin1: i's edge out of its component
+ *   w1[r], w2[r], win[r]     FindMin2: root r's shortest outgoing edge as
+ *                            two ordered words (edge_order.h) and the point
+ *                            it leaves from
+ */
+#ifndef GEMST_BORUVKA_H
+#define GEMST_BORUVKA_H
+
+#include "graph/edge_order.h"
+#include "atomics.h"
+
+static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_point_edge)(const uint32_t *oid, const gemst_real *best_d2,
+                                                               const uint32_t *best_to, uint32_t q)
+{
+    return gemst_edge_make(best_d2[q], oid[q], oid[best_to[q]]);
+}
+
+/* The edge FindMin2 found for root r (the empty edge when none). */
+static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_root_edge)(const uint64_t *w1, const uint64_t *w2, uint32_t r)
+{
+    return gemst_edge_from_words(w1[r], w2[r]);
+}
+
+static inline GEMST_HD void GEMST_FN(gemst_root_reset)(uint64_t *w1, uint64_t *w2, uint32_t *win, uint32_t r)
+{
+    w1[r] = gemst_edge_word1(GEMST_REAL_INF);
+    w2[r] = UINT64_MAX;
+    win[r] = GEMST_NONE;
+}
+
+/* FindMin2 by linked list, Algorithm 3: a point with an edge whose root is
+ * another point pushes itself onto the root's list. */
+static inline GEMST_HD void gemst_list_push(uint32_t *head, uint32_t *next, uint32_t root, uint32_t q)
+{
+    uint32_t old = gemst_load_relaxed(&head[root]);
+    for (;;) {
+        next[q] = old;
+        uint32_t seen = gemst_atomic_cas_u32(&head[root], old, q);
+        if (seen == old)
+            return;
+        old = seen;
+    }
+}
+
+/* Algorithm 4: root r walks its list (and itself) and keeps the minimum. */
+static inline GEMST_HD void GEMST_FN(gemst_list_min)(uint32_t r, const uint32_t *head, const uint32_t *next,
+                                                   const uint32_t *oid, const gemst_real *best_d2,
+                                                   const uint32_t *best_to, uint64_t *w1, uint64_t *w2,
+                                                   uint32_t *win)
+{
+    gemst_edge_key best = gemst_edge_none();
+    uint32_t winner = GEMST_NONE;
+    if (best_to[r] != GEMST_NONE) {
+        best = GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, r);
+        winner = r;
+    }
+    for (uint32_t q = head[r]; q != GEMST_NONE; q = next[q]) {
+        gemst_edge_key e = GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, q);
+        if (gemst_edge_less(e, best)) {
+            best = e;
+            winner = q;
+        }
+    }
+    w1[r] = gemst_edge_word1(best.d2);
+    w2[r] = gemst_edge_word2(best);
+    win[r] = winner;
+}
+
+/* FindMin2 by atomic minimum, in three passes over the points with an edge:
+ * the squared length, then the endpoint ids among equal lengths, then the
+ * point whose edge matches both. */
+static inline GEMST_HD void GEMST_FN(gemst_atomic_pass1)(uint32_t q, const uint32_t *comp, const gemst_real *best_d2,
+                                                       uint64_t *w1)
+{
+    gemst_atomic_min_u64(&w1[comp[q]], gemst_edge_word1(best_d2[q]));
+}
+
+static inline GEMST_HD void GEMST_FN(gemst_atomic_pass2)(uint32_t q, const uint32_t *comp, const uint32_t *oid,
+                                                       const gemst_real *best_d2, const uint32_t *best_to,
+                                                       const uint64_t *w1, uint64_t *w2)
+{
+    uint32_t r = comp[q];
+    if (gemst_edge_word1(best_d2[q]) == w1[r])
+        gemst_atomic_min_u64(&w2[r], gemst_edge_word2(GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, q)));
+}
+
+static inline GEMST_HD void GEMST_FN(gemst_atomic_pass3)(uint32_t q, const uint32_t *comp, const uint32_t *oid,
+                                                       const gemst_real *best_d2, const uint32_t *best_to,
+                                                       const uint64_t *w1, const uint64_t *w2, uint32_t *win)
+{
+    uint32_t r = comp[q];
+    gemst_edge_key e = GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, q);
+    if (gemst_edge_word1(e.d2) == w1[r] && gemst_edge_word2(e) == w2[r])
+        win[r] = q;
+}
+
+/* Connect and union, Algorithm 5: root r hooks to the root of its winner's
+ * partner and emits the edge, unless the two components chose the same edge
+ * and r is the smaller root (which stays a root; the other hooks to it). */
+static inline GEMST_HD void GEMST_FN(gemst_connect)(uint32_t r, const uint32_t *win, const uint32_t *best_to,
+                                                  const gemst_real *best_d2, const uint32_t *comp,
+                                                  const uint32_t *oid, uint32_t *link, uint32_t *edge_count,
+                                                  uint32_t *edge_lo, uint32_t *edge_hi, gemst_real *edge_d2)
+{
+    uint32_t w = win[r];
+    if (w == GEMST_NONE)
+        return;
+    uint32_t t = best_to[w];
+    uint32_t s = comp[t];
+    int mutual = win[s] == t && best_to[t] == w;
+    if (mutual && r < s)
+        return;
+    link[r] = s;
+    uint32_t at = gemst_atomic_add_u32(edge_count, 1);
+    gemst_edge_key e = GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, w);
+    edge_lo[at] = e.lo;
+    edge_hi[at] = e.hi;
+    edge_d2[at] = e.d2;
+}
+
+/* Flatten, Algorithm 6, with path halving so that long hook chains (equal
+ * spacing on a line or lattice) cost O(log n) steps, not their length. */
+static inline GEMST_HD uint32_t gemst_find_root(uint32_t *link, uint32_t x)
+{
+    for (;;) {
+        uint32_t y = gemst_load_relaxed(&link[x]);
+        if (y == x)
+            return x;
+        uint32_t z = gemst_load_relaxed(&link[y]);
+        if (z == y)
+            return y;
+        gemst_store_relaxed(&link[x], z);
+        x = z;
+    }
+}
+
+static inline GEMST_HD void gemst_flatten_root(uint32_t *link, uint32_t r)
+{
+    gemst_store_relaxed(&link[r], gemst_find_root(link, r));
+}
+
+#endif

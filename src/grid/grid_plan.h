@@ -1,0 +1,50 @@
+/*
+ * Planning the grid and the working frame, on the host in double precision.
+ *
+ * The working frame maps a caller coordinate x of dimension d to
+ *     (x - origin[d]) * scale,   scale a power of two,
+ * so that every working coordinate lies in [0, 1].  Scaling by a power of
+ * two is exact; it keeps huge and tiny coordinates away from overflow and
+ * underflow.  The grid then cuts [0, extent] into cubic cells of side L
+ * chosen from the target mean occupancy.
+ */
+#ifndef GEMST_GRID_PLAN_H
+#define GEMST_GRID_PLAN_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gemst_frame {
+    int dim;
+    double origin[3];   /* bounding-box minimum */
+    double scale;       /* power of two */
+    double extent[3];   /* (max - min) * scale, each in [0, 1] */
+} gemst_frame;
+
+typedef struct gemst_grid_plan {
+    int dim;
+    int32_t nc[3];      /* cells per axis; nc[2] = 1 in 2D */
+    double L;           /* cell side in working units */
+    uint64_t cells;     /* nc[0] * nc[1] * nc[2] */
+} gemst_grid_plan;
+
+/* Default target mean occupancy (points per cell) for the dimension. */
+double gemst_default_occupancy(int dim);
+
+/* The frame of a bounding box. */
+void gemst_frame_make(int dim, const double bbox_min[3], const double bbox_max[3], gemst_frame *f);
+
+/* Cell size and counts for n points spread over the frame's extent.  Axes
+ * with an extent much thinner than a cell get one cell, so that degenerate
+ * inputs (a plane in 3D, a line, a 1e9 x 1 strip) get the cell count asked
+ * for.  The cell count stays below 2^32 and below a few cells per point. */
+void gemst_grid_plan_make(const gemst_frame *f, int64_t n, double occupancy, gemst_grid_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,215 @@
+/*
+ * gridemst: exact Euclidean minimum spanning trees of 2D and 3D point sets,
+ * on NVIDIA GPUs (CUDA) and on CPUs (OpenMP), with a uniform grid as spatial
+ * index.
+ *
+ * This header is the whole public API.  Typical use:
+ *
+ *     gridemst_options opt;
+ *     gridemst_result res;
+ *     gridemst_error err;
+ *     gridemst_options_init(&opt);
+ *     if (gridemst_solve(xyz, GRIDEMST_FLOAT64, n, 3, &opt, &res, &err) != GRIDEMST_OK) {
+ *         fprintf(stderr, "gridemst: %s\n", err.message);
+ *         return 1;
+ *     }
+ *     for (int64_t i = 0; i < res.n_edges; i++)
+ *         use(res.edges[i].u, res.edges[i].v, res.edges[i].w);
+ *     gridemst_result_free(&res);
+ *
+ * The tree is exact and deterministic.  Edges are totally ordered by
+ * (squared distance, smaller endpoint id, larger endpoint id); under that
+ * order the minimum spanning tree is unique, so every backend, strategy and
+ * run returns the identical edge list.  Exact duplicate points are joined to
+ * the duplicate with the smallest id by zero-length edges.
+ *
+ * Distances are evaluated in the working precision (options.precision) on
+ * coordinates translated to the bounding-box minimum and scaled by a power of
+ * two (an exact operation).  With GRIDEMST_PRECISION_FLOAT the tree is the
+ * exact minimum spanning tree of the float32-rounded squared distances; use
+ * GRIDEMST_PRECISION_DOUBLE when near-equal distances must be told apart
+ * beyond float32 resolution.
+ *
+ * The library never prints and never ends the process: every failure is a
+ * status code with a message in a caller-provided gridemst_error.  It keeps
+ * no global state; concurrent calls from several threads are safe.
+ */
+#ifndef GRIDEMST_H
+#define GRIDEMST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(GRIDEMST_BUILDING) && defined(__GNUC__)
+#define GRIDEMST_API __attribute__((visibility("default")))
+#else
+#define GRIDEMST_API
+#endif
+
+#define GRIDEMST_VERSION_STRING "0.1.0"
+
+/* Status codes returned by every function that can fail. */
+typedef enum gridemst_status {
+    GRIDEMST_OK = 0,
+    GRIDEMST_ERR_INVALID_ARGUMENT = 1, /* a bad option or argument */
+    GRIDEMST_ERR_INPUT = 2,            /* bad point data: NaN/Inf, dimension */
+    GRIDEMST_ERR_NO_MEMORY = 3,        /* host memory exhausted or too small */
+    GRIDEMST_ERR_DEVICE_MEMORY = 4,    /* the job does not fit on the GPU */
+    GRIDEMST_ERR_NO_DEVICE = 5,        /* CUDA asked for but not usable */
+    GRIDEMST_ERR_CUDA = 6,             /* a CUDA call failed */
+    GRIDEMST_ERR_UNSUPPORTED = 7,      /* valid request this build cannot do */
+    GRIDEMST_ERR_INTERNAL = 8          /* a bug: please report it */
+} gridemst_status;
+
+/* Error details: the code and a one-line message naming the problem. */
+typedef struct gridemst_error {
+    int code;
+    char message[512];
+} gridemst_error;
+
+typedef enum gridemst_dtype {
+    GRIDEMST_FLOAT32 = 0,
+    GRIDEMST_FLOAT64 = 1
+} gridemst_dtype;
+
+typedef enum gridemst_backend {
+    GRIDEMST_BACKEND_AUTO = 0, /* CUDA when a device is present, else CPU */
+    GRIDEMST_BACKEND_CPU = 1,
+    GRIDEMST_BACKEND_CUDA = 2
+} gridemst_backend;
+
+/* Spatial index used for nearest-neighbour search (FindMin1). */
+typedef enum gridemst_nns {
+    GRIDEMST_NNS_GRID = 0
+} gridemst_nns;
+
+/* Grid search strategy (Qiao & Creput 2021, section 3.3). */
+typedef enum gridemst_prune {
+    GRIDEMST_PRUNE_NONE = 0,    /* ring search for the nearest point of another component */
+    GRIDEMST_PRUNE_DYNAMIC = 1, /* the same, restricted to slabs still open */
+    GRIDEMST_PRUNE_STATIC = 2   /* slab-nearest candidates found once (default) */
+} gridemst_prune;
+
+/* How each component's shortest outgoing edge is selected (FindMin2). */
+typedef enum gridemst_findmin2 {
+    GRIDEMST_FINDMIN2_LIST = 0,  /* distributed linked list (paper, Alg. 3-4) */
+    GRIDEMST_FINDMIN2_ATOMIC = 1 /* 64-bit atomic minimum per component */
+} gridemst_findmin2;
+
+typedef enum gridemst_precision {
+    GRIDEMST_PRECISION_FLOAT = 0,
+    GRIDEMST_PRECISION_DOUBLE = 1
+} gridemst_precision;
+
+/* Progress report, called from the solving thread between phases: phase is
+ * "grid" (the grid is built), "iteration" (a Boruvka iteration ended;
+ * components = components left) or "edges" (the tree is being sorted). */
+typedef void (*gridemst_progress_fn)(void *ctx, const char *phase, int iteration, int64_t components);
+
+/* Solver options; gridemst_options_init() fills in the defaults. */
+typedef struct gridemst_options {
+    gridemst_backend backend;     /* default AUTO */
+    gridemst_nns nns;             /* default GRID */
+    gridemst_prune prune;         /* default STATIC */
+    gridemst_findmin2 findmin2;   /* default LIST */
+    gridemst_precision precision; /* default FLOAT */
+    int threads;                  /* CPU threads; 0 = OpenMP default */
+    int device;                   /* CUDA device ordinal; default 0 */
+    double cell_occupancy;        /* target mean points per grid cell; 0 = default */
+    gridemst_progress_fn progress; /* NULL: no reports */
+    void *progress_ctx;           /* passed to progress */
+} gridemst_options;
+
+/* One tree edge: endpoints as 0-based indices into the caller's array,
+ * u < v, and the Euclidean length w (in the caller's units). */
+typedef struct gridemst_edge {
+    int64_t u;
+    int64_t v;
+    double w;
+} gridemst_edge;
+
+/* Timings in milliseconds, measured by the library. */
+typedef struct gridemst_times {
+    double total;     /* the whole solve */
+    double upload;    /* host to device copy (CUDA only) */
+    double grid;      /* bounding box, cell sort, duplicate removal, cell table */
+    double findmin1;  /* each point's nearest point in another component */
+    double findmin2;  /* each component's shortest outgoing edge */
+    double merge;     /* connect, union, flatten */
+    double edges;     /* final sort of the edge list and copy back */
+} gridemst_times;
+
+typedef struct gridemst_stats {
+    gridemst_backend backend;    /* the backend that ran (never AUTO) */
+    gridemst_nns nns;
+    gridemst_prune prune;
+    gridemst_findmin2 findmin2;
+    gridemst_precision precision;
+    int threads;                 /* CPU threads used (CPU backend) */
+    int iterations;              /* Boruvka iterations */
+    int64_t n_unique;            /* points left after removing exact duplicates */
+    int64_t n_duplicates;        /* points joined to an equal point by a zero-length edge */
+    int64_t cells;               /* grid cells */
+    int64_t fallback_searches;   /* searches beyond a point's candidate radius */
+    int64_t peak_device_bytes;   /* device memory held at the peak (CUDA) */
+    char device_name[256];       /* GPU name (CUDA) or "cpu" */
+    gridemst_times time_ms;
+} gridemst_stats;
+
+typedef struct gridemst_result {
+    int64_t n;              /* points given */
+    int dim;                /* 2 or 3 */
+    int64_t n_edges;        /* n - 1, or 0 when n < 2 */
+    gridemst_edge *edges;   /* sorted by (w, u, v); free with gridemst_result_free */
+    double total_weight;    /* sum of w */
+    gridemst_stats stats;
+} gridemst_result;
+
+/* Fills *opt with the defaults. */
+GRIDEMST_API void gridemst_options_init(gridemst_options *opt);
+
+/*
+ * Computes the Euclidean minimum spanning tree of n points of dimension dim
+ * (2 or 3), given interleaved (x0, y0[, z0], x1, ...) in coords.  opt may be
+ * NULL for the defaults.  On success fills *result (free it with
+ * gridemst_result_free) and returns GRIDEMST_OK; otherwise returns a status
+ * code, fills *err when it is not NULL, and leaves *result empty.
+ * n = 0 or 1 gives an empty tree.
+ */
+GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
+                                const gridemst_options *opt, gridemst_result *result,
+                                gridemst_error *err);
+
+/* Releases what gridemst_solve allocated; safe on an empty result. */
+GRIDEMST_API void gridemst_result_free(gridemst_result *result);
+
+/* Number of usable CUDA devices; 0 when none or when built without CUDA. */
+GRIDEMST_API int gridemst_cuda_device_count(void);
+
+/* Short names of status codes and option values ("invalid argument",
+ * "static", "cuda", ...), and the parser for option value names.
+ * gridemst_parse_* return 0 on success, -1 for an unknown name. */
+GRIDEMST_API const char *gridemst_status_name(int status);
+GRIDEMST_API const char *gridemst_backend_name(gridemst_backend b);
+GRIDEMST_API const char *gridemst_nns_name(gridemst_nns s);
+GRIDEMST_API const char *gridemst_prune_name(gridemst_prune p);
+GRIDEMST_API const char *gridemst_findmin2_name(gridemst_findmin2 f);
+GRIDEMST_API const char *gridemst_precision_name(gridemst_precision p);
+GRIDEMST_API int gridemst_parse_backend(const char *name, gridemst_backend *out);
+GRIDEMST_API int gridemst_parse_nns(const char *name, gridemst_nns *out);
+GRIDEMST_API int gridemst_parse_prune(const char *name, gridemst_prune *out);
+GRIDEMST_API int gridemst_parse_findmin2(const char *name, gridemst_findmin2 *out);
+GRIDEMST_API int gridemst_parse_precision(const char *name, gridemst_precision *out);
+
+/* The library version, "MAJOR.MINOR.PATCH". */
+GRIDEMST_API const char *gridemst_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GRIDEMST_H */

@@ -1,0 +1,272 @@
+/*
+ * FindMin1 per point: the searches of the three grid strategies, written
+ * once for the CPU loops and the CUDA kernels.
+ *
+ *  none     gemst_nearest_foreign: the nearest point of another component.
+ *  dynamic  gemst_dynamic_search: the same restricted to the query's open
+ *           slabs; a slab whose nearest point turns out to be in the query's
+ *           own component is closed for good (the uniqueness property: no
+ *           point of that slab can give the component's shortest edge).
+ *  static   gemst_knn + gemst_static_candidates, once: the query's K nearest
+ *           points, of which only the first of each slab that is not the
+ *           longest side of a triangle with an earlier one is kept.  These
+ *           candidates hold every tree edge of the query shorter than the
+ *           K-th neighbour's distance (and every tree edge, when each slab
+ *           has a neighbour among the K); later iterations only scan them.
+ *
+ * Each search may stop early (a ring cap, or the K-neighbour horizon) and
+ * then returns a lower bound rb2 on the squared distance of everything it
+ * did not examine, infinity when it examined enough to be exact.  Points
+ * with rb2 at most their component's best edge are searched again, without
+ * cap, by gemst_nearest_foreign with that edge as cutoff (the fallback).
+ */
+#ifndef GEMST_SEARCH_H
+#define GEMST_SEARCH_H
+
+#include "nns/ring.h"
+#include "nns/slab.h"
+#include "graph/edge_order.h"
+
+/* Neighbours the static strategy examines per point. */
+#define GEMST_KNN 8
+
+/* Rings the none and dynamic strategies search before deferring a point to
+ * the fallback. */
+#define GEMST_RING_CAP 2
+
+/* The slab of grid point p seen from the query. */
+static inline GEMST_HD int GEMST_FN(gemst_slab_of)(const gemst_grid *g, const gemst_query *qq, uint32_t p)
+{
+    return gemst_slab(g->dim, GEMST_SUB(g->x[p], qq->q[0]), GEMST_SUB(g->y[p], qq->q[1]),
+                      g->dim == 3 ? GEMST_SUB(g->z[p], qq->q[2]) : (gemst_real)0);
+}
+
+/*
+ * The nearest point (in edge order) of a component other than comp_q whose
+ * slab is in `open`, if it beats *best; updates *best and *best_to.
+ * Searches rings 0..max_ring and returns the lower bound of what it did not
+ * examine (infinity when the search is exact).
+ */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_nearest_foreign)(const gemst_grid *g, const gemst_query *qq,
+                                                                const uint32_t *comp, uint32_t comp_q,
+                                                                uint64_t open, int max_ring,
+                                                                gemst_edge_key *best, uint32_t *best_to)
+{
+    const int all_open = open == gemst_slab_full_mask(g->dim);
+    for (int r = 0;; r++) {
+        gemst_ring it;
+        uint32_t b, e;
+        GEMST_FN(gemst_ring_begin)(g, qq, r, &it);
+        while (GEMST_FN(gemst_ring_next)(g, qq, &it, best->d2, &b, &e)) {
+            for (uint32_t p = b; p < e; p++) {
+                if (comp[p] == comp_q)
+                    continue;
+                gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, qq, p);
+                if (d2 > best->d2)
+                    continue;
+                gemst_edge_key cand = gemst_edge_make(d2, qq->oid, g->oid[p]);
+                if (!gemst_edge_less(cand, *best))
+                    continue;
+                if (!all_open && !((open >> GEMST_FN(gemst_slab_of)(g, qq, p)) & 1))
+                    continue;
+                *best = cand;
+                *best_to = p;
+            }
+        }
+        gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(g, qq, r);
+        if (lb2 == GEMST_REAL_INF || lb2 > best->d2)
+            return GEMST_REAL_INF;
+        if (r >= max_ring)
+            return lb2;
+    }
+}
+
+/*
+ * Dynamic pruning: like gemst_nearest_foreign over the slabs open in
+ * *open, tracking each open slab's nearest point; slabs whose nearest point
+ * is certainly known and lies in comp_q are removed from *open.
+ */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_dynamic_search)(const gemst_grid *g, const gemst_query *qq,
+                                                               const uint32_t *comp, uint32_t comp_q,
+                                                               uint64_t *open, int max_ring,
+                                                               gemst_edge_key *best, uint32_t *best_to)
+{
+    gemst_real slab_d2[GEMST_SLABS_3D];
+    uint32_t slab_pt[GEMST_SLABS_3D];
+    const int slabs = gemst_slab_count(g->dim);
+    for (int s = 0; s < slabs; s++) {
+        slab_d2[s] = GEMST_REAL_INF;
+        slab_pt[s] = GEMST_NONE;
+    }
+    int exact = 0;
+    gemst_real lb2 = GEMST_REAL_INF;
+    for (int r = 0;; r++) {
+        gemst_ring it;
+        uint32_t b, e;
+        GEMST_FN(gemst_ring_begin)(g, qq, r, &it);
+        while (GEMST_FN(gemst_ring_next)(g, qq, &it, best->d2, &b, &e)) {
+            for (uint32_t p = b; p < e; p++) {
+                if (p == qq->idx)
+                    continue;
+                gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, qq, p);
+                if (d2 > best->d2)
+                    continue;
+                int s = GEMST_FN(gemst_slab_of)(g, qq, p);
+                if (!((*open >> s) & 1))
+                    continue;
+                uint32_t po = g->oid[p];
+                if (d2 < slab_d2[s] || (d2 == slab_d2[s] && po < g->oid[slab_pt[s]])) {
+                    slab_d2[s] = d2;
+                    slab_pt[s] = p;
+                }
+                if (comp[p] != comp_q) {
+                    gemst_edge_key cand = gemst_edge_make(d2, qq->oid, po);
+                    if (gemst_edge_less(cand, *best)) {
+                        *best = cand;
+                        *best_to = p;
+                    }
+                }
+            }
+        }
+        lb2 = GEMST_FN(gemst_ring_outer_lb2)(g, qq, r);
+        if (lb2 == GEMST_REAL_INF || lb2 > best->d2) {
+            exact = 1;
+            break;
+        }
+        if (r >= max_ring)
+            break;
+    }
+    /* Every point within best->d2 was examined, and when the search was cut
+     * short every point below lb2 too: a slab's nearest point within those
+     * limits is its true nearest point. */
+    for (int s = 0; s < slabs; s++) {
+        if (slab_pt[s] == GEMST_NONE || slab_d2[s] > best->d2 || (!exact && !(slab_d2[s] < lb2)))
+            continue;
+        if (comp[slab_pt[s]] == comp_q)
+            *open &= ~((uint64_t)1 << s);
+    }
+    return exact ? GEMST_REAL_INF : lb2;
+}
+
+/* The query's K nearest points in edge order, nearest first, in kd2/kid;
+ * returns how many were found (fewer than K only when the grid has fewer
+ * other points). */
+static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_query *qq, gemst_real kd2[GEMST_KNN],
+                                             uint32_t kid[GEMST_KNN])
+{
+    uint32_t koid[GEMST_KNN];
+    int count = 0;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int k = 0; k < GEMST_KNN; k++) {
+        kd2[k] = GEMST_REAL_INF;
+        kid[k] = GEMST_NONE;
+        koid[k] = UINT32_MAX;
+    }
+    for (int r = 0;; r++) {
+        gemst_ring it;
+        uint32_t b, e;
+        GEMST_FN(gemst_ring_begin)(g, qq, r, &it);
+        while (GEMST_FN(gemst_ring_next)(g, qq, &it, kd2[GEMST_KNN - 1], &b, &e)) {
+            for (uint32_t p = b; p < e; p++) {
+                gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, qq, p);
+                if (d2 > kd2[GEMST_KNN - 1] || p == qq->idx)
+                    continue;
+                uint32_t po = g->oid[p];
+                if (d2 == kd2[GEMST_KNN - 1] && po >= koid[GEMST_KNN - 1])
+                    continue;
+                /* Insertion with fixed indices, so the lists stay in registers. */
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+                for (int k = GEMST_KNN - 1; k >= 0; k--) {
+                    if (k > 0 && (d2 < kd2[k - 1] || (d2 == kd2[k - 1] && po < koid[k - 1]))) {
+                        kd2[k] = kd2[k - 1];
+                        kid[k] = kid[k - 1];
+                        koid[k] = koid[k - 1];
+                    } else {
+                        kd2[k] = d2;
+                        kid[k] = p;
+                        koid[k] = po;
+                        break;
+                    }
+                }
+                if (count < GEMST_KNN)
+                    count++;
+            }
+        }
+        gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(g, qq, r);
+        if (lb2 == GEMST_REAL_INF || lb2 > kd2[GEMST_KNN - 1])
+            break;
+    }
+    return count;
+}
+
+/*
+ * Static pruning, from the query's `count` nearest points: writes the
+ * candidates to cand (at most GEMST_KNN) and returns how many.  A neighbour
+ * is dropped when an earlier one lies in its slab (uniqueness property) or
+ * is closer to it than the query (then the query's edge to it is the
+ * longest of a triangle).  *rb2 is set to infinity when every slab holds a
+ * neighbour or all points are neighbours: no tree edge of the query is
+ * missing.  Otherwise tree edges longer than the K-th neighbour may be, and
+ * *rb2 is that neighbour's squared distance.
+ */
+static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g, const gemst_query *qq,
+                                                           const gemst_real kd2[GEMST_KNN],
+                                                           const uint32_t kid[GEMST_KNN], int count,
+                                                           uint32_t *cand, gemst_real *rb2)
+{
+    uint64_t seen = 0;
+    int kept = 0;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int i = 0; i < GEMST_KNN; i++) {
+        if (i >= count)
+            break;
+        uint32_t p = kid[i];
+        uint64_t bit = (uint64_t)1 << GEMST_FN(gemst_slab_of)(g, qq, p);
+        if (seen & bit)
+            continue;
+        seen |= bit;
+        gemst_edge_key qp = gemst_edge_make(kd2[i], qq->oid, g->oid[p]);
+        int shadowed = 0;
+        for (int j = 0; j < i && !shadowed; j++) {
+            gemst_edge_key wp = gemst_edge_make(GEMST_FN(gemst_dist2)(g, kid[j], p), g->oid[kid[j]], g->oid[p]);
+            shadowed = gemst_edge_less(wp, qp);
+        }
+        if (!shadowed)
+            cand[kept++] = p;
+    }
+    int complete = count < GEMST_KNN || seen == gemst_slab_full_mask(g->dim);
+    *rb2 = complete ? GEMST_REAL_INF : kd2[GEMST_KNN - 1];
+    return kept;
+}
+
+/* Static pruning, each iteration: the best candidate of another component;
+ * candidates inside the query's component are dropped for good.  Returns the
+ * number of candidates left. */
+static inline GEMST_HD int GEMST_FN(gemst_static_scan)(const gemst_grid *g, const gemst_query *qq,
+                                                     const uint32_t *comp, uint32_t comp_q, uint32_t *cand,
+                                                     int count, gemst_edge_key *best, uint32_t *best_to)
+{
+    int i = 0;
+    while (i < count) {
+        uint32_t p = cand[i];
+        if (comp[p] == comp_q) {
+            cand[i] = cand[--count];
+            continue;
+        }
+        gemst_edge_key e = gemst_edge_make(GEMST_FN(gemst_dist2_q)(g, qq, p), qq->oid, g->oid[p]);
+        if (gemst_edge_less(e, *best)) {
+            *best = e;
+            *best_to = p;
+        }
+        i++;
+    }
+    return count;
+}
+
+#endif

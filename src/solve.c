@@ -1,0 +1,155 @@
+/* gridemst_solve: argument checks, backend choice, and the result. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "config.h"
+
+#ifdef GRIDEMST_HAVE_CUDA
+int gemst_cuda_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+#else
+int gridemst_cuda_device_count(void)
+{
+    return 0;
+}
+#endif
+
+static int check_options(const gridemst_options *o, gridemst_error *err)
+{
+    if ((unsigned)o->backend > GRIDEMST_BACKEND_CUDA)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)o->backend);
+    if ((unsigned)o->nns > GRIDEMST_NNS_GRID)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown nearest-neighbour index %d", (int)o->nns);
+    if ((unsigned)o->prune > GRIDEMST_PRUNE_STATIC)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown pruning strategy %d", (int)o->prune);
+    if ((unsigned)o->findmin2 > GRIDEMST_FINDMIN2_ATOMIC)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown FindMin2 method %d", (int)o->findmin2);
+    if ((unsigned)o->precision > GRIDEMST_PRECISION_DOUBLE)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown precision %d", (int)o->precision);
+    if (o->threads < 0)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "threads must be >= 0 (0 = default), got %d",
+                          o->threads);
+    if (o->device < 0)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "device must be >= 0, got %d", o->device);
+    if (!(o->cell_occupancy >= 0.0) || !isfinite(o->cell_occupancy))
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "cell occupancy must be a finite number >= 0");
+    return GRIDEMST_OK;
+}
+
+/* The backend that runs: AUTO becomes CUDA when a device is present. */
+static int resolve_backend(gridemst_options *o, gridemst_error *err)
+{
+    int devices = gridemst_cuda_device_count();
+    if (o->backend == GRIDEMST_BACKEND_AUTO)
+        o->backend = devices > 0 ? GRIDEMST_BACKEND_CUDA : GRIDEMST_BACKEND_CPU;
+    if (o->backend != GRIDEMST_BACKEND_CUDA)
+        return GRIDEMST_OK;
+#ifndef GRIDEMST_HAVE_CUDA
+    return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "this gridemst was built without CUDA; use the cpu backend");
+#else
+    if (devices == 0)
+        return gemst_fail(err, GRIDEMST_ERR_NO_DEVICE, "no usable CUDA device found");
+    if (o->device >= devices)
+        return gemst_fail(err, GRIDEMST_ERR_NO_DEVICE, "CUDA device %d requested, but only %d present", o->device,
+                          devices);
+    return GRIDEMST_OK;
+#endif
+}
+
+int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim, const gridemst_options *opt,
+                   gridemst_result *result, gridemst_error *err)
+{
+    double t0 = gemst_now_ms();
+    if (err) {
+        err->code = GRIDEMST_OK;
+        err->message[0] = '\0';
+    }
+    if (!result)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "result must not be NULL");
+    memset(result, 0, sizeof *result);
+    if (dim != 2 && dim != 3)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "points must have 2 or 3 coordinates, got %d", dim);
+    if (n < 0)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "point count must be >= 0, got %lld", (long long)n);
+    if (n > GEMST_MAX_POINTS)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%lld points exceed the limit of %lld", (long long)n,
+                          (long long)GEMST_MAX_POINTS);
+    if (n > 0 && !coords)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "coords must not be NULL");
+    if (dtype != GRIDEMST_FLOAT32 && dtype != GRIDEMST_FLOAT64)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown coordinate type %d", (int)dtype);
+
+    gemst_problem pb;
+    gridemst_options_init(&pb.opt);
+    if (opt)
+        pb.opt = *opt;
+    int rc = check_options(&pb.opt, err);
+    if (rc == GRIDEMST_OK)
+        rc = resolve_backend(&pb.opt, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    pb.coords = coords;
+    pb.dtype = dtype;
+    pb.n = n;
+    pb.dim = dim;
+
+    gridemst_stats *st = &result->stats;
+    st->backend = pb.opt.backend;
+    st->nns = pb.opt.nns;
+    st->prune = pb.opt.prune;
+    st->findmin2 = pb.opt.findmin2;
+    st->precision = pb.opt.precision;
+    strcpy(st->device_name, "cpu");
+    st->n_unique = n;
+
+    gemst_tree tree = {0};
+    if (n < 2) {
+        double lo[3], hi[3];
+        rc = gemst_host_bbox(coords, dtype, n, dim, 1, lo, hi, err);
+    } else if (pb.opt.backend == GRIDEMST_BACKEND_CUDA) {
+#ifdef GRIDEMST_HAVE_CUDA
+        rc = gemst_cuda_solve(&pb, &tree, st, err);
+#endif
+    } else {
+        rc = gemst_cpu_solve(&pb, &tree, st, err);
+    }
+    if (rc != GRIDEMST_OK) {
+        gemst_tree_free(&tree);
+        memset(result, 0, sizeof *result);
+        return rc;
+    }
+
+    result->n = n;
+    result->dim = dim;
+    if (tree.n_edges > 0) {
+        result->edges = malloc(sizeof *result->edges * (size_t)tree.n_edges);
+        if (!result->edges) {
+            gemst_tree_free(&tree);
+            memset(result, 0, sizeof *result);
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld result edges",
+                              (long long)tree.n_edges);
+        }
+    }
+    double total = 0.0;
+    for (int64_t e = 0; e < tree.n_edges; e++) {
+        gridemst_edge *out = &result->edges[e];
+        out->u = tree.lo[e];
+        out->v = tree.hi[e];
+        out->w = sqrt(tree.d2[e]) / tree.scale;
+        total += out->w;
+    }
+    result->n_edges = tree.n_edges;
+    result->total_weight = total;
+    gemst_tree_free(&tree);
+    st->time_ms.total = gemst_now_ms() - t0;
+    return GRIDEMST_OK;
+}
+
+void gridemst_result_free(gridemst_result *result)
+{
+    if (!result)
+        return;
+    free(result->edges);
+    memset(result, 0, sizeof *result);
+}

@@ -1,0 +1,72 @@
+/*
+ * Reading point sets and writing trees, for the command-line tools.
+ *
+ * Formats:
+ *   tsplib  TSPLIB .tsp with NODE_COORD_SECTION (EUC_2D, CEIL_2D, ATT, GEO
+ *           mapped to 3D unit vectors, EUC_3D; MAN_* and MAX_* read as
+ *           Euclidean with a warning; explicit matrices refused)
+ *   text    one point per line, 2 or 3 numbers separated by blanks or
+ *           commas; '#' starts a comment; one optional header line
+ *   binary  int32 n, int32 dim, then n * dim float32, little-endian (the
+ *           ArborX benchmark format)
+ *
+ * Errors are returned as GRIDEMST_ERR_INPUT with a one-line message
+ * "FILE:LINE: problem" (or "FILE: problem" where no line applies).
+ */
+#ifndef GEMST_IO_H
+#define GEMST_IO_H
+
+#include <stdint.h>
+
+#include "gridemst.h"
+#include "tools/pointset.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gemst_format {
+    GEMST_FORMAT_AUTO = 0, /* from the file name's extension */
+    GEMST_FORMAT_TSPLIB,
+    GEMST_FORMAT_TEXT,
+    GEMST_FORMAT_BINARY
+} gemst_format;
+
+/* Warnings (a non-fatal oddity of the input) go through this callback with
+ * a one-line message; NULL drops them. */
+typedef void (*gemst_warn_fn)(void *ctx, const char *message);
+
+/* "tsplib"/"tsp", "text"/"csv"/"txt", "binary"/"bin"; 0, or -1 if unknown. */
+int gemst_parse_format(const char *name, gemst_format *out);
+const char *gemst_format_name(gemst_format f);
+
+/* The format a path's extension implies: .tsp is TSPLIB, .bin binary,
+ * anything else text. */
+gemst_format gemst_format_from_path(const char *path);
+
+/* Reads a point set; fmt AUTO picks by extension. */
+int gemst_read_points(const char *path, gemst_format fmt, gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx,
+                      gridemst_error *err);
+
+int gemst_read_tsplib(const char *path, gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx,
+                      gridemst_error *err);
+int gemst_read_text(const char *path, gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx, gridemst_error *err);
+int gemst_read_binary(const char *path, gemst_pointset *out, gridemst_error *err);
+
+/* Writes the ArborX binary format (float32). */
+int gemst_write_binary(const char *path, const gemst_pointset *ps, gridemst_error *err);
+
+/* Writes the tree as CSV lines "u,v,w" (w printed to round-trip a double).
+ * path "-" is standard output. */
+int gemst_write_edges_csv(const char *path, const gridemst_edge *edges, int64_t m, gridemst_error *err);
+
+/* The tree's length under the TSPLIB instance's own integer metric
+ * (EUC_2D, CEIL_2D, ATT, GEO, EUC_3D).  Returns 0 and sets *length, or -1
+ * when the instance's metric is not one of those (MAN, MAX). */
+int gemst_tsplib_tree_length(const gemst_pointset *ps, const gridemst_edge *edges, int64_t m, int64_t *length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

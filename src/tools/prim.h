@@ -1,0 +1,35 @@
+/*
+ * The independent reference: Prim's algorithm on the complete graph, in
+ * double precision, O(n^2) time and O(n) memory.  Used by --verify and the
+ * tests; shares no code with the solver.
+ */
+#ifndef GEMST_PRIM_H
+#define GEMST_PRIM_H
+
+#include <stdint.h>
+
+#include "gridemst.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Minimum spanning tree of n points (interleaved, dim 2 or 3, float or
+ * double) under Euclidean distance computed in double from the given
+ * coordinates.  Ties are broken by the solver's edge order (squared length,
+ * smaller id, larger id), so on inputs without near-ties the edges are the
+ * same as the solver's.  Writes n - 1 edges sorted by (w, u, v) to edges
+ * (caller-allocated, n - 1 entries; may be NULL) and returns the total
+ * length, or a negative value when memory runs out.
+ */
+double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_edge *edges);
+
+/* Sorts edges by (w, u, v). */
+void gemst_edges_sort(gridemst_edge *edges, int64_t m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
