@@ -127,7 +127,11 @@ static inline GEMST_HD void GEMST_FN(gemst_connect)(uint32_t r, const uint32_t *
 }
 
 /* Flatten, Algorithm 6, with path halving so that long hook chains (equal
- * spacing on a line or lattice) cost O(log n) steps, not their length. */
+ * spacing on a line or lattice) cost O(log n) steps, not their length.
+ * Threads halve shared paths concurrently; the compare-and-swap keeps a
+ * halving step from overwriting a link another thread already pointed
+ * closer to the root (e.g. at the root itself), so once flatten_root(r) has
+ * stored r's root, link[r] stays the root. */
 static inline GEMST_HD uint32_t gemst_find_root(uint32_t *link, uint32_t x)
 {
     for (;;) {
@@ -137,7 +141,7 @@ static inline GEMST_HD uint32_t gemst_find_root(uint32_t *link, uint32_t x)
         uint32_t z = gemst_load_relaxed(&link[y]);
         if (z == y)
             return y;
-        gemst_store_relaxed(&link[x], z);
+        gemst_atomic_cas_u32(&link[x], y, z);
         x = z;
     }
 }
