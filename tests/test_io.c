@@ -1,1 +1,890 @@
-int main(void) { return 77; } /* placeholder */
+/*
+ * The point-set readers and writers on good and bad files.  Expected values
+ * are written by hand from the file contents; bad files are mostly made on
+ * the fly in a temporary directory.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "tools/io.h"
+
+/* ----------------------------------------------------------------- helpers */
+
+static char tmpdir[512];
+
+/* A path in the temporary directory (a ring of buffers: several can be alive). */
+static const char *tmp_path(const char *name)
+{
+    static char ring[16][1024];
+    static int next;
+    char *p = ring[next++ % 16];
+    snprintf(p, sizeof ring[0], "%s/%s", tmpdir, name);
+    return p;
+}
+
+static const char *write_tmp(const char *name, const void *bytes, size_t len)
+{
+    const char *path = tmp_path(name);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(bytes, 1, len, f), len);
+    ck_assert_int_eq(fclose(f), 0);
+    return path;
+}
+
+static const char *write_tmp_str(const char *name, const char *text)
+{
+    return write_tmp(name, text, strlen(text));
+}
+
+/* The whole file as a NUL-terminated string (caller frees). */
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    char *buf = NULL;
+    size_t n = 0, cap = 0, k;
+    do {
+        if (n + 4096 + 1 > cap) {
+            cap = 2 * cap + 8192;
+            buf = realloc(buf, cap);
+            ck_assert_ptr_nonnull(buf);
+        }
+        k = fread(buf + n, 1, 4096, f);
+        n += k;
+    } while (k > 0);
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static void remove_tmpdir(void)
+{
+    DIR *d = opendir(tmpdir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            unlink(tmp_path(e->d_name));
+    closedir(d);
+    rmdir(tmpdir);
+}
+
+/* Little-endian int32 / float32 into b. */
+static void put_i32(unsigned char *b, int32_t v)
+{
+    uint32_t u = (uint32_t)v;
+    for (int i = 0; i < 4; i++)
+        b[i] = (unsigned char)(u >> (8 * i));
+}
+
+static void put_f32(unsigned char *b, float v)
+{
+    int32_t i;
+    memcpy(&i, &v, sizeof i);
+    put_i32(b, i);
+}
+
+/* Reads path as fmt and expects success. */
+static void read_ok(const char *path, gemst_format fmt, gemst_pointset *ps)
+{
+    gridemst_error err = {0};
+    int rc = gemst_read_points(path, fmt, ps, NULL, NULL, &err);
+    ck_assert_msg(rc == GRIDEMST_OK, "%s: rc %d: %s", path, rc, err.message);
+}
+
+/* Reads path as fmt and expects failure with code and the message "PATH<rest>". */
+static void read_fails(const char *path, gemst_format fmt, int code, const char *rest)
+{
+    gemst_pointset ps;
+    gridemst_error err = {0};
+    char expected[1200];
+    snprintf(expected, sizeof expected, "%s%s", path, rest);
+    int rc = gemst_read_points(path, fmt, &ps, NULL, NULL, &err);
+    ck_assert_int_eq(rc, code);
+    ck_assert_int_eq(err.code, code);
+    ck_assert_str_eq(err.message, expected);
+    /* a failed read leaves an empty point set */
+    ck_assert_int_eq(ps.n, 0);
+    ck_assert_ptr_null(ps.coords);
+    ck_assert_ptr_null(ps.tsp.orig);
+}
+
+/* Text content as a file in the temporary directory, expected to fail. */
+static void text_fails(const char *content, const char *rest)
+{
+    read_fails(write_tmp_str("bad.txt", content), GEMST_FORMAT_TEXT, GRIDEMST_ERR_INPUT, rest);
+}
+
+static void tsplib_fails(const char *content, const char *rest)
+{
+    read_fails(write_tmp_str("bad.tsp", content), GEMST_FORMAT_TSPLIB, GRIDEMST_ERR_INPUT, rest);
+}
+
+static void binary_fails(const void *bytes, size_t len, const char *rest)
+{
+    read_fails(write_tmp("bad.bin", bytes, len), GEMST_FORMAT_BINARY, GRIDEMST_ERR_INPUT, rest);
+}
+
+/* Every coordinate equal, exactly, to the expected ones. */
+static void check_points(const gemst_pointset *ps, int64_t n, int dim, const double *want)
+{
+    ck_assert_int_eq(ps->n, n);
+    ck_assert_int_eq(ps->dim, dim);
+    for (int64_t i = 0; i < n; i++)
+        for (int d = 0; d < dim; d++)
+            ck_assert_msg(gemst_pointset_coord(ps, i, d) == want[i * dim + d], "point %lld axis %d: %.17g, want %.17g",
+                          (long long)i, d, gemst_pointset_coord(ps, i, d), want[i * dim + d]);
+}
+
+/* Reads text content and checks the points. */
+static void text_reads(const char *content, int64_t n, int dim, const double *want)
+{
+    gemst_pointset ps;
+    read_ok(write_tmp_str("good.txt", content), GEMST_FORMAT_TEXT, &ps);
+    ck_assert_int_eq(ps.dtype, GRIDEMST_FLOAT64);
+    ck_assert_int_eq(ps.is_tsplib, 0);
+    check_points(&ps, n, dim, want);
+    gemst_pointset_free(&ps);
+}
+
+/* Warnings caught from the readers. */
+typedef struct warnings {
+    int count;
+    char last[1024];
+} warnings;
+
+static void catch_warning(void *ctx, const char *message)
+{
+    warnings *w = ctx;
+    w->count++;
+    snprintf(w->last, sizeof w->last, "%s", message);
+}
+
+/* ----------------------------------------------------------------- text */
+
+START_TEST(text_quirks)
+{
+    /* header "x, y", comments, a blank line, tabs, runs of spaces, commas with blanks around */
+    const double want[] = {1, 2, 3.5, -4, 500, 0.6, -7, 8};
+    gemst_pointset ps;
+    read_ok(TEST_DATA("points2d.txt"), GEMST_FORMAT_AUTO, &ps);
+    check_points(&ps, 4, 2, want);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(text_extremes)
+{
+    const double want[] = {1e30, -1e-30, 0, -1e30, 1e-30, 2.5e-308};
+    gemst_pointset ps;
+    read_ok(TEST_DATA("extremes.txt"), GEMST_FORMAT_TEXT, &ps);
+    check_points(&ps, 2, 3, want);
+    gemst_pointset_free(&ps);
+    /* underflow to a subnormal is not an error: it is still the nearest double */
+    const double sub[] = {4e-320, 1};
+    text_reads("4e-320 1\n", 1, 2, sub);
+}
+END_TEST
+
+START_TEST(text_crlf_3d)
+{
+    const double want[] = {1, 2, 3, -4.25, 5e-3, 6};
+    text_reads("a,b,c\r\n1,2,3\r\n\r\n-4.25,5e-3,6\r\n", 2, 3, want);
+    text_reads("# comment\r\n1\t2\t3  \r\n-4.25 , 5e-3,6\r\n", 2, 3, want);
+}
+END_TEST
+
+START_TEST(text_empty_sets)
+{
+    /* an empty file, a header alone, comments alone and /dev/null hold 0 points */
+    const char *contents[] = {"", "x y z\n", "# nothing\n\n   \n# here\n", "\n\n", "x,y"};
+    for (size_t i = 0; i < sizeof contents / sizeof contents[0]; i++)
+        text_reads(contents[i], 0, 2, NULL);
+    gemst_pointset ps;
+    read_ok("/dev/null", GEMST_FORMAT_TEXT, &ps);
+    ck_assert_int_eq(ps.n, 0);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(text_one_point)
+{
+    const double want[] = {-0.5, 7};
+    text_reads("-0.5 7", 1, 2, want); /* no final newline */
+    text_reads("# one point\nlon lat\n-0.5,7\n", 1, 2, want);
+}
+END_TEST
+
+START_TEST(text_header_rules)
+{
+    /* a header may follow comments and blank lines, but only the first content line is one */
+    const double want[] = {1, 2};
+    text_reads("# c\n\n  x  y  # names\n1 2\n", 1, 2, want);
+    text_fails("x y\n1 2\nfoo bar\n", ":3: not a number: 'foo'");
+    text_fails("1 2\nx y\n", ":2: not a number: 'x'");
+}
+END_TEST
+
+START_TEST(text_long_line)
+{
+    /* no fixed line buffer: 200000 blanks before the numbers */
+    size_t pad = 200000;
+    char *s = malloc(pad + 16);
+    ck_assert_ptr_nonnull(s);
+    memset(s, ' ', pad);
+    strcpy(s + pad, "3 4\n5 6\n");
+    const double want[] = {3, 4, 5, 6};
+    text_reads(s, 2, 2, want);
+    free(s);
+}
+END_TEST
+
+START_TEST(text_bad_columns)
+{
+    read_fails(TEST_DATA("mixed_columns.txt"), GEMST_FORMAT_TEXT, GRIDEMST_ERR_INPUT,
+               ":3: expected 3 numbers, found 2");
+    text_fails("1 2\n3 4 5\n", ":2: expected 2 numbers, found 3");
+    text_fails("# one column\n5\n", ":2: expected 2 or 3 coordinates per line, found 1");
+    text_fails("1 2 3 4\n", ":1: expected 2 or 3 coordinates per line, found 4");
+    text_fails("x y\n1,2,3,4,5,6\n", ":2: expected 2 or 3 coordinates per line, found 6");
+}
+END_TEST
+
+START_TEST(text_bad_tokens)
+{
+    text_fails("1 2\n3 4x\n", ":2: not a number: '4x'");
+    text_fails("1 2\n3;4 5\n", ":2: not a number: '3;4'");
+    text_fails("1 2\n3 1e999\n", ":2: number out of range: '1e999'");
+    text_fails("1 2\n-1e400 3\n", ":2: number out of range: '-1e400'");
+}
+END_TEST
+
+START_TEST(text_nonfinite)
+{
+    /* NaN and Inf in every column, in the spellings strtod knows */
+    text_fails("nan 1\n", ":1: not a finite number: 'nan'");
+    text_fails("1 2\n3 NaN\n", ":2: not a finite number: 'NaN'");
+    text_fails("1 2 3\n4 5 inf\n", ":2: not a finite number: 'inf'");
+    text_fails("1,2\n\n-Infinity,3\n", ":3: not a finite number: '-Infinity'");
+    text_fails("1 2\n3 nan(0x7)\n", ":2: not a finite number: 'nan(0x7)'");
+}
+END_TEST
+
+START_TEST(text_empty_fields)
+{
+    const char *rest = ": empty field (a comma at the start or end of the line, or two commas in a row)";
+    char want[256];
+    const char *bad[] = {"1,,2\n", "1,2,\n", ",1,2\n", "1 , , 2\n", "1,2 ,  \n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(want, sizeof want, ":1%s", rest);
+        text_fails(bad[i], want);
+    }
+}
+END_TEST
+
+START_TEST(text_nul_byte)
+{
+    read_fails(write_tmp("nul.txt", "1 2\n3\0 4\n", 9), GEMST_FORMAT_TEXT, GRIDEMST_ERR_INPUT,
+               ":2: NUL byte in a text line (is this a binary file?)");
+}
+END_TEST
+
+START_TEST(open_errors)
+{
+    /* every reader: a missing file and a directory */
+    const gemst_format fmts[] = {GEMST_FORMAT_TEXT, GEMST_FORMAT_TSPLIB, GEMST_FORMAT_BINARY};
+    for (size_t i = 0; i < 3; i++) {
+        read_fails(tmp_path("missing.txt"), fmts[i], GRIDEMST_ERR_INPUT,
+                   ": cannot open: No such file or directory");
+        read_fails(tmpdir, fmts[i], GRIDEMST_ERR_INPUT, ": is a directory");
+    }
+    gemst_pointset ps;
+    gridemst_error err;
+    ck_assert_int_eq(gemst_read_text(NULL, &ps, NULL, NULL, &err), GRIDEMST_ERR_INVALID_ARGUMENT);
+    /* err may be NULL */
+    ck_assert_int_eq(gemst_read_binary(tmp_path("missing.bin"), &ps, NULL), GRIDEMST_ERR_INPUT);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- binary */
+
+START_TEST(binary_hand_made)
+{
+    /* two.bin: n = 2, dim = 2, then 1.0f 2.0f -0.5f 0.25f (bytes written by hand) */
+    const double want[] = {1, 2, -0.5, 0.25};
+    gemst_pointset ps;
+    read_ok(TEST_DATA("two.bin"), GEMST_FORMAT_AUTO, &ps);
+    ck_assert_int_eq(ps.dtype, GRIDEMST_FLOAT32);
+    check_points(&ps, 2, 2, want);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(binary_round_trip)
+{
+    /* FLOAT64 in, float32 out: 0.1 comes back as 0.1f */
+    double xyz[] = {0.1, -2, 3e20, 4.5, 5, -6.75};
+    gemst_pointset ps = {.n = 2, .dim = 3, .dtype = GRIDEMST_FLOAT64, .coords = xyz};
+    gridemst_error err;
+    const char *path = tmp_path("round.bin");
+    ck_assert_int_eq(gemst_write_binary(path, &ps, &err), GRIDEMST_OK);
+
+    size_t len;
+    char *bytes = read_all(path, &len);
+    unsigned char want[8 + 6 * 4];
+    put_i32(want, 2);
+    put_i32(want + 4, 3);
+    for (int i = 0; i < 6; i++)
+        put_f32(want + 8 + 4 * i, (float)xyz[i]);
+    ck_assert_uint_eq(len, sizeof want);
+    ck_assert_int_eq(memcmp(bytes, want, len), 0);
+    /* the header and the first value, byte by byte: 0.1f is 0x3dcccccd */
+    const unsigned char head[] = {2, 0, 0, 0, 3, 0, 0, 0, 0xcd, 0xcc, 0xcc, 0x3d};
+    ck_assert_int_eq(memcmp(bytes, head, sizeof head), 0);
+    free(bytes);
+
+    gemst_pointset back;
+    read_ok(path, GEMST_FORMAT_BINARY, &back);
+    ck_assert_int_eq(back.n, 2);
+    ck_assert_int_eq(back.dim, 3);
+    for (int i = 0; i < 6; i++)
+        ck_assert(((float *)back.coords)[i] == (float)xyz[i]);
+
+    /* and FLOAT32 through again: identical bytes */
+    const char *again = tmp_path("again.bin");
+    ck_assert_int_eq(gemst_write_binary(again, &back, &err), GRIDEMST_OK);
+    size_t len2;
+    char *a = read_all(path, &len), *b = read_all(again, &len2);
+    ck_assert_uint_eq(len, len2);
+    ck_assert_int_eq(memcmp(a, b, len), 0);
+    free(a);
+    free(b);
+    gemst_pointset_free(&back);
+}
+END_TEST
+
+START_TEST(binary_zero_points)
+{
+    unsigned char h[8];
+    put_i32(h, 0);
+    put_i32(h + 4, 3);
+    gemst_pointset ps;
+    read_ok(write_tmp("zero.bin", h, 8), GEMST_FORMAT_BINARY, &ps);
+    ck_assert_int_eq(ps.n, 0);
+    ck_assert_int_eq(ps.dim, 3);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(binary_bad_headers)
+{
+    unsigned char b[64] = {0};
+    binary_fails(b, 0, ": no header: the file has 0 bytes, the header needs 8");
+    binary_fails(b, 5, ": no header: the file has 5 bytes, the header needs 8");
+    read_fails("/dev/null", GEMST_FORMAT_BINARY, GRIDEMST_ERR_INPUT,
+               ": no header: the file has 0 bytes, the header needs 8");
+    put_i32(b, -1);
+    put_i32(b + 4, 2);
+    binary_fails(b, 8, ": negative point count -1 in the header");
+    const int32_t dims[] = {4, 1, 0, -3};
+    char want[128];
+    for (int i = 0; i < 4; i++) {
+        put_i32(b, 1);
+        put_i32(b + 4, dims[i]);
+        snprintf(want, sizeof want, ": dimension %d in the header; expected 2 or 3", dims[i]);
+        binary_fails(b, 8 + 4 * 4, want);
+    }
+}
+END_TEST
+
+START_TEST(binary_bad_sizes)
+{
+    unsigned char b[64] = {0};
+    put_i32(b, 3);
+    put_i32(b + 4, 2);
+    /* 3 points of dimension 2: 8 + 24 = 32 bytes */
+    binary_fails(b, 28, ": truncated: expected 32 bytes, found 28");
+    binary_fails(b, 8, ": truncated: expected 32 bytes, found 8");
+    binary_fails(b, 35, ": 3 trailing bytes after the points");
+    /* n * dim beyond int32 (2147483647 * 3 floats): 8 + 25769803764 bytes; nothing is allocated for them */
+    put_i32(b, INT32_MAX);
+    put_i32(b + 4, 3);
+    binary_fails(b, 40, ": truncated: expected 25769803772 bytes, found 40");
+}
+END_TEST
+
+START_TEST(binary_nonfinite)
+{
+    unsigned char b[8 + 3 * 2 * 4];
+    put_i32(b, 3);
+    put_i32(b + 4, 2);
+    for (int i = 0; i < 6; i++)
+        put_f32(b + 8 + 4 * i, (float)i);
+    put_f32(b + 8 + 4 * 3, NAN); /* point 1, axis 1 */
+    binary_fails(b, sizeof b, ": point 1 has a non-finite coordinate");
+    put_f32(b + 8 + 4 * 3, 1);
+    put_f32(b + 8 + 4 * 4, -INFINITY); /* point 2, axis 0 */
+    binary_fails(b, sizeof b, ": point 2 has a non-finite coordinate");
+}
+END_TEST
+
+START_TEST(binary_write_errors)
+{
+    gridemst_error err;
+    double big[] = {1, 1e300};
+    gemst_pointset ps = {.n = 1, .dim = 2, .dtype = GRIDEMST_FLOAT64, .coords = big};
+    const char *path = tmp_path("big.bin");
+    ck_assert_int_eq(gemst_write_binary(path, &ps, &err), GRIDEMST_ERR_INPUT);
+    char want[1200];
+    snprintf(want, sizeof want, "%s: point 0 does not fit in float32", path);
+    ck_assert_str_eq(err.message, want);
+    ck_assert_int_eq(access(path, F_OK), -1); /* checked before the file is made */
+
+    big[1] = 2;
+    ck_assert_int_eq(gemst_write_binary(tmpdir, &ps, &err), GRIDEMST_ERR_INVALID_ARGUMENT);
+    snprintf(want, sizeof want, "%s: cannot write: Is a directory", tmpdir);
+    ck_assert_str_eq(err.message, want);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- TSPLIB */
+
+START_TEST(tsplib_quirks)
+{
+    /* colons in COMMENT, "DIMENSION:4", "NODE_COORD_SECTION:" with trailing blanks, leading blanks,
+     * a tab, exponents, "EOF   ", blank lines and text after EOF */
+    const double want[] = {0, 0, 3, 4, 15, -2, 6, 8};
+    gemst_pointset ps;
+    read_ok(TEST_DATA("tiny.tsp"), GEMST_FORMAT_AUTO, &ps);
+    check_points(&ps, 4, 2, want);
+    ck_assert_int_eq(ps.dtype, GRIDEMST_FLOAT64);
+    ck_assert_int_eq(ps.is_tsplib, 1);
+    ck_assert_str_eq(ps.tsp.name, "tiny");
+    ck_assert_str_eq(ps.tsp.edge_weight_type, "EUC_2D");
+    ck_assert_int_eq(ps.tsp.orig_dim, 2);
+    for (int i = 0; i < 8; i++)
+        ck_assert(ps.tsp.orig[i] == want[i]);
+    ck_assert_ptr_ne(ps.tsp.orig, ps.coords);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(tsplib_unordered_ids)
+{
+    /* ids 2, 0, 3, 1 in the file, no EOF, no final newline: index = rank of the id */
+    const double want[] = {0, 1, 10, 11, 20, 21, 30, 31};
+    gemst_pointset ps;
+    read_ok(TEST_DATA("unordered.tsp"), GEMST_FORMAT_TSPLIB, &ps);
+    check_points(&ps, 4, 2, want);
+    gemst_pointset_free(&ps);
+
+    /* negative ids with gaps: -5 < 7 < 10 */
+    const double want2[] = {-5, 0, 7, 0, 10, 0};
+    read_ok(write_tmp_str("gaps.tsp", "DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n"
+                                      "10 10 0\n-5 -5 0\n7 7 0\n"),
+            GEMST_FORMAT_TSPLIB, &ps);
+    check_points(&ps, 3, 2, want2);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(tsplib_line_forms)
+{
+    /* "KEY :value", no TYPE, CRLF, EUC_3D, right-aligned columns, EOF then blank lines */
+    const double want[] = {1.5, -2, 3e2, 4, 5, 6};
+    gemst_pointset ps;
+    read_ok(write_tmp_str("forms.tsp", "NAME :forms\r\nDIMENSION :2\r\nEDGE_WEIGHT_TYPE :EUC_3D\r\n"
+                                       "NODE_COORD_SECTION\r\n   1  1.5  -2  3e2\r\n   2    4   5    6\r\nEOF\r\n\r\n"),
+            GEMST_FORMAT_TSPLIB, &ps);
+    check_points(&ps, 2, 3, want);
+    ck_assert_str_eq(ps.tsp.name, "forms");
+    ck_assert_str_eq(ps.tsp.edge_weight_type, "EUC_3D");
+    ck_assert_int_eq(ps.tsp.orig_dim, 3);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(tsplib_other_sections)
+{
+    /* a section before the nodes is skipped; one after them ends the reading */
+    const double want[] = {0, 0, 1, 1};
+    gemst_pointset ps;
+    read_ok(write_tmp_str("sections.tsp", "NAME: s\nDIMENSION: 2\nFIXED_EDGES_SECTION\n1 2\n-1\n"
+                                          "EDGE_WEIGHT_TYPE: CEIL_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 1\n"
+                                          "DISPLAY_DATA_SECTION\n1 5 5\n2 6 6\n3 7 7\nEOF\n"),
+            GEMST_FORMAT_TSPLIB, &ps);
+    check_points(&ps, 2, 2, want);
+    ck_assert_str_eq(ps.tsp.edge_weight_type, "CEIL_2D");
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(tsplib_long_name)
+{
+    char text[512], name[201];
+    memset(name, 'n', 200);
+    name[200] = '\0';
+    snprintf(text, sizeof text, "NAME: %s\nDIMENSION: 0\nEDGE_WEIGHT_TYPE: ATT\nNODE_COORD_SECTION\nEOF\n", name);
+    gemst_pointset ps;
+    read_ok(write_tmp_str("long.tsp", text), GEMST_FORMAT_TSPLIB, &ps);
+    ck_assert_int_eq(ps.n, 0);
+    ck_assert_uint_eq(strlen(ps.tsp.name), sizeof ps.tsp.name - 1);
+    ck_assert_int_eq(strncmp(ps.tsp.name, name, sizeof ps.tsp.name - 1), 0);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(tsplib_duplicate_ids)
+{
+    read_fails(TEST_DATA("dup_ids.tsp"), GEMST_FORMAT_TSPLIB, GRIDEMST_ERR_INPUT,
+               ":8: duplicate node id 1 (first on line 6)");
+}
+END_TEST
+
+START_TEST(tsplib_wrong_dimension)
+{
+    const char *head = "NAME: d\nTYPE: TSP\nEDGE_WEIGHT_TYPE: EUC_2D\n";
+    char text[512];
+    snprintf(text, sizeof text, "%sDIMENSION: 3\nNODE_COORD_SECTION\n1 0 0\n2 1 1\nEOF\n", head);
+    tsplib_fails(text, ": DIMENSION says 3 but NODE_COORD_SECTION has 2 nodes");
+    snprintf(text, sizeof text, "%sDIMENSION: 1\nNODE_COORD_SECTION\n1 0 0\n2 1 1\n", head);
+    tsplib_fails(text, ": DIMENSION says 1 but NODE_COORD_SECTION has 2 nodes");
+    snprintf(text, sizeof text, "%sDIMENSION: -4\nNODE_COORD_SECTION\n", head);
+    tsplib_fails(text, ":4: DIMENSION is not a non-negative integer: '-4'");
+    snprintf(text, sizeof text, "%sDIMENSION: 4.0\nNODE_COORD_SECTION\n", head);
+    tsplib_fails(text, ":4: DIMENSION is not a non-negative integer: '4.0'");
+    snprintf(text, sizeof text, "%sNODE_COORD_SECTION\n1 0 0\n", head);
+    tsplib_fails(text, ":4: NODE_COORD_SECTION before DIMENSION");
+    tsplib_fails("DIMENSION: 1\nNODE_COORD_SECTION\n1 0 0\n", ":2: NODE_COORD_SECTION before EDGE_WEIGHT_TYPE");
+}
+END_TEST
+
+START_TEST(tsplib_weight_types)
+{
+    tsplib_fails("NAME: x\nDIMENSION: 2\nEDGE_WEIGHT_TYPE: XRAY1\nNODE_COORD_SECTION\n",
+                 ":3: unsupported EDGE_WEIGHT_TYPE XRAY1");
+    tsplib_fails("NAME: x\nDIMENSION: 2\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FULL_MATRIX\n"
+                 "EDGE_WEIGHT_SECTION\n0 1\n1 0\nEOF\n",
+                 ":3: explicit distance matrices are not supported");
+    tsplib_fails("NAME: x\nDIMENSION: 2\nEDGE_WEIGHT_SECTION\n0 1\n1 0\nEOF\n",
+                 ":3: explicit distance matrices are not supported");
+    tsplib_fails("NAME: x\nTYPE: ATSP\nDIMENSION: 2\n", ":2: only TYPE TSP is supported, not ATSP");
+    tsplib_fails("NAME: x\nTYPE : TOUR\n", ":2: only TYPE TSP is supported, not TOUR");
+    /* keys are case-sensitive, as in TSPLIB: "dimension" is an unknown key, ignored */
+    tsplib_fails("dimension: 1\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n",
+                 ":3: NODE_COORD_SECTION before DIMENSION");
+}
+END_TEST
+
+START_TEST(tsplib_man_2d_warns)
+{
+    warnings w = {0};
+    gemst_pointset ps;
+    gridemst_error err;
+    ck_assert_int_eq(gemst_read_points(TEST_DATA("man2d.tsp"), GEMST_FORMAT_AUTO, &ps, catch_warning, &w, &err),
+                     GRIDEMST_OK);
+    const double want[] = {0, 0, 1, 0, 0, 2};
+    check_points(&ps, 3, 2, want);
+    ck_assert_int_eq(w.count, 1);
+    ck_assert_str_eq(w.last, TEST_DATA("man2d.tsp") ": EDGE_WEIGHT_TYPE MAN_2D: the tree is Euclidean; "
+                                                    "tsplib_weight is not reported");
+    gridemst_edge edges[] = {{0, 1, 1.0}, {0, 2, 2.0}};
+    int64_t len = 12345;
+    ck_assert_int_eq(gemst_tsplib_tree_length(&ps, edges, 2, &len), -1);
+    ck_assert_int_eq(len, 12345);
+    gemst_pointset_free(&ps);
+
+    /* a NULL callback drops the warning */
+    ck_assert_int_eq(gemst_read_tsplib(TEST_DATA("man2d.tsp"), &ps, NULL, NULL, &err), GRIDEMST_OK);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(tsplib_geo)
+{
+    gemst_pointset ps;
+    read_ok(TEST_DATA("geo.tsp"), GEMST_FORMAT_TSPLIB, &ps);
+    ck_assert_int_eq(ps.n, 2);
+    ck_assert_int_eq(ps.dim, 3);
+    ck_assert_int_eq(ps.tsp.orig_dim, 2);
+    ck_assert_str_eq(ps.tsp.edge_weight_type, "GEO");
+    /* the file's DDD.MM values are kept */
+    const double orig[] = {30.30, -45.00, -30.30, 120.15};
+    for (int i = 0; i < 4; i++)
+        ck_assert(ps.tsp.orig[i] == orig[i]);
+    for (int i = 0; i < 2; i++) {
+        double s = 0;
+        for (int d = 0; d < 3; d++)
+            s += gemst_pointset_coord(&ps, i, d) * gemst_pointset_coord(&ps, i, d);
+        ck_assert_double_eq_tol(s, 1.0, 1e-15);
+    }
+    /* Node 1, by hand: 30.30 is 30 degrees 30 minutes = 30.5 degrees; with TSPLIB's PI = 3.141592,
+     * lat = 3.141592 * 30.5 / 180 = 0.532325311, lon = -3.141592 * 45 / 180 = -0.785398
+     * (not quite -pi/4, so x and -y differ in the 7th digit):
+     * (cos lat cos lon, cos lat sin lon, sin lat) = (0.60926396, -0.60926376, 0.50753827). */
+    ck_assert_double_eq_tol(gemst_pointset_coord(&ps, 0, 0), 0.60926396, 1e-8);
+    ck_assert_double_eq_tol(gemst_pointset_coord(&ps, 0, 1), -0.60926376, 1e-8);
+    ck_assert_double_eq_tol(gemst_pointset_coord(&ps, 0, 2), 0.50753827, 1e-8);
+    /* Node 2: -30.30 is -30.5 degrees (the minutes take the sign of the degrees), so z is node 1's negated */
+    ck_assert_double_eq(gemst_pointset_coord(&ps, 1, 2), -gemst_pointset_coord(&ps, 0, 2));
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+START_TEST(tsplib_bad_nodes)
+{
+    const char *head = "NAME: b\nDIMENSION: 2\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n";
+    char text[512];
+    struct {
+        const char *nodes, *rest;
+    } cases[] = {
+        {"1 0 0\n1.5 1 1\n", ":6: node id is not an integer: '1.5'"},
+        {"1 0 0\nabc 1 1\n", ":6: node id is not an integer: 'abc'"},
+        {"1 0 0\n99999999999999999999 1 1\n", ":6: node id is not an integer: '99999999999999999999'"},
+        {"1 0 0\n2 1\n", ":6: expected a node id and 2 coordinates, found 2 fields"},
+        {"1 0 0\n2 1 1 1\n", ":6: expected a node id and 2 coordinates, found 4 fields"},
+        {"1 0 0\n2 1,1\n", ":6: not a number: '1,1'"},
+        {"1 nan 0\n2 1 1\n", ":5: not a finite number: 'nan'"},
+        {"1 0 0\n2 1 -inf\n", ":6: not a finite number: '-inf'"},
+        {"1 0 0\n2 1e999 1\n", ":6: number out of range: '1e999'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, "%s%sEOF\n", head, cases[i].nodes);
+        tsplib_fails(text, cases[i].rest);
+    }
+}
+END_TEST
+
+START_TEST(tsplib_bad_files)
+{
+    read_fails("/dev/null", GEMST_FORMAT_TSPLIB, GRIDEMST_ERR_INPUT, ": no NODE_COORD_SECTION");
+    tsplib_fails("", ": no NODE_COORD_SECTION");
+    tsplib_fails("NAME: x\nDIMENSION: 2\nEDGE_WEIGHT_TYPE: EUC_2D\nEOF\n1 0 0\n", ": no NODE_COORD_SECTION");
+    tsplib_fails("NAME: x\nthis is not a header line\n", ":2: not a 'KEY : value' line: 'this is not a header line'");
+    read_fails(write_tmp("nul.tsp", "NAME: x\0y\n", 10), GEMST_FORMAT_TSPLIB, GRIDEMST_ERR_INPUT,
+               ":1: NUL byte in a text line (is this a binary file?)");
+    /* a text point file is not TSPLIB */
+    read_fails(TEST_DATA("mixed_columns.txt"), GEMST_FORMAT_TSPLIB, GRIDEMST_ERR_INPUT,
+               ":1: not a 'KEY : value' line: '1 2 3'");
+}
+END_TEST
+
+/* ----------------------------------------------------------------- formats */
+
+START_TEST(format_names)
+{
+    struct {
+        const char *name;
+        gemst_format f;
+    } names[] = {{"tsplib", GEMST_FORMAT_TSPLIB}, {"tsp", GEMST_FORMAT_TSPLIB}, {"text", GEMST_FORMAT_TEXT},
+                 {"csv", GEMST_FORMAT_TEXT},      {"txt", GEMST_FORMAT_TEXT},   {"binary", GEMST_FORMAT_BINARY},
+                 {"bin", GEMST_FORMAT_BINARY},    {"auto", GEMST_FORMAT_AUTO}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        gemst_format f = (gemst_format)-1;
+        ck_assert_int_eq(gemst_parse_format(names[i].name, &f), 0);
+        ck_assert_int_eq(f, names[i].f);
+    }
+    gemst_format f = GEMST_FORMAT_BINARY;
+    ck_assert_int_eq(gemst_parse_format("TSP", &f), -1);
+    ck_assert_int_eq(gemst_parse_format("", &f), -1);
+    ck_assert_int_eq(gemst_parse_format(NULL, &f), -1);
+    ck_assert_int_eq(f, GEMST_FORMAT_BINARY);
+    ck_assert_str_eq(gemst_format_name(GEMST_FORMAT_TSPLIB), "tsplib");
+    ck_assert_str_eq(gemst_format_name(GEMST_FORMAT_TEXT), "text");
+    ck_assert_str_eq(gemst_format_name(GEMST_FORMAT_BINARY), "binary");
+    ck_assert_str_eq(gemst_format_name(GEMST_FORMAT_AUTO), "auto");
+    ck_assert_str_eq(gemst_format_name((gemst_format)42), "unknown");
+}
+END_TEST
+
+START_TEST(format_from_path)
+{
+    ck_assert_int_eq(gemst_format_from_path("a/b/berlin52.tsp"), GEMST_FORMAT_TSPLIB);
+    ck_assert_int_eq(gemst_format_from_path("X.TSP"), GEMST_FORMAT_TSPLIB);
+    ck_assert_int_eq(gemst_format_from_path("points.bin"), GEMST_FORMAT_BINARY);
+    ck_assert_int_eq(gemst_format_from_path("points.Bin"), GEMST_FORMAT_BINARY);
+    ck_assert_int_eq(gemst_format_from_path("points.csv"), GEMST_FORMAT_TEXT);
+    ck_assert_int_eq(gemst_format_from_path("points"), GEMST_FORMAT_TEXT);
+    ck_assert_int_eq(gemst_format_from_path("dir.tsp/points"), GEMST_FORMAT_TEXT);
+    ck_assert_int_eq(gemst_format_from_path("points.tsp.gz"), GEMST_FORMAT_TEXT);
+    ck_assert_int_eq(gemst_format_from_path("-"), GEMST_FORMAT_TEXT);
+}
+END_TEST
+
+START_TEST(format_dispatch)
+{
+    /* AUTO follows the extension; an explicit format overrides it */
+    gemst_pointset ps;
+    read_ok(write_tmp("pts.bin", "\x01\0\0\0\x02\0\0\0\0\0\x80\x3f\0\0\0\x40", 16), GEMST_FORMAT_AUTO, &ps);
+    ck_assert_int_eq(ps.dtype, GRIDEMST_FLOAT32);
+    gemst_pointset_free(&ps);
+    read_ok(write_tmp_str("pts.bin.txt", "1 2\n"), GEMST_FORMAT_AUTO, &ps);
+    ck_assert_int_eq(ps.dtype, GRIDEMST_FLOAT64);
+    gemst_pointset_free(&ps);
+    read_ok(write_tmp_str("pts.tsp", "1 2\n"), GEMST_FORMAT_TEXT, &ps);
+    ck_assert_int_eq(ps.is_tsplib, 0);
+    gemst_pointset_free(&ps);
+    gridemst_error err;
+    ck_assert_int_eq(gemst_read_points("x", (gemst_format)9, &ps, NULL, NULL, &err), GRIDEMST_ERR_INVALID_ARGUMENT);
+    /* freeing twice and freeing a zeroed set are safe */
+    gemst_pointset_free(&ps);
+    gemst_pointset_free(NULL);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- edges CSV */
+
+static const gridemst_edge csv_edges[] = {{0, 1, 0.5}, {1, 2, 0.1}, {2, 5, 2.0 / 3.0}, {3, 4, 1e-300}, {4, 6, 3.0}};
+/* %.17g by hand: 0.1 is 0.1000000000000000055511..., 2/3 is 0.6666666666666666296... */
+static const char csv_want[] = "0,1,0.5\n1,2,0.10000000000000001\n2,5,0.66666666666666663\n3,4,1e-300\n4,6,3\n";
+
+START_TEST(csv_bytes)
+{
+    gridemst_error err;
+    const char *path = tmp_path("edges.csv");
+    ck_assert_int_eq(gemst_write_edges_csv(path, csv_edges, 5, &err), GRIDEMST_OK);
+    size_t len;
+    char *got = read_all(path, &len);
+    ck_assert_str_eq(got, csv_want);
+    /* every weight reads back as the same double */
+    char *line = got;
+    for (int i = 0; i < 5; i++) {
+        char *w = strrchr(strtok(i ? NULL : line, "\n"), ',') + 1;
+        ck_assert(strtod(w, NULL) == csv_edges[i].w);
+    }
+    free(got);
+
+    ck_assert_int_eq(gemst_write_edges_csv(path, NULL, 0, &err), GRIDEMST_OK);
+    got = read_all(path, &len);
+    ck_assert_uint_eq(len, 0);
+    free(got);
+}
+END_TEST
+
+START_TEST(csv_stdout)
+{
+    /* "-" is standard output: catch it in a file */
+    const char *path = tmp_path("stdout.csv");
+    gridemst_error err;
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(fd, 0);
+    dup2(fd, STDOUT_FILENO);
+    close(fd);
+    int rc = gemst_write_edges_csv("-", csv_edges, 5, &err);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    ck_assert_int_eq(rc, GRIDEMST_OK);
+    size_t len;
+    char *got = read_all(path, &len);
+    ck_assert_str_eq(got, csv_want);
+    free(got);
+}
+END_TEST
+
+START_TEST(csv_errors)
+{
+    gridemst_error err;
+    char want[1200];
+    const char *missing = tmp_path("no-such-dir/edges.csv");
+    ck_assert_int_eq(gemst_write_edges_csv(missing, csv_edges, 5, &err), GRIDEMST_ERR_INVALID_ARGUMENT);
+    snprintf(want, sizeof want, "%s: cannot write: No such file or directory", missing);
+    ck_assert_str_eq(err.message, want);
+
+    ck_assert_int_eq(gemst_write_edges_csv(tmpdir, csv_edges, 5, &err), GRIDEMST_ERR_INVALID_ARGUMENT);
+    snprintf(want, sizeof want, "%s: cannot write: Is a directory", tmpdir);
+    ck_assert_str_eq(err.message, want);
+
+    /* a full disk shows when the buffer is flushed, at the latest at fclose */
+    if (access("/dev/full", W_OK) == 0) {
+        ck_assert_int_eq(gemst_write_edges_csv("/dev/full", csv_edges, 5, &err), GRIDEMST_ERR_INVALID_ARGUMENT);
+        ck_assert_str_eq(err.message, "/dev/full: cannot write: No space left on device");
+    }
+    ck_assert_int_eq(gemst_write_edges_csv(tmp_path("neg.csv"), csv_edges, -1, &err), GRIDEMST_ERR_INVALID_ARGUMENT);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- main */
+
+static Suite *io_suite(void)
+{
+    Suite *s = suite_create("io");
+    TCase *text = tcase_create("text");
+    tcase_add_test(text, text_quirks);
+    tcase_add_test(text, text_extremes);
+    tcase_add_test(text, text_crlf_3d);
+    tcase_add_test(text, text_empty_sets);
+    tcase_add_test(text, text_one_point);
+    tcase_add_test(text, text_header_rules);
+    tcase_add_test(text, text_long_line);
+    tcase_add_test(text, text_bad_columns);
+    tcase_add_test(text, text_bad_tokens);
+    tcase_add_test(text, text_nonfinite);
+    tcase_add_test(text, text_empty_fields);
+    tcase_add_test(text, text_nul_byte);
+    tcase_add_test(text, open_errors);
+    suite_add_tcase(s, text);
+
+    TCase *binary = tcase_create("binary");
+    tcase_add_test(binary, binary_hand_made);
+    tcase_add_test(binary, binary_round_trip);
+    tcase_add_test(binary, binary_zero_points);
+    tcase_add_test(binary, binary_bad_headers);
+    tcase_add_test(binary, binary_bad_sizes);
+    tcase_add_test(binary, binary_nonfinite);
+    tcase_add_test(binary, binary_write_errors);
+    suite_add_tcase(s, binary);
+
+    TCase *tsplib = tcase_create("tsplib");
+    tcase_add_test(tsplib, tsplib_quirks);
+    tcase_add_test(tsplib, tsplib_unordered_ids);
+    tcase_add_test(tsplib, tsplib_line_forms);
+    tcase_add_test(tsplib, tsplib_other_sections);
+    tcase_add_test(tsplib, tsplib_long_name);
+    tcase_add_test(tsplib, tsplib_duplicate_ids);
+    tcase_add_test(tsplib, tsplib_wrong_dimension);
+    tcase_add_test(tsplib, tsplib_weight_types);
+    tcase_add_test(tsplib, tsplib_man_2d_warns);
+    tcase_add_test(tsplib, tsplib_geo);
+    tcase_add_test(tsplib, tsplib_bad_nodes);
+    tcase_add_test(tsplib, tsplib_bad_files);
+    suite_add_tcase(s, tsplib);
+
+    TCase *format = tcase_create("format");
+    tcase_add_test(format, format_names);
+    tcase_add_test(format, format_from_path);
+    tcase_add_test(format, format_dispatch);
+    suite_add_tcase(s, format);
+
+    TCase *csv = tcase_create("csv");
+    tcase_add_test(csv, csv_bytes);
+    tcase_add_test(csv, csv_stdout);
+    tcase_add_test(csv, csv_errors);
+    suite_add_tcase(s, csv);
+    return s;
+}
+
+int main(void)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/gemst-io-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 99; /* a hard error to automake */
+    }
+    int rc = run_suite(io_suite());
+    remove_tmpdir();
+    return rc;
+}

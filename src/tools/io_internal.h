@@ -1,0 +1,288 @@
+/*
+ * Helpers shared by the point-set readers and writers (src/tools/);
+ * internal to the tools library.
+ *
+ * Readers open their input with gemst_input_open (a directory is refused up
+ * front: fopen accepts one and only the first read fails), read lines with
+ * gemst_lines_next (getline: no limit on the line length) and numbers with
+ * gemst_scan_double.  Writers go through gemst_output, which remembers the
+ * first write error so that one message reports it at the end.
+ */
+#ifndef GEMST_IO_INTERNAL_H
+#define GEMST_IO_INTERNAL_H
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "common.h"
+#include "gridemst.h"
+
+/* Longest excerpt of an offending token quoted in a message. */
+#define GEMST_QUOTE_MAX 40
+
+/* ----------------------------------------------------------------- input */
+
+static inline int gemst_input_open(const char *path, FILE **out, gridemst_error *err)
+{
+    if (!path)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "no input file named");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: is a directory", path);
+    }
+    *out = f;
+    return GRIDEMST_OK;
+}
+
+/* Blanks separate tokens; '\r' is one, so CRLF line endings need no special case. */
+static inline int gemst_is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static inline char *gemst_skip_blanks(char *p)
+{
+    while (gemst_is_blank(*p))
+        p++;
+    return p;
+}
+
+/* Removes trailing blanks in place; returns s. */
+static inline char *gemst_trim_end(char *s)
+{
+    size_t len = strlen(s);
+    while (len > 0 && gemst_is_blank(s[len - 1]))
+        s[--len] = '\0';
+    return s;
+}
+
+/* The next field of a line, from *cursor.  Fields are separated by runs of
+ * blanks and, when commas is set, by at most one comma among them.  Returns
+ * 1 with the field in [*start, *end) and *cursor just after it, 0 at the end
+ * of the line, or -1 for an empty field (a comma first or last on the line,
+ * or two commas with only blanks between).  first: no field precedes. */
+static inline int gemst_next_field(char **cursor, int commas, int first, char **start, char **end)
+{
+    char *p = gemst_skip_blanks(*cursor);
+    if (commas && *p == ',') {
+        if (first)
+            return -1;
+        p = gemst_skip_blanks(p + 1);
+        if (*p == ',' || *p == '\0')
+            return -1;
+    }
+    if (*p == '\0')
+        return 0;
+    *start = p;
+    while (*p != '\0' && !gemst_is_blank(*p) && !(commas && *p == ','))
+        p++;
+    *cursor = *end = p;
+    return 1;
+}
+
+/* A text file read line by line, counting lines from 1. */
+typedef struct gemst_lines {
+    FILE *f;
+    const char *path;
+    char *buf;
+    size_t cap;
+    int64_t lineno;
+} gemst_lines;
+
+static inline int gemst_lines_open(gemst_lines *ln, const char *path, gridemst_error *err)
+{
+    memset(ln, 0, sizeof *ln);
+    ln->path = path;
+    return gemst_input_open(path, &ln->f, err);
+}
+
+static inline void gemst_lines_close(gemst_lines *ln)
+{
+    if (ln->f)
+        fclose(ln->f);
+    free(ln->buf);
+    memset(ln, 0, sizeof *ln);
+}
+
+/* Reads the next line without its '\n' into *line (NULL at the end of the
+ * file).  A NUL byte inside a line is refused: the text after it would be
+ * lost silently (a binary file read as text). */
+static inline int gemst_lines_next(gemst_lines *ln, char **line, gridemst_error *err)
+{
+    errno = 0;
+    ssize_t len = getline(&ln->buf, &ln->cap, ln->f);
+    *line = NULL;
+    if (len < 0) {
+        if (errno == ENOMEM)
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "%s:%lld: out of memory for a line", ln->path,
+                              (long long)ln->lineno + 1);
+        if (ferror(ln->f))
+            return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: cannot read: %s", ln->path, strerror(errno));
+        return GRIDEMST_OK;
+    }
+    ln->lineno++;
+    if (len > 0 && ln->buf[len - 1] == '\n')
+        ln->buf[--len] = '\0';
+    if (strlen(ln->buf) != (size_t)len)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s:%lld: NUL byte in a text line (is this a binary file?)",
+                          ln->path, (long long)ln->lineno);
+    *line = ln->buf;
+    return GRIDEMST_OK;
+}
+
+/* Fails with GRIDEMST_ERR_INPUT and "PATH:LINE: problem" (printf-style). */
+#ifdef __GNUC__
+__attribute__((format(printf, 3, 4)))
+#endif
+static inline int gemst_lines_fail(const gemst_lines *ln, gridemst_error *err, const char *fmt, ...)
+{
+    char problem[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(problem, sizeof problem, fmt, ap);
+    va_end(ap);
+    return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s:%lld: %s", ln->path, (long long)ln->lineno, problem);
+}
+
+/* Fails with "PATH:LINE: problem: 'token'", the token [s, end) shortened if long. */
+static inline int gemst_lines_bad_token(const gemst_lines *ln, gridemst_error *err, const char *problem,
+                                        const char *s, const char *end)
+{
+    int len = end - s > GEMST_QUOTE_MAX ? GEMST_QUOTE_MAX : (int)(end - s);
+    return gemst_lines_fail(ln, err, "%s: '%.*s%s'", problem, len, s, end - s > len ? "..." : "");
+}
+
+/* Outcome of reading one number. */
+typedef enum gemst_num {
+    GEMST_NUM_OK = 0,
+    GEMST_NUM_INVALID,   /* not a number */
+    GEMST_NUM_NONFINITE, /* nan, inf */
+    GEMST_NUM_RANGE      /* overflows to infinity */
+} gemst_num;
+
+/* Reads the token [s, end) as a double.  Underflow is accepted: the value
+ * rounds to a subnormal or zero, which is still the nearest double. */
+static inline gemst_num gemst_scan_double(const char *s, const char *end, double *out)
+{
+    char *stop;
+    errno = 0;
+    double v = strtod(s, &stop);
+    if (s == end || stop != end)
+        return GEMST_NUM_INVALID;
+    if (!isfinite(v))
+        return errno == ERANGE ? GEMST_NUM_RANGE : GEMST_NUM_NONFINITE;
+    *out = v;
+    return GEMST_NUM_OK;
+}
+
+/* Reads the token [s, end) as a double, or fails with "PATH:LINE: problem". */
+static inline int gemst_lines_number(const gemst_lines *ln, const char *s, const char *end, double *out,
+                                     gridemst_error *err)
+{
+    static const char *const problem[] = {"", "not a number", "not a finite number", "number out of range"};
+    gemst_num r = gemst_scan_double(s, end, out);
+    return r == GEMST_NUM_OK ? GRIDEMST_OK : gemst_lines_bad_token(ln, err, problem[r], s, end);
+}
+
+/* Ensures room for need elements of size elem in p (capacity *cap elements),
+ * growing geometrically.  Returns the (maybe moved) block, or NULL when
+ * memory runs out or the size overflows; p is then still valid. */
+static inline void *gemst_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap : 256;
+    while (c < need)
+        c = c > SIZE_MAX / 2 ? need : 2 * c;
+    if (c > SIZE_MAX / elem)
+        return NULL;
+    void *q = realloc(p, c * elem);
+    if (q)
+        *cap = c;
+    return q;
+}
+
+/* Gives back the unused tail of a grown block (at least one element is kept,
+ * so that an empty point set still has a coordinate array). */
+static inline void *gemst_shrink(void *p, size_t used, size_t elem)
+{
+    void *q = realloc(p, (used ? used : 1) * elem);
+    return q ? q : p;
+}
+
+/* ----------------------------------------------------------------- output */
+
+/* An output file ("-" is standard output) that keeps its first error. */
+typedef struct gemst_output {
+    FILE *f;
+    const char *path;
+    int error; /* errno of the first failure, 0 if none */
+} gemst_output;
+
+static inline int gemst_output_open(gemst_output *o, const char *path, gridemst_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    o->f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+    if (!o->f)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "%s: cannot write: %s", path, strerror(errno));
+    return GRIDEMST_OK;
+}
+
+/* Records a failure when ok is false (call right after the write). */
+static inline void gemst_output_check(gemst_output *o, int ok)
+{
+    if (!ok && !o->error)
+        o->error = errno ? errno : EIO;
+}
+
+/* Closes the file (flushes standard output); a full disk often shows only here. */
+static inline int gemst_output_close(gemst_output *o, gridemst_error *err)
+{
+    errno = 0;
+    if (o->f == stdout)
+        gemst_output_check(o, fflush(stdout) == 0);
+    else
+        gemst_output_check(o, fclose(o->f) == 0);
+    o->f = NULL;
+    if (o->error)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "%s: cannot write: %s", o->path, strerror(o->error));
+    return GRIDEMST_OK;
+}
+
+/* ----------------------------------------------------------------- TSPLIB metrics (tsplib_metric.c) */
+
+typedef enum gemst_tsp_metric {
+    GEMST_TSP_EUC_2D,
+    GEMST_TSP_CEIL_2D,
+    GEMST_TSP_ATT,
+    GEMST_TSP_GEO,
+    GEMST_TSP_EUC_3D,
+    GEMST_TSP_MANHATTAN, /* read as Euclidean; no integer length */
+    GEMST_TSP_MAXIMUM    /* read as Euclidean; no integer length */
+} gemst_tsp_metric;
+
+typedef struct gemst_tsp_metric_info {
+    const char *name;       /* EDGE_WEIGHT_TYPE as TSPLIB spells it */
+    gemst_tsp_metric metric;
+    int dim;                /* coordinates per node in the file */
+} gemst_tsp_metric_info;
+
+/* The supported EDGE_WEIGHT_TYPE called name, or NULL. */
+const gemst_tsp_metric_info *gemst_tsp_metric_find(const char *name);
+
+/* TSPLIB's GEO conversion of DDD.MM (degrees and minutes) to radians. */
+double gemst_tsp_geo_radians(double ddd_mm);
+
+#endif
