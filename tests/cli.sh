@@ -1,2 +1,369 @@
 #!/bin/sh
-exit 77
+# Tests of the gridemst command-line tool: options, outputs, exit statuses
+# and error messages.  Run by automake with top_builddir and top_srcdir set;
+# exit 0 pass, 1 fail, 77 skip.
+
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+prog=$(cd "$top_builddir" && pwd)/gridemst
+tsplib=$top_srcdir/tsplib
+
+if [ ! -x "$prog" ]; then
+    echo "SKIP: $prog is not built"
+    exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gridemst-cli.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' 0
+trap 'exit 1' 1 2 15
+
+failures=0
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# run ARGS...: runs gridemst; stdout in $tmp/out, stderr in $tmp/err, status in $status.
+run() {
+    "$prog" "$@" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+}
+
+# expect_ok NAME: the last run succeeded and printed nothing on stderr
+# (standard error is a file here, so no progress line either).
+expect_ok() {
+    if [ "$status" -ne 0 ]; then
+        fail "$1: exit status $status, expected 0: $(head -c 300 "$tmp/err")"
+    elif [ -s "$tmp/err" ]; then
+        fail "$1: unexpected standard error: $(head -c 300 "$tmp/err")"
+    fi
+}
+
+# lines FILE: the number of lines in FILE.
+lines() {
+    wc -l <"$1" | tr -d ' '
+}
+
+# expect_error NAME PATTERN ARGS...: exit status 2, nothing on stdout, and
+# exactly one line "gridemst: ..." on stderr matching PATTERN (grep -E).
+expect_error() {
+    name=$1 pattern=$2
+    shift 2
+    run "$@"
+    if [ "$status" -ne 2 ]; then
+        fail "$name: exit status $status, expected 2"
+    elif [ "$(lines "$tmp/err")" -ne 1 ] || ! grep -Eq "^gridemst: .*($pattern)" "$tmp/err"; then
+        fail "$name: expected one line matching '$pattern' on stderr, got: $(cat "$tmp/err")"
+    elif [ -s "$tmp/out" ]; then
+        fail "$name: unexpected standard output"
+    fi
+}
+
+# expect_usage NAME PATTERN ARGS...: exit status 2, "gridemst: ..." matching
+# PATTERN and the hint "Try 'gridemst --help'." on stderr, nothing more.
+expect_usage() {
+    name=$1 pattern=$2
+    shift 2
+    run "$@"
+    if [ "$status" -ne 2 ]; then
+        fail "$name: exit status $status, expected 2"
+    elif [ "$(lines "$tmp/err")" -ne 2 ] || ! head -n 1 "$tmp/err" | grep -Eq "^gridemst: .*($pattern)" ||
+        [ "$(sed -n 2p "$tmp/err")" != "Try 'gridemst --help'." ]; then
+        fail "$name: expected a usage error matching '$pattern', got: $(cat "$tmp/err")"
+    elif [ -s "$tmp/out" ]; then
+        fail "$name: unexpected standard output"
+    fi
+}
+
+# json_value KEY FILE: the value of the first member KEY (a number or a
+# string, given without its quotes) of the one-line JSON object in FILE:
+# top-level members come before nested ones of the same name.
+json_value() {
+    awk -v key="\"$1\": " '{
+        n = split($0, member, /, "|[{]"/)
+        for (i = 1; i <= n; i++) {
+            m = "\"" member[i]
+            if (index(m, key) == 1) {
+                v = substr(m, length(key) + 1)
+                sub(/[}]+$/, "", v)
+                gsub(/^"|"$/, "", v)
+                print v
+                exit
+            }
+        }
+    }' "$2"
+}
+
+# expect_json NAME FILE: FILE is valid JSON (checked when python3 exists).
+expect_json() {
+    if command -v python3 >/dev/null 2>&1 &&
+        ! python3 -c 'import json, sys; json.load(sys.stdin)' <"$2" >/dev/null 2>&1; then
+        fail "$1: invalid JSON: $(head -c 300 "$2")"
+    fi
+}
+
+# expect_tree NAME FILE N: FILE holds N - 1 lines u,v,w of point ids u < v
+# below N, sorted by (w, u, v) (0 lines for N < 2).
+expect_tree() {
+    want=$(($3 > 1 ? $3 - 1 : 0))
+    if [ "$(lines "$2")" -ne "$want" ]; then
+        fail "$1: $(lines "$2") edges, expected $want"
+        return
+    fi
+    awk -F, -v n="$3" '
+        NF != 3 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || !($1 + 0 < $2 + 0) || $2 + 0 >= n {
+            print "line " NR ": not u,v,w with u < v < n: " $0; exit 1
+        }
+        NR > 1 && !($3 + 0 > w || ($3 + 0 == w && ($1 + 0 > u || ($1 + 0 == u && $2 + 0 > v)))) {
+            print "line " NR ": not in (w, u, v) order: " $0; exit 1
+        }
+        { u = $1 + 0; v = $2 + 0; w = $3 + 0 }' "$2" >"$tmp/awk" || fail "$1: $(cat "$tmp/awk")"
+}
+
+# --------------------------------------------------------------- help, version
+
+run --help
+expect_ok "--help"
+for opt in output json format generate n dim seed backend prune findmin2 precision threads device occupancy \
+    verify save-points quiet help version; do
+    grep -Eq -- " --$opt( |$)" "$tmp/out" || fail "--help does not mention --$opt"
+done
+for opt in "-o, --output" "-q, --quiet" "-h, --help" "-V, --version"; do
+    grep -Fq -- "$opt" "$tmp/out" || fail "--help does not mention $opt"
+done
+run -h
+expect_ok "-h"
+
+run --version
+expect_ok "--version"
+grep -Eq '^gridemst [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" || fail "--version printed: $(cat "$tmp/out")"
+
+# --------------------------------------------------------------- generated sets, JSON
+
+keys="input format n dim edges total_weight backend nns prune findmin2 precision threads device iterations \
+n_unique n_duplicates cells fallback_searches peak_device_bytes time_ms total solve upload grid findmin1 merge \
+mfeatures_per_s"
+for dim in 2 3; do
+    name="--generate uniform --dim $dim --json"
+    run --generate uniform --n 1000 --dim $dim --backend cpu --json
+    expect_ok "$name"
+    expect_json "$name" "$tmp/out"
+    [ "$(lines "$tmp/out")" -eq 1 ] || fail "$name: not one line"
+    for key in $keys; do
+        grep -q "\"$key\": " "$tmp/out" || fail "$name: no \"$key\""
+    done
+    [ "$(json_value n "$tmp/out")" = 1000 ] || fail "$name: n is not 1000"
+    [ "$(json_value dim "$tmp/out")" = "$dim" ] || fail "$name: dim is not $dim"
+    [ "$(json_value edges "$tmp/out")" = 999 ] || fail "$name: edges is not 999"
+    [ "$(json_value format "$tmp/out")" = generated ] || fail "$name: format is not generated"
+    [ "$(json_value input "$tmp/out")" = "generate:uniform:n=1000:dim=$dim:seed=1" ] || fail "$name: input label"
+done
+
+run --generate clustered --n=1e3 --dim=3 --seed=7 --json
+expect_ok "--n=1e3"
+[ "$(json_value n "$tmp/out")" = 1000 ] || fail "--n=1e3 did not give 1000 points"
+
+# --------------------------------------------------------------- edges CSV
+
+for kind in uniform normal clustered lattice blobs; do
+    run --generate $kind --n 2000 --dim 3 -q -o "$tmp/$kind.csv"
+    expect_ok "-o with $kind"
+    [ -s "$tmp/out" ] && fail "-q printed on stdout"
+    expect_tree "-o with $kind" "$tmp/$kind.csv" 2000
+done
+
+# -o - keeps standard output for the tree: the summary goes to standard error.
+run --generate uniform --n 300 -o - --verify
+[ "$status" -eq 0 ] || fail "-o -: exit status $status"
+expect_tree "-o -" "$tmp/out" 300
+grep -q '^verify: ok' "$tmp/err" || fail "-o -: the summary did not go to stderr"
+
+# --------------------------------------------------------------- --verify
+
+for gen in "uniform --dim 2" "lattice --dim 3" "clustered --dim 2"; do
+    for prune in none dynamic static; do
+        for findmin2 in list atomic; do
+            for precision in float double; do
+                name="--verify $gen --prune $prune --findmin2 $findmin2 --precision $precision"
+                # shellcheck disable=SC2086
+                run --generate $gen --n 700 --prune $prune --findmin2 $findmin2 --precision $precision --verify
+                expect_ok "$name"
+                grep -q '^verify: ok (Prim reference total ' "$tmp/out" || fail "$name: $(cat "$tmp/out")"
+            done
+        done
+    done
+done
+
+run --generate normal --n 500 --dim 3 --verify --json
+expect_ok "--verify --json"
+expect_json "--verify --json" "$tmp/out"
+grep -q '"verify": {"checked": true, "ok": true, ' "$tmp/out" || fail "--verify --json: $(cat "$tmp/out")"
+
+run --generate uniform --n 20001 --verify
+expect_ok "--verify skipped"
+grep -q '^verify: skipped (n > 20000' "$tmp/out" || fail "--verify with n > 20000 was not skipped"
+
+# --------------------------------------------------------------- identical trees
+
+for gen in "uniform --dim 2" "lattice --dim 3"; do
+    # shellcheck disable=SC2086
+    "$prog" --generate $gen --n 3000 -q -o "$tmp/ref.csv" || fail "reference tree for $gen"
+    for variant in "--prune none" "--prune dynamic" "--findmin2 atomic" "--threads 1" "--threads 2" \
+        "--occupancy 0.5" "--occupancy 8" "--backend cpu"; do
+        # shellcheck disable=SC2086
+        run --generate $gen --n 3000 -q -o "$tmp/variant.csv" $variant
+        expect_ok "$gen $variant"
+        cmp -s "$tmp/ref.csv" "$tmp/variant.csv" || fail "$gen: $variant gives a different tree"
+    done
+done
+
+# --save-points writes the generated float32 points; reading them back gives the same tree.
+run --generate blobs --n 2500 --dim 3 -q -o "$tmp/ref.csv" --save-points "$tmp/points.bin"
+expect_ok "--save-points"
+run "$tmp/points.bin" -q -o "$tmp/variant.csv"
+expect_ok "reading --save-points output"
+cmp -s "$tmp/ref.csv" "$tmp/variant.csv" || fail "the saved points give a different tree"
+cp "$tmp/points.bin" "$tmp/points.data"
+run --format binary "$tmp/points.data" -q -o "$tmp/variant.csv"
+expect_ok "--format binary"
+cmp -s "$tmp/ref.csv" "$tmp/variant.csv" || fail "--format binary gives a different tree"
+
+# --------------------------------------------------------------- small and odd inputs
+
+: >"$tmp/empty.txt"
+run "$tmp/empty.txt" --json -o "$tmp/empty.csv" --verify
+expect_ok "empty file"
+[ "$(json_value edges "$tmp/out")" = 0 ] || fail "empty file: edges is not 0"
+if [ ! -f "$tmp/empty.csv" ] || [ -s "$tmp/empty.csv" ]; then
+    fail "empty file: the CSV is not an empty file"
+fi
+
+printf '1.5 2.5\n' >"$tmp/one.txt"
+run "$tmp/one.txt" --verify -o "$tmp/one.csv"
+expect_ok "one point"
+grep -q '^gridemst: 1 point (2D, 0 duplicates) -> 0 edges' "$tmp/out" || fail "one point: $(cat "$tmp/out")"
+grep -q '^verify: ok' "$tmp/out" || fail "one point: verify"
+[ ! -s "$tmp/one.csv" ] || fail "one point: the CSV is not empty"
+
+run --generate uniform --n 0 --json
+expect_ok "--n 0"
+[ "$(json_value edges "$tmp/out")" = 0 ] || fail "--n 0: edges is not 0"
+
+printf 'x,y\n0,0\n3,4\n3,4\n0,0\n6,8\n' >"$tmp/dups.csv"
+run "$tmp/dups.csv" --verify -o "$tmp/dups.out"
+expect_ok "duplicates"
+grep -q '^gridemst: 5 points (2D, 2 duplicates) -> 4 edges, total weight 10$' "$tmp/out" ||
+    fail "duplicates: $(head -n 1 "$tmp/out")"
+
+# A file name that needs escaping in JSON (quote, backslash, tab).
+odd="$tmp/odd \"name\\	x.txt"
+printf '0 0\n1 1\n' >"$odd"
+run "$odd" --json
+expect_ok "odd file name"
+expect_json "odd file name" "$tmp/out"
+grep -Fq 'odd \"name\\\tx.txt", ' "$tmp/out" || fail "odd file name not escaped: $(cat "$tmp/out")"
+if command -v python3 >/dev/null 2>&1 &&
+    [ "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["input"])' <"$tmp/out")" != "$odd" ]; then
+    fail "odd file name does not read back from the JSON"
+fi
+
+# --------------------------------------------------------------- TSPLIB
+
+if [ -f "$tsplib/berlin52.tsp" ]; then
+    run "$tsplib/berlin52.tsp" --json --verify
+    expect_ok "TSPLIB"
+    expect_json "TSPLIB" "$tmp/out"
+    [ "$(json_value format "$tmp/out")" = tsplib ] || fail "TSPLIB: format"
+    [ "$(json_value tsplib_name "$tmp/out")" = berlin52 ] || fail "TSPLIB: tsplib_name"
+    [ "$(json_value edge_weight_type "$tmp/out")" = EUC_2D ] || fail "TSPLIB: edge_weight_type"
+    json_value tsplib_weight "$tmp/out" | grep -Eq '^[0-9]+$' || fail "TSPLIB: tsplib_weight is not an integer"
+    grep -q '"verify": {"checked": true, "ok": true' "$tmp/out" || fail "TSPLIB: verify"
+    run "$tsplib/berlin52.tsp"
+    expect_ok "TSPLIB summary"
+    grep -Eq '^tsplib weight \(EUC_2D\): [0-9]+$' "$tmp/out" || fail "TSPLIB summary: $(cat "$tmp/out")"
+else
+    echo "note: $tsplib/berlin52.tsp missing, TSPLIB checks skipped"
+fi
+
+# A metric the Euclidean tree says nothing about: a warning, and a null weight.
+cat >"$tmp/man4.tsp" <<'EOF'
+NAME : man4
+TYPE : TSP
+DIMENSION : 4
+EDGE_WEIGHT_TYPE : MAN_2D
+NODE_COORD_SECTION
+1 0 0
+2 3 4
+3 6 8
+4 0 1
+EOF
+run "$tmp/man4.tsp" --json
+[ "$status" -eq 0 ] || fail "MAN_2D: exit status $status"
+expect_json "MAN_2D" "$tmp/out"
+[ "$(json_value tsplib_weight "$tmp/out")" = null ] || fail "MAN_2D: tsplib_weight is not null"
+if [ "$(lines "$tmp/err")" -ne 1 ] || ! grep -q '^gridemst: warning: .*MAN_2D' "$tmp/err"; then
+    fail "MAN_2D: expected one warning line, got: $(cat "$tmp/err")"
+fi
+
+# Option spellings: an attached short value, --option=VALUE, and "--"
+# before an INPUT whose name starts with a dash.
+cp "$tmp/dups.csv" "$tmp/-dash.csv"
+(cd "$tmp" && "$prog" -q -oattached.csv --format=auto -- -dash.csv) >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_ok "-oFILE and --"
+expect_tree "-oFILE and --" "$tmp/attached.csv" 5
+
+# --------------------------------------------------------------- errors
+
+expect_error "missing file" "No such file" "$tmp/missing.txt"
+expect_error "directory" "directory" "$tmp"
+printf '1 2\n3 4 5\n' >"$tmp/mixed.txt"
+expect_error "mixed columns" "mixed.txt:2" "$tmp/mixed.txt"
+printf '1 2\nnan 4\n' >"$tmp/nan.txt"
+expect_error "NaN" "nan.txt:2" "$tmp/nan.txt"
+printf '1 2 3 4\n5 6 7 8\n' >"$tmp/four.txt"
+expect_error "4 columns" "four.txt" "$tmp/four.txt"
+expect_error "unwritable -o" "/nonexistent/dir/x.csv" --generate uniform --n 10 -o /nonexistent/dir/x.csv
+expect_error "unwritable --save-points" "/nonexistent/dir/p.bin" --generate uniform --n 10 \
+    --save-points /nonexistent/dir/p.bin
+printf '1 2\n' >"$tmp/short.bin"
+expect_error "truncated binary file" "short.bin" "$tmp/short.bin"
+
+expect_usage "unknown option" "unknown option '--bogus'" --bogus
+expect_usage "unknown short option" "unknown option '-x'" -x "$tmp/one.txt"
+expect_usage "missing value" "needs a value" --generate uniform --n
+expect_usage "value for a flag" "takes no value" --json=yes "$tmp/one.txt"
+expect_usage "--threads x" "--threads" --threads x "$tmp/one.txt"
+expect_usage "--threads -1" "--threads" --threads -1 "$tmp/one.txt"
+expect_usage "--n -5" "--n" --generate uniform --n -5
+expect_usage "--n 1.5" "--n" --generate uniform --n 1.5
+expect_usage "--n nan" "--n" --generate uniform --n nan
+expect_usage "--dim 4" "--dim: expected 2 or 3" --generate uniform --n 10 --dim 4
+expect_usage "--seed x" "--seed" --generate uniform --n 10 --seed x
+expect_usage "--occupancy -1" "--occupancy" --occupancy -1 "$tmp/one.txt"
+expect_usage "--device x" "--device" --device x "$tmp/one.txt"
+expect_usage "--prune bogus" "--prune: expected none\|dynamic\|static" --prune bogus "$tmp/one.txt"
+expect_usage "--findmin2 bogus" "--findmin2" --findmin2 bogus "$tmp/one.txt"
+expect_usage "--precision bogus" "--precision" --precision bogus "$tmp/one.txt"
+expect_usage "--backend bogus" "--backend" --backend bogus "$tmp/one.txt"
+expect_usage "--format bogus" "--format" --format bogus "$tmp/one.txt"
+expect_usage "--generate bogus" "--generate" --generate bogus --n 10
+expect_usage "INPUT and --generate" "not both" --generate uniform --n 10 "$tmp/one.txt"
+expect_usage "no input" "no INPUT" --json
+expect_usage "two inputs" "more than one INPUT" "$tmp/one.txt" "$tmp/empty.txt"
+expect_usage "--generate without --n" "needs --n" --generate uniform
+expect_usage "--dim without --generate" "--dim applies only with --generate" --dim 3 "$tmp/one.txt"
+expect_usage "--json with -o -" "standard output" --json -o - "$tmp/one.txt"
+
+# CUDA: fine where a GPU is present, else exit 2 with a clear message.
+run --generate uniform --n 100 --backend cuda
+if [ "$status" -ne 0 ]; then
+    expect_error "--backend cuda" "without CUDA|CUDA device" --generate uniform --n 100 --backend cuda
+fi
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures check(s) failed"
+    exit 1
+fi
+echo "all checks passed"
+exit 0

@@ -1,1 +1,353 @@
-/* placeholder: being written */
+/* Option parsing for the gridemst tool: one table drives parsing and --help. */
+#include "cli/args.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum opt_id {
+    OPT_OUTPUT,
+    OPT_JSON,
+    OPT_FORMAT,
+    OPT_GENERATE,
+    OPT_N,
+    OPT_DIM,
+    OPT_SEED,
+    OPT_BACKEND,
+    OPT_PRUNE,
+    OPT_FINDMIN2,
+    OPT_PRECISION,
+    OPT_THREADS,
+    OPT_DEVICE,
+    OPT_OCCUPANCY,
+    OPT_VERIFY,
+    OPT_SAVE_POINTS,
+    OPT_QUIET,
+    OPT_HELP,
+    OPT_VERSION,
+    OPT_COUNT
+} opt_id;
+
+/* Where an option applies. */
+typedef enum opt_scope {
+    ANY,
+    GENERATED, /* only with --generate */
+    FILES      /* only with INPUT */
+} opt_scope;
+
+typedef struct opt_spec {
+    opt_id id;
+    const char *name;    /* the long name, without "--" */
+    char short_name;     /* 0: none */
+    const char *metavar; /* the value's placeholder, or the accepted names a|b|c; NULL: a flag */
+    const char *help;
+    opt_scope scope;
+} opt_spec;
+
+static const opt_spec options[] = {
+    {OPT_OUTPUT, "output", 'o', "FILE", "write the tree as CSV lines u,v,w sorted by (w, u, v); '-' is standard output",
+     ANY},
+    {OPT_JSON, "json", 0, NULL, "print one JSON object on standard output instead of the summary", ANY},
+    {OPT_FORMAT, "format", 0, "auto|tsplib|text|binary", "input format (default auto: from the file name's extension)",
+     FILES},
+    {OPT_GENERATE, "generate", 0, "uniform|normal|clustered|lattice|blobs",
+     "generate the points instead of reading INPUT", ANY},
+    {OPT_N, "n", 0, "N", "number of points to generate (1e6 style accepted)", GENERATED},
+    {OPT_DIM, "dim", 0, "D", "dimension of the generated points, 2 or 3 (default 2)", GENERATED},
+    {OPT_SEED, "seed", 0, "S", "seed of the generator (default 1)", GENERATED},
+    {OPT_BACKEND, "backend", 0, "auto|cpu|cuda", "where to solve (default auto: cuda when a GPU is usable)", ANY},
+    {OPT_PRUNE, "prune", 0, "none|dynamic|static", "grid search pruning (default static)", ANY},
+    {OPT_FINDMIN2, "findmin2", 0, "list|atomic", "how each component's shortest edge is selected (default list)",
+     ANY},
+    {OPT_PRECISION, "precision", 0, "float|double", "distance arithmetic (default float)", ANY},
+    {OPT_THREADS, "threads", 0, "N", "CPU threads (default 0: the OpenMP default)", ANY},
+    {OPT_DEVICE, "device", 0, "N", "CUDA device number (default 0)", ANY},
+    {OPT_OCCUPANCY, "occupancy", 0, "X", "target mean points per grid cell (default 0: the library's choice)", ANY},
+    {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (skipped when n > 20000)", ANY},
+    {OPT_SAVE_POINTS, "save-points", 0, "FILE", "write the points in the ArborX binary format (float32)", ANY},
+    {OPT_QUIET, "quiet", 'q', NULL, "print no summary (errors and warnings still go to standard error)", ANY},
+    {OPT_HELP, "help", 'h', NULL, "print this help and exit", ANY},
+    {OPT_VERSION, "version", 'V', NULL, "print the version and exit", ANY},
+};
+
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
+/* The state of one pass over argv. */
+typedef struct parser {
+    int argc;
+    char **argv;
+    int i; /* the argument being parsed */
+    cli_args *args;
+    char given[OPT_COUNT];
+    char *msg;
+    size_t msg_size;
+} parser;
+
+#ifdef __GNUC__
+__attribute__((format(printf, 2, 3)))
+#endif
+static int fail(parser *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->msg, p->msg_size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const opt_spec *find_long(const char *name, size_t len)
+{
+    for (size_t k = 0; k < N_OPTIONS; k++)
+        if (strlen(options[k].name) == len && strncmp(options[k].name, name, len) == 0)
+            return &options[k];
+    return NULL;
+}
+
+static const opt_spec *find_short(char c)
+{
+    for (size_t k = 0; k < N_OPTIONS; k++)
+        if (options[k].short_name == c)
+            return &options[k];
+    return NULL;
+}
+
+/* strtoll and strtod also accept blanks, hex, "inf" and "nan": allow only
+ * what a decimal number in plain or exponent notation is made of. */
+static int is_decimal(const char *s)
+{
+    return *s != '\0' && strspn(s, "0123456789.eE+-") == strlen(s);
+}
+
+/* A decimal integer in [lo, hi]; "1e6" and "2.5e3" count when they denote one. */
+static int parse_integer(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (!is_decimal(s))
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end != '\0' || errno != 0) {
+        double d = strtod(s, &end);
+        /* 9.2e18 stays below INT64_MAX, so the conversion is defined */
+        if (*end != '\0' || !(d >= -9.2e18 && d <= 9.2e18) || d != (double)(long long)d)
+            return -1;
+        v = (long long)d;
+    }
+    if (v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int integer_option(parser *p, const opt_spec *o, const char *value, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (parse_integer(value, lo, hi, out) == 0)
+        return 0;
+    if (hi == lo + 1)
+        return fail(p, "--%s: expected %lld or %lld, got '%s'", o->name, (long long)lo, (long long)hi, value);
+    if (hi == INT64_MAX || hi == INT_MAX) /* no one means such a bound */
+        return fail(p, "--%s: expected an integer >= %lld, got '%s'", o->name, (long long)lo, value);
+    return fail(p, "--%s: expected an integer from %lld to %lld, got '%s'", o->name, (long long)lo, (long long)hi,
+                value);
+}
+
+/* An option whose value is an int. */
+static int int_option(parser *p, const opt_spec *o, const char *value, int lo, int hi, int *out)
+{
+    int64_t v;
+    if (integer_option(p, o, value, lo, hi, &v) != 0)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int number_option(parser *p, const opt_spec *o, const char *value, double *out)
+{
+    char *end;
+    double v = strtod(value, &end);
+    if (!is_decimal(value) || *end != '\0' || !isfinite(v) || v < 0.0)
+        return fail(p, "--%s: expected a number >= 0, got '%s'", o->name, value);
+    *out = v;
+    return 0;
+}
+
+/* rc is what the name parser returned for value. */
+static int choice_option(parser *p, const opt_spec *o, const char *value, int rc)
+{
+    if (rc == 0)
+        return 0;
+    return fail(p, "--%s: expected %s, got '%s'", o->name, o->metavar, value);
+}
+
+/* Applies one option; value is NULL for a flag. */
+static int apply(parser *p, const opt_spec *o, const char *value)
+{
+    cli_args *a = p->args;
+    p->given[o->id] = 1;
+    switch (o->id) {
+    case OPT_OUTPUT: a->output = value; return 0;
+    case OPT_JSON: a->json = 1; return 0;
+    case OPT_FORMAT: return choice_option(p, o, value, gemst_parse_format(value, &a->format));
+    case OPT_GENERATE: a->generate = 1; return choice_option(p, o, value, gemst_parse_gen_kind(value, &a->kind));
+    case OPT_N: return integer_option(p, o, value, 0, INT64_MAX, &a->n);
+    case OPT_DIM: return int_option(p, o, value, 2, 3, &a->dim);
+    case OPT_SEED: return integer_option(p, o, value, 0, INT64_MAX, &a->seed);
+    case OPT_BACKEND: return choice_option(p, o, value, gridemst_parse_backend(value, &a->opt.backend));
+    case OPT_PRUNE: return choice_option(p, o, value, gridemst_parse_prune(value, &a->opt.prune));
+    case OPT_FINDMIN2: return choice_option(p, o, value, gridemst_parse_findmin2(value, &a->opt.findmin2));
+    case OPT_PRECISION: return choice_option(p, o, value, gridemst_parse_precision(value, &a->opt.precision));
+    case OPT_THREADS: return int_option(p, o, value, 0, INT_MAX, &a->opt.threads);
+    case OPT_DEVICE: return int_option(p, o, value, 0, INT_MAX, &a->opt.device);
+    case OPT_OCCUPANCY: return number_option(p, o, value, &a->opt.cell_occupancy);
+    case OPT_VERIFY: a->verify = 1; return 0;
+    case OPT_SAVE_POINTS: a->save_points = value; return 0;
+    case OPT_QUIET: a->quiet = 1; return 0;
+    case OPT_HELP: a->help = 1; return 0;
+    case OPT_VERSION: a->version = 1; return 0;
+    case OPT_COUNT: break;
+    }
+    return fail(p, "internal error: option --%s has no handler", o->name);
+}
+
+/* The value of an option given as a separate argument. */
+static const char *next_value(parser *p)
+{
+    return p->i + 1 < p->argc ? p->argv[++p->i] : NULL;
+}
+
+/* "--name", "--name=VALUE" or "--name VALUE". */
+static int parse_long(parser *p, const char *arg)
+{
+    const char *name = arg + 2;
+    const char *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    const opt_spec *o = find_long(name, len);
+    if (!o)
+        return fail(p, "unknown option '--%.*s'", (int)len, name);
+    if (!o->metavar && eq)
+        return fail(p, "option '--%s' takes no value", o->name);
+    const char *value = NULL;
+    if (o->metavar && !(value = eq ? eq + 1 : next_value(p)))
+        return fail(p, "option '--%s' needs a value", o->name);
+    return apply(p, o, value);
+}
+
+/* "-q", "-qV", "-o FILE", "-oFILE": flags may be grouped; an option with a
+ * value takes the rest of the argument or else the next argument. */
+static int parse_short(parser *p, const char *arg)
+{
+    for (const char *c = arg + 1; *c; c++) {
+        const opt_spec *o = find_short(*c);
+        if (!o)
+            return fail(p, "unknown option '-%c'", *c);
+        if (!o->metavar) {
+            if (apply(p, o, NULL) != 0)
+                return -1;
+            continue;
+        }
+        const char *value = c[1] ? c + 1 : next_value(p);
+        if (!value)
+            return fail(p, "option '-%c' needs a value", *c);
+        return apply(p, o, value);
+    }
+    return 0;
+}
+
+static int add_operand(parser *p, const char *arg)
+{
+    if (p->args->input)
+        return fail(p, "more than one INPUT: '%s' and '%s'", p->args->input, arg);
+    p->args->input = arg;
+    return 0;
+}
+
+/* One source of points, and no option that does not apply to it. */
+static int check_combination(parser *p)
+{
+    const cli_args *a = p->args;
+    if (a->input && a->generate)
+        return fail(p, "give either INPUT or --generate, not both");
+    if (!a->input && !a->generate)
+        return fail(p, "no INPUT given (or --generate KIND --n N)");
+    if (a->generate && !p->given[OPT_N])
+        return fail(p, "--generate needs --n N");
+    for (size_t k = 0; k < N_OPTIONS; k++) {
+        const opt_spec *o = &options[k];
+        if (p->given[o->id] && o->scope == GENERATED && !a->generate)
+            return fail(p, "--%s applies only with --generate", o->name);
+        if (p->given[o->id] && o->scope == FILES && a->generate)
+            return fail(p, "--%s applies only to an INPUT file", o->name);
+    }
+    if (a->json && a->output && strcmp(a->output, "-") == 0)
+        return fail(p, "--json and -o - would both write to standard output");
+    return 0;
+}
+
+static void set_defaults(cli_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->format = GEMST_FORMAT_AUTO;
+    a->kind = GEMST_GEN_UNIFORM;
+    a->dim = 2;
+    a->seed = 1;
+    gridemst_options_init(&a->opt);
+}
+
+int cli_parse_args(int argc, char **argv, cli_args *args, char *msg, size_t msg_size)
+{
+    parser p = {.argc = argc, .argv = argv, .args = args, .msg = msg, .msg_size = msg_size};
+    int operands_only = 0; /* after "--" */
+    set_defaults(args);
+    for (p.i = 1; p.i < argc && !args->help && !args->version; p.i++) {
+        const char *arg = argv[p.i];
+        int rc;
+        if (operands_only || arg[0] != '-' || arg[1] == '\0')
+            rc = add_operand(&p, arg);
+        else if (strcmp(arg, "--") == 0)
+            rc = 0, operands_only = 1;
+        else if (arg[1] == '-')
+            rc = parse_long(&p, arg);
+        else
+            rc = parse_short(&p, arg);
+        if (rc != 0)
+            return -1;
+    }
+    if (args->help || args->version)
+        return 0;
+    return check_combination(&p);
+}
+
+/* One option line; a long left column puts the description on the next line. */
+static void print_option(FILE *f, const opt_spec *o)
+{
+    enum { COLUMN = 24 };
+    char left[96];
+    snprintf(left, sizeof left, "%c%c%c --%s%s%s", o->short_name ? '-' : ' ', o->short_name ? o->short_name : ' ',
+             o->short_name ? ',' : ' ', o->name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
+    if (strlen(left) < COLUMN)
+        fprintf(f, "  %-*s%s\n", COLUMN, left, o->help);
+    else
+        fprintf(f, "  %s\n  %-*s%s\n", left, COLUMN, "", o->help);
+}
+
+void cli_print_help(FILE *f)
+{
+    fputs("Usage: gridemst [OPTIONS] INPUT\n"
+          "       gridemst [OPTIONS] --generate KIND --n N [--dim D] [--seed S]\n"
+          "\n"
+          "Computes the exact Euclidean minimum spanning tree of 2D or 3D points.\n"
+          "INPUT is a TSPLIB file (.tsp), an ArborX binary file (.bin: int32 n, int32 dim,\n"
+          "n*dim float32) or a text file (anything else: 2 or 3 numbers per line, separated\n"
+          "by blanks or commas, '#' comments, one optional header line).\n"
+          "\n"
+          "Options (a value may also be given as --option=VALUE):\n",
+          f);
+    for (size_t k = 0; k < N_OPTIONS; k++)
+        print_option(f, &options[k]);
+    fputs("\n"
+          "Exit status: 0 success; 1 internal error or failed --verify; 2 bad usage or bad input.\n",
+          f);
+}

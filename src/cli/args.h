@@ -1,1 +1,39 @@
-/* placeholder */
+/* Command-line options of the gridemst tool. */
+#ifndef GEMST_CLI_ARGS_H
+#define GEMST_CLI_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gridemst.h"
+#include "tools/generate.h"
+#include "tools/io.h"
+
+typedef struct cli_args {
+    const char *input;       /* INPUT, or NULL with --generate */
+    gemst_format format;     /* --format; AUTO: from INPUT's extension */
+    int generate;            /* --generate was given */
+    gemst_gen_kind kind;     /* with --generate */
+    int64_t n;               /* --n */
+    int dim;                 /* --dim */
+    int64_t seed;            /* --seed */
+    const char *output;      /* -o: the tree as CSV; NULL: not written */
+    const char *save_points; /* --save-points; NULL: not written */
+    gridemst_options opt;    /* solver options (progress is set by main) */
+    int json;
+    int verify;
+    int quiet;
+    int help;                /* -h: print the help and do nothing else */
+    int version;             /* -V: print the version and do nothing else */
+} cli_args;
+
+/* Fills *args from argv.  Returns 0, or -1 with a one-line message in msg
+ * (no program name, no newline) for bad usage.  Parsing stops at -h or -V,
+ * which then take effect whatever else the command line says. */
+int cli_parse_args(int argc, char **argv, cli_args *args, char *msg, size_t msg_size);
+
+/* The --help text. */
+void cli_print_help(FILE *f);
+
+#endif

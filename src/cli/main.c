@@ -1,1 +1,152 @@
-int main(void) { return 1; }
+/* gridemst: the exact Euclidean minimum spanning tree of a point file or a
+ * generated point set, from the command line. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/report.h"
+#include "tools/generate.h"
+#include "tools/io.h"
+#include "tools/pointset.h"
+
+enum {
+    EXIT_FAILED = 1, /* an internal failure, or a tree that failed --verify */
+    EXIT_USAGE = 2   /* bad usage or bad input */
+};
+
+/* The exit status for a library status code: the user's fault, or ours. */
+static int exit_status(int code)
+{
+    switch (code) {
+    case GRIDEMST_OK: return 0;
+    case GRIDEMST_ERR_INVALID_ARGUMENT:
+    case GRIDEMST_ERR_INPUT:
+    case GRIDEMST_ERR_NO_MEMORY:
+    case GRIDEMST_ERR_DEVICE_MEMORY:
+    case GRIDEMST_ERR_NO_DEVICE:
+    case GRIDEMST_ERR_UNSUPPORTED: return EXIT_USAGE;
+    default: return EXIT_FAILED;
+    }
+}
+
+static int report_error(int code, const gridemst_error *err)
+{
+    fprintf(stderr, "gridemst: %s\n", err->message[0] ? err->message : gridemst_status_name(code));
+    return exit_status(code);
+}
+
+static void print_warning(void *ctx, const char *message)
+{
+    (void)ctx;
+    fprintf(stderr, "gridemst: warning: %s\n", message);
+}
+
+/* One run of the tool, from the points to the reports. */
+typedef struct job {
+    cli_args *args;
+    gemst_pointset ps;
+    gridemst_result res;
+    cli_verify verify;
+    cli_run run; /* what the reports describe */
+    char label[160]; /* the name of a generated set */
+    gridemst_error err;
+} job;
+
+/* Reads INPUT or generates the points; fills in the run's input, format and
+ * input time. */
+static int load_points(job *j)
+{
+    const cli_args *a = j->args;
+    double t0 = cli_now_ms();
+    int rc;
+    if (a->generate) {
+        snprintf(j->label, sizeof j->label, "generate:%s:n=%lld:dim=%d:seed=%lld", gemst_gen_kind_name(a->kind),
+                 (long long)a->n, a->dim, (long long)a->seed);
+        j->run.input = j->label;
+        j->run.format = "generated";
+        rc = gemst_generate(a->kind, a->n, a->dim, (uint64_t)a->seed, &j->ps, &j->err);
+    } else {
+        gemst_format format = a->format == GEMST_FORMAT_AUTO ? gemst_format_from_path(a->input) : a->format;
+        j->run.input = a->input;
+        j->run.format = gemst_format_name(format);
+        rc = gemst_read_points(a->input, format, &j->ps, print_warning, NULL, &j->err);
+    }
+    j->run.input_ms = cli_now_ms() - t0;
+    return rc;
+}
+
+static int solve(job *j)
+{
+    cli_progress progress;
+    cli_progress_start(&progress, &j->args->opt);
+    int rc = gridemst_solve(j->ps.coords, j->ps.dtype, j->ps.n, j->ps.dim, &j->args->opt, &j->res, &j->err);
+    cli_progress_end(&progress);
+    return rc;
+}
+
+/* Everything up to the reports: points, solve, files, --verify. */
+static int compute(job *j)
+{
+    const cli_args *a = j->args;
+    j->run.ps = &j->ps;
+    j->run.res = &j->res;
+    int rc = load_points(j);
+    /* saved before solving, so that an input the solver fails on can be kept */
+    if (rc == GRIDEMST_OK && a->save_points)
+        rc = gemst_write_binary(a->save_points, &j->ps, &j->err);
+    if (rc == GRIDEMST_OK)
+        rc = solve(j);
+    if (rc == GRIDEMST_OK && a->output)
+        rc = gemst_write_edges_csv(a->output, j->res.edges, j->res.n_edges, &j->err);
+    if (rc == GRIDEMST_OK && a->verify) {
+        rc = cli_verify_tree(&j->ps, &j->res, &j->verify, &j->err);
+        j->run.verify = &j->verify;
+    }
+    return rc;
+}
+
+/* Prints the JSON object or the summary; returns the exit status. */
+static int report(const cli_args *a, const cli_run *run)
+{
+    const cli_verify *v = run->verify;
+    /* -o - keeps standard output for the tree alone */
+    FILE *human = a->output && strcmp(a->output, "-") == 0 ? stderr : stdout;
+    if (a->json)
+        cli_print_json(stdout, run);
+    else if (!a->quiet)
+        cli_print_summary(human, run);
+    if (v && !a->json && !a->quiet)
+        cli_print_verify(human, v);
+    else if (v && v->checked && !v->ok)
+        fprintf(stderr, "gridemst: verify FAILED (%s)\n", v->reason);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "gridemst: cannot write to standard output\n");
+        return EXIT_USAGE;
+    }
+    return v && v->checked && !v->ok ? EXIT_FAILED : 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli_args args;
+    char msg[512];
+    if (cli_parse_args(argc, argv, &args, msg, sizeof msg) != 0) {
+        fprintf(stderr, "gridemst: %s\nTry 'gridemst --help'.\n", msg);
+        return EXIT_USAGE;
+    }
+    if (args.help) {
+        cli_print_help(stdout);
+        return 0;
+    }
+    if (args.version) {
+        printf("gridemst %s\n", gridemst_version());
+        return 0;
+    }
+
+    job j = {.args = &args};
+    int rc = compute(&j);
+    int status = rc == GRIDEMST_OK ? report(&args, &j.run) : report_error(rc, &j.err);
+    gridemst_result_free(&j.res);
+    gemst_pointset_free(&j.ps);
+    return status;
+}

@@ -1,1 +1,470 @@
-/* placeholder: being written */
+/* What the gridemst tool prints, and the --verify check. */
+#include "cli/report.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/io.h"
+#include "tools/prim.h"
+
+double cli_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* ------------------------------------------------------------------ verify */
+
+/* The largest side of the points' bounding box. */
+static double extent(const gemst_pointset *ps)
+{
+    double largest = 0.0;
+    for (int d = 0; ps->n > 0 && d < ps->dim; d++) {
+        double lo = gemst_pointset_coord(ps, 0, d), hi = lo;
+        for (int64_t i = 1; i < ps->n; i++) {
+            double x = gemst_pointset_coord(ps, i, d);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        largest = hi - lo > largest ? hi - lo : largest;
+    }
+    return largest;
+}
+
+/* e precedes f in the (w, u, v) order of the result. */
+static int edge_before(const gridemst_edge *e, const gridemst_edge *f)
+{
+    if (e->w != f->w)
+        return e->w < f->w;
+    return e->u != f->u ? e->u < f->u : e->v < f->v;
+}
+
+static int64_t find_root(int64_t *parent, int64_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]]; /* path halving */
+        x = parent[x];
+    }
+    return x;
+}
+
+/* n - 1 edges u < v between point ids, in (w, u, v) order, with no cycle:
+ * one spanning tree.  Returns 0, or -1 with v->reason. */
+static int check_tree(const gridemst_result *res, int64_t n, int64_t *parent, cli_verify *v)
+{
+    int64_t expected = n < 2 ? 0 : n - 1;
+    if (res->n_edges != expected) {
+        snprintf(v->reason, sizeof v->reason, "%lld edges for %lld points, expected %lld", (long long)res->n_edges,
+                 (long long)n, (long long)expected);
+        return -1;
+    }
+    for (int64_t i = 0; i < n; i++)
+        parent[i] = i;
+    for (int64_t k = 0; k < res->n_edges; k++) {
+        const gridemst_edge *e = &res->edges[k];
+        if (!(e->u >= 0 && e->u < e->v && e->v < n)) {
+            snprintf(v->reason, sizeof v->reason, "edge %lld (%lld, %lld) is not a pair u < v of point ids",
+                     (long long)k, (long long)e->u, (long long)e->v);
+            return -1;
+        }
+        if (k > 0 && !edge_before(&res->edges[k - 1], e)) {
+            snprintf(v->reason, sizeof v->reason, "edges %lld and %lld are not in (w, u, v) order", (long long)k - 1,
+                     (long long)k);
+            return -1;
+        }
+        int64_t ru = find_root(parent, e->u), rv = find_root(parent, e->v);
+        if (ru == rv) {
+            snprintf(v->reason, sizeof v->reason, "edge %lld (%lld, %lld) closes a cycle", (long long)k,
+                     (long long)e->u, (long long)e->v);
+            return -1;
+        }
+        parent[ru] = rv;
+    }
+    return 0;
+}
+
+/*
+ * Compares the sorted weights, which every minimum spanning tree of a graph
+ * shares, with the reference's.  Rounding the coordinates to the working
+ * precision moves each distance by at most a few units in the last place of
+ * the extent: 16 of them, plus a relative 1e-12, is the per-edge tolerance.
+ * The totals may differ by the sum of those plus the rounding of two sums
+ * of n terms.
+ */
+static void compare_weights(const gridemst_result *res, const gridemst_edge *ref, double ulp_extent, cli_verify *v)
+{
+    double sum_tol = 0.0;
+    for (int64_t k = 0; k < res->n_edges; k++) {
+        double w = res->edges[k].w, r = ref[k].w;
+        double diff = fabs(w - r), tol = ulp_extent + 1e-12 * r;
+        v->max_abs_diff = diff > v->max_abs_diff ? diff : v->max_abs_diff;
+        v->tolerance = tol > v->tolerance ? tol : v->tolerance;
+        sum_tol += tol;
+        if (diff > tol && !v->reason[0])
+            snprintf(v->reason, sizeof v->reason, "weight %lld is %.17g, reference %.17g: |diff| %.3g > tolerance %.3g",
+                     (long long)k, w, r, diff, tol);
+    }
+    double diff = fabs(res->total_weight - v->reference_weight);
+    sum_tol += (double)res->n_edges * 0x1p-53 * (fabs(res->total_weight) + v->reference_weight);
+    if (diff > sum_tol && !v->reason[0])
+        snprintf(v->reason, sizeof v->reason, "total %.17g, reference %.17g: |diff| %.3g > tolerance %.3g",
+                 res->total_weight, v->reference_weight, diff, sum_tol);
+}
+
+int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, cli_verify *v, gridemst_error *err)
+{
+    memset(v, 0, sizeof *v);
+    if (ps->n > CLI_VERIFY_MAX_N) {
+        snprintf(v->reason, sizeof v->reason, "skipped: n > %d", CLI_VERIFY_MAX_N);
+        return GRIDEMST_OK;
+    }
+    v->checked = 1;
+    int64_t n = ps->n, m = n < 2 ? 0 : n - 1;
+    int64_t *parent = malloc(sizeof *parent * (size_t)(n > 0 ? n : 1));
+    gridemst_edge *ref = malloc(sizeof *ref * (size_t)(m > 0 ? m : 1));
+    if (parent && ref)
+        v->reference_weight = gemst_prim_reference(ps->coords, ps->dtype, n, ps->dim, ref);
+    if (!parent || !ref || v->reference_weight < 0.0) {
+        free(parent);
+        free(ref);
+        err->code = GRIDEMST_ERR_NO_MEMORY;
+        snprintf(err->message, sizeof err->message, "out of host memory for --verify of %lld points", (long long)n);
+        return err->code;
+    }
+    if (check_tree(res, n, parent, v) == 0) {
+        double unit = res->stats.precision == GRIDEMST_PRECISION_DOUBLE ? 0x1p-53 : 0x1p-24;
+        compare_weights(res, ref, 16.0 * unit * extent(ps), v);
+    }
+    v->ok = v->reason[0] == '\0';
+    free(parent);
+    free(ref);
+    return GRIDEMST_OK;
+}
+
+void cli_print_verify(FILE *f, const cli_verify *v)
+{
+    if (!v->checked)
+        fprintf(f, "verify: skipped (n > %d: brute-force Prim would take too long)\n", CLI_VERIFY_MAX_N);
+    else if (v->ok)
+        fprintf(f, "verify: ok (Prim reference total %.17g, max |diff| %.3g, tolerance %.3g)\n", v->reference_weight,
+                v->max_abs_diff, v->tolerance);
+    else
+        fprintf(f, "verify: FAILED (%s)\n", v->reason);
+}
+
+/* -------------------------------------------------------------- shared */
+
+/* The tree's length under the TSPLIB instance's own integer metric; 0 when
+ * the instance has one, -1 for MAN and MAX (the Euclidean tree is not their
+ * minimum spanning tree). */
+static int tsplib_weight(const cli_run *r, int64_t *length)
+{
+    return gemst_tsplib_tree_length(r->ps, r->res->edges, r->res->n_edges, length);
+}
+
+/* Million coordinates solved per second (inf or nan for a zero time). */
+static double mfeatures_per_s(const cli_run *r)
+{
+    return (double)r->ps->n * r->ps->dim / (r->res->stats.time_ms.total * 1e3);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+typedef struct json {
+    FILE *f;
+    int fresh; /* the current object has no member yet */
+} json;
+
+/* Length of the valid UTF-8 sequence starting at s, or 0 if there is none. */
+static int utf8_length(const unsigned char *s)
+{
+    int len;
+    uint32_t cp, least;
+    if (s[0] < 0x80)
+        return 1;
+    if ((s[0] & 0xE0) == 0xC0)
+        len = 2, cp = s[0] & 0x1F, least = 0x80;
+    else if ((s[0] & 0xF0) == 0xE0)
+        len = 3, cp = s[0] & 0x0F, least = 0x800;
+    else if ((s[0] & 0xF8) == 0xF0)
+        len = 4, cp = s[0] & 0x07, least = 0x10000;
+    else
+        return 0;
+    for (int k = 1; k < len; k++) {
+        if ((s[k] & 0xC0) != 0x80) /* also stops at the terminating NUL */
+            return 0;
+        cp = cp << 6 | (s[k] & 0x3F);
+    }
+    if (cp < least || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+/* A JSON string.  File names are bytes: invalid UTF-8 becomes U+FFFD, so
+ * that the output stays valid JSON. */
+static void json_string(FILE *f, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', f);
+    while (*s) {
+        int len = utf8_length(s);
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if (*s == '\n')
+            fputs("\\n", f);
+        else if (*s == '\t')
+            fputs("\\t", f);
+        else if (*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else if (len == 0)
+            fputs("\\ufffd", f);
+        else
+            fwrite(s, 1, (size_t)len, f);
+        s += len > 0 ? len : 1;
+    }
+    fputc('"', f);
+}
+
+static void json_key(json *j, const char *key)
+{
+    if (!j->fresh)
+        fputs(", ", j->f);
+    j->fresh = 0;
+    json_string(j->f, key);
+    fputs(": ", j->f);
+}
+
+/* Opens an object: the whole document when key is NULL, else a member. */
+static void json_open(json *j, const char *key)
+{
+    if (key)
+        json_key(j, key);
+    fputc('{', j->f);
+    j->fresh = 1;
+}
+
+static void json_close(json *j)
+{
+    fputc('}', j->f);
+    j->fresh = 0;
+}
+
+static void json_str(json *j, const char *key, const char *value)
+{
+    json_key(j, key);
+    json_string(j->f, value);
+}
+
+static void json_int(json *j, const char *key, int64_t value)
+{
+    json_key(j, key);
+    fprintf(j->f, "%lld", (long long)value);
+}
+
+/* JSON has no NaN or infinity: those are null. */
+static void json_num(json *j, const char *key, double value)
+{
+    json_key(j, key);
+    if (isfinite(value))
+        fprintf(j->f, "%.17g", value);
+    else
+        fputs("null", j->f);
+}
+
+static void json_bool(json *j, const char *key, int value)
+{
+    json_key(j, key);
+    fputs(value ? "true" : "false", j->f);
+}
+
+static void json_null(json *j, const char *key)
+{
+    json_key(j, key);
+    fputs("null", j->f);
+}
+
+static void json_times(json *j, const cli_run *r)
+{
+    const gridemst_times *t = &r->res->stats.time_ms;
+    json_open(j, "time_ms");
+    json_num(j, "total", r->input_ms + t->total);
+    json_num(j, "input", r->input_ms);
+    json_num(j, "solve", t->total);
+    json_num(j, "upload", t->upload);
+    json_num(j, "grid", t->grid);
+    json_num(j, "findmin1", t->findmin1);
+    json_num(j, "findmin2", t->findmin2);
+    json_num(j, "merge", t->merge);
+    json_num(j, "edges", t->edges);
+    json_close(j);
+}
+
+static void json_tsplib(json *j, const cli_run *r)
+{
+    int64_t length;
+    json_str(j, "tsplib_name", r->ps->tsp.name);
+    json_str(j, "edge_weight_type", r->ps->tsp.edge_weight_type);
+    if (tsplib_weight(r, &length) == 0)
+        json_int(j, "tsplib_weight", length);
+    else
+        json_null(j, "tsplib_weight");
+}
+
+/* Unknown values of a skipped check are null. */
+static void json_verify(json *j, const cli_verify *v)
+{
+    json_open(j, "verify");
+    json_bool(j, "checked", v->checked);
+    if (v->checked) {
+        json_bool(j, "ok", v->ok);
+        json_num(j, "reference_weight", v->reference_weight);
+        json_num(j, "max_abs_diff", v->max_abs_diff);
+        json_num(j, "tolerance", v->tolerance);
+    } else {
+        json_null(j, "ok");
+        json_null(j, "reference_weight");
+        json_null(j, "max_abs_diff");
+        json_null(j, "tolerance");
+    }
+    if (v->reason[0])
+        json_str(j, "reason", v->reason);
+    else
+        json_null(j, "reason");
+    json_close(j);
+}
+
+void cli_print_json(FILE *f, const cli_run *r)
+{
+    const gridemst_result *res = r->res;
+    const gridemst_stats *st = &res->stats;
+    json j = {f, 1};
+    json_open(&j, NULL);
+    json_str(&j, "input", r->input);
+    json_str(&j, "format", r->format);
+    json_int(&j, "n", r->ps->n);
+    json_int(&j, "dim", r->ps->dim);
+    json_int(&j, "edges", res->n_edges);
+    json_num(&j, "total_weight", res->total_weight);
+    json_str(&j, "backend", gridemst_backend_name(st->backend));
+    json_str(&j, "nns", gridemst_nns_name(st->nns));
+    json_str(&j, "prune", gridemst_prune_name(st->prune));
+    json_str(&j, "findmin2", gridemst_findmin2_name(st->findmin2));
+    json_str(&j, "precision", gridemst_precision_name(st->precision));
+    json_int(&j, "threads", st->threads);
+    json_str(&j, "device", st->device_name);
+    json_int(&j, "iterations", st->iterations);
+    json_int(&j, "n_unique", st->n_unique);
+    json_int(&j, "n_duplicates", st->n_duplicates);
+    json_int(&j, "cells", st->cells);
+    json_int(&j, "fallback_searches", st->fallback_searches);
+    json_int(&j, "peak_device_bytes", st->peak_device_bytes);
+    json_times(&j, r);
+    json_num(&j, "mfeatures_per_s", mfeatures_per_s(r));
+    if (r->ps->is_tsplib)
+        json_tsplib(&j, r);
+    if (r->verify)
+        json_verify(&j, r->verify);
+    json_close(&j);
+    fputc('\n', f);
+}
+
+/* --------------------------------------------------------------- summary */
+
+static const char *plural(int64_t count)
+{
+    return count == 1 ? "" : "s";
+}
+
+static void print_backend_line(FILE *f, const gridemst_stats *st)
+{
+    fprintf(f, "backend %s", gridemst_backend_name(st->backend));
+    if (st->backend == GRIDEMST_BACKEND_CUDA)
+        fprintf(f, " (%s)", st->device_name);
+    else if (st->threads > 0) /* 0 when there was nothing to solve */
+        fprintf(f, " (%d thread%s)", st->threads, plural(st->threads));
+    fprintf(f, ", %s nns, %s pruning, %s findmin2, %s precision, %d iteration%s\n", gridemst_nns_name(st->nns),
+            gridemst_prune_name(st->prune), gridemst_findmin2_name(st->findmin2),
+            gridemst_precision_name(st->precision), st->iterations, plural(st->iterations));
+}
+
+static void print_time_line(FILE *f, const cli_run *r)
+{
+    const gridemst_times *t = &r->res->stats.time_ms;
+    fprintf(f, "time %.1f ms: input %.1f, ", r->input_ms + t->total, r->input_ms);
+    if (r->res->stats.backend == GRIDEMST_BACKEND_CUDA)
+        fprintf(f, "upload %.1f, ", t->upload);
+    fprintf(f, "grid %.1f, findmin1 %.1f, findmin2 %.1f, merge %.1f, edges %.1f", t->grid, t->findmin1, t->findmin2,
+            t->merge, t->edges);
+    double rate = mfeatures_per_s(r);
+    if (isfinite(rate))
+        fprintf(f, " (%.3g MFeatures/s)", rate);
+    fputc('\n', f);
+}
+
+static void print_tsplib_line(FILE *f, const cli_run *r)
+{
+    int64_t length;
+    fprintf(f, "tsplib weight (%s): ", r->ps->tsp.edge_weight_type);
+    if (tsplib_weight(r, &length) == 0)
+        fprintf(f, "%lld\n", (long long)length);
+    else
+        fputs("n/a (the Euclidean tree is not this metric's minimum spanning tree)\n", f);
+}
+
+void cli_print_summary(FILE *f, const cli_run *r)
+{
+    const gridemst_result *res = r->res;
+    fprintf(f, "gridemst: %lld point%s (%dD, %lld duplicate%s) -> %lld edge%s, total weight %.10g\n",
+            (long long)r->ps->n, plural(r->ps->n), r->ps->dim, (long long)res->stats.n_duplicates,
+            plural(res->stats.n_duplicates), (long long)res->n_edges, plural(res->n_edges), res->total_weight);
+    print_backend_line(f, &res->stats);
+    print_time_line(f, r);
+    if (r->ps->is_tsplib)
+        print_tsplib_line(f, r);
+}
+
+/* -------------------------------------------------------------- progress */
+
+static void show_progress(void *ctx, const char *phase, int iteration, int64_t components)
+{
+    cli_progress *p = ctx;
+    char line[160];
+    if (cli_now_ms() - p->start_ms <= 1000.0)
+        return;
+    if (strcmp(phase, "iteration") == 0)
+        snprintf(line, sizeof line, "gridemst: iteration %d, %lld components left", iteration,
+                 (long long)components);
+    else if (strcmp(phase, "grid") == 0)
+        snprintf(line, sizeof line, "gridemst: grid built");
+    else if (strcmp(phase, "edges") == 0)
+        snprintf(line, sizeof line, "gridemst: sorting the tree's edges");
+    else
+        snprintf(line, sizeof line, "gridemst: %s", phase);
+    /* blanks overwrite the rest of a longer line shown before */
+    int len = (int)strlen(line);
+    fprintf(stderr, "\r%s%*s", line, p->width > len ? p->width - len : 0, "");
+    fflush(stderr);
+    p->width = len > p->width ? len : p->width;
+}
+
+void cli_progress_start(cli_progress *p, gridemst_options *opt)
+{
+    p->start_ms = cli_now_ms();
+    p->width = 0;
+    if (!isatty(STDERR_FILENO))
+        return;
+    opt->progress = show_progress;
+    opt->progress_ctx = p;
+}
+
+void cli_progress_end(cli_progress *p)
+{
+    if (p->width > 0)
+        fputc('\n', stderr);
+    p->width = 0;
+}

@@ -1,1 +1,67 @@
-/* placeholder */
+/* What the gridemst tool prints: the JSON object, the summary, the --verify
+ * check and its line, and the progress line on a terminal. */
+#ifndef GEMST_CLI_REPORT_H
+#define GEMST_CLI_REPORT_H
+
+#include <stdio.h>
+
+#include "gridemst.h"
+#include "tools/pointset.h"
+
+/* Largest point count --verify checks: brute-force Prim takes O(n^2) time. */
+#define CLI_VERIFY_MAX_N 20000
+
+typedef struct cli_verify {
+    int checked;             /* 0: skipped, n > CLI_VERIFY_MAX_N */
+    int ok;                  /* checked and every check passed */
+    double reference_weight; /* Prim's total */
+    double max_abs_diff;     /* largest |w - reference w| over the two sorted weight lists */
+    double tolerance;        /* the largest per-edge tolerance */
+    char reason[256];        /* why it failed or was skipped; empty when ok */
+} cli_verify;
+
+/* One run, as the reports describe it. */
+typedef struct cli_run {
+    const char *input;        /* the path, or "generate:KIND:n=N:dim=D:seed=S" */
+    const char *format;       /* "tsplib", "text", "binary" or "generated" */
+    const gemst_pointset *ps;
+    const gridemst_result *res;
+    double input_ms;          /* reading or generating the points */
+    const cli_verify *verify; /* NULL without --verify */
+} cli_run;
+
+/* Monotonic wall clock in milliseconds. */
+double cli_now_ms(void);
+
+/*
+ * Checks res against brute-force Prim in double precision: n - 1 edges
+ * forming one spanning tree, in (w, u, v) order, whose sorted weights and
+ * total match the reference's within a tolerance for the working
+ * precision's rounding of the coordinates.  Fills *v (the outcome) and
+ * returns GRIDEMST_OK, or an error code with *err when memory runs out.
+ */
+int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, cli_verify *v, gridemst_error *err);
+
+/* The --json object, on one line. */
+void cli_print_json(FILE *f, const cli_run *run);
+
+/* The human summary, a few lines. */
+void cli_print_summary(FILE *f, const cli_run *run);
+
+/* "verify: ok (...)", "verify: FAILED (...)" or "verify: skipped (...)". */
+void cli_print_verify(FILE *f, const cli_verify *v);
+
+/* A progress line updated in place on standard error, shown only when that
+ * is a terminal and only once the solve has taken more than a second. */
+typedef struct cli_progress {
+    double start_ms;
+    int width; /* the longest line shown; 0 while none is */
+} cli_progress;
+
+/* Starts the clock and, on a terminal, sets opt's progress callback. */
+void cli_progress_start(cli_progress *p, gridemst_options *opt);
+
+/* Ends a progress line that was shown. */
+void cli_progress_end(cli_progress *p);
+
+#endif
