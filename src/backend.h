@@ -34,6 +34,10 @@ int gemst_cpu_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *s
 int gemst_cpu_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cpu_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 
+int gemst_cuda_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+int gemst_cuda_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+int gemst_cuda_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+
 /* Bounding box of host coordinates; fails with GRIDEMST_ERR_INPUT naming the
  * first point with a NaN or infinite coordinate. */
 int gemst_host_bbox(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int threads, double lo[3],

@@ -140,7 +140,8 @@ typedef struct gridemst_times {
     double findmin1;  /* each point's nearest point in another component */
     double findmin2;  /* each component's shortest outgoing edge */
     double merge;     /* connect, union, flatten */
-    double edges;     /* final sort of the edge list and copy back */
+    double edges;     /* final sort of the edge list (on the GPU for CUDA) */
+    double download;  /* device to host copy of the tree (CUDA only) */
 } gridemst_times;
 
 typedef struct gridemst_stats {

@@ -13,6 +13,8 @@
 #ifndef GEMST_REAL_H
 #define GEMST_REAL_H
 
+#include <math.h>
+
 #include "common.h"
 
 #ifndef GEMST_REAL_IS_DOUBLE
@@ -22,7 +24,7 @@
 #if GEMST_REAL_IS_DOUBLE
 typedef double gemst_real;
 #define GEMST_FN(name) name##_f64
-#define GEMST_REAL_INF (__builtin_inf())
+#define GEMST_REAL_INF ((double)INFINITY)
 #if defined(__CUDA_ARCH__)
 #define GEMST_ADD(a, b) __dadd_rn((a), (b))
 #define GEMST_SUB(a, b) __dsub_rn((a), (b))
@@ -31,7 +33,7 @@ typedef double gemst_real;
 #else
 typedef float gemst_real;
 #define GEMST_FN(name) name##_f32
-#define GEMST_REAL_INF (__builtin_inff())
+#define GEMST_REAL_INF INFINITY
 #if defined(__CUDA_ARCH__)
 #define GEMST_ADD(a, b) __fadd_rn((a), (b))
 #define GEMST_SUB(a, b) __fsub_rn((a), (b))

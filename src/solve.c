@@ -6,9 +6,7 @@
 #include "backend.h"
 #include "config.h"
 
-#ifdef GRIDEMST_HAVE_CUDA
-int gemst_cuda_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
-#else
+#ifndef GRIDEMST_HAVE_CUDA
 int gridemst_cuda_device_count(void)
 {
     return 0;
@@ -55,6 +53,32 @@ static int resolve_backend(gridemst_options *o, gridemst_error *err)
                           devices);
     return GRIDEMST_OK;
 #endif
+}
+
+static int cmp_endpoints(const void *pa, const void *pb)
+{
+    const gridemst_edge *a = pa, *b = pb;
+    if (a->u != b->u)
+        return a->u < b->u ? -1 : 1;
+    return (a->v > b->v) - (a->v < b->v);
+}
+
+/* The backends sort by squared length; two squared lengths a few units in
+ * the last place apart can have the same square root, so runs of equal w
+ * are put in (u, v) order here to keep the promised (w, u, v) order. */
+static void sort_equal_lengths(gridemst_edge *edges, int64_t m)
+{
+    int64_t run = 0;
+    for (int64_t e = 1; e <= m; e++) {
+        if (e < m && edges[e].w == edges[run].w)
+            continue;
+        int sorted = 1;
+        for (int64_t k = run + 1; k < e && sorted; k++)
+            sorted = cmp_endpoints(&edges[k - 1], &edges[k]) < 0;
+        if (!sorted)
+            qsort(edges + run, (size_t)(e - run), sizeof *edges, cmp_endpoints);
+        run = e;
+    }
 }
 
 int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim, const gridemst_options *opt,
@@ -139,6 +163,7 @@ int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
         out->w = sqrt(tree.d2[e]) / tree.scale;
         total += out->w;
     }
+    sort_equal_lengths(result->edges, tree.n_edges);
     result->n_edges = tree.n_edges;
     result->total_weight = total;
     gemst_tree_free(&tree);

@@ -50,6 +50,16 @@ static inline GEMST_HD uint32_t gemst_cell_index(const int32_t nc[3], int32_t cx
     return (uint32_t)cx + (uint32_t)nc[0] * ((uint32_t)cy + (uint32_t)nc[1] * (uint32_t)cz);
 }
 
+/* The cell of coordinate v, or one next to it: a cheap estimate for
+ * trimming searches, not for assigning points.  v may lie off the grid. */
+static inline GEMST_HD int32_t GEMST_FN(gemst_cell_guess)(const gemst_grid *g, gemst_real v, int32_t nc)
+{
+    gemst_real guess = GEMST_MUL(v, g->inv_L);
+    if (!(guess > (gemst_real)0))
+        return 0;
+    return guess >= (gemst_real)nc ? nc - 1 : (int32_t)guess;
+}
+
 /* Cell coordinates of a point at (px, py, pz); pz is ignored in 2D. */
 static inline GEMST_HD void GEMST_FN(gemst_cell_coords)(const gemst_grid *g, gemst_real px, gemst_real py,
                                                       gemst_real pz, int32_t c[3])

@@ -6,14 +6,17 @@
  * distance r is taken whole, other rows contribute only their two end cells.
  * Cells of a row are consecutive in the row-major cell table, so a whole row
  * is one contiguous range of points.  Rows and row ends that cannot hold a
- * point within the current bound are skipped, and whole rows are trimmed to
- * the cells the bound still reaches.
+ * point within the current bound are skipped, and whole rows of rings 2 and
+ * beyond are trimmed to the cells the bound still reaches (two cells of
+ * margin cover rounding in the trim and in gemst_cell_guess).
  *
  * Every lower bound here is shrunk by GEMST_LB_SHRINK so that it never
  * exceeds a squared distance computed for a point it bounds.
  */
 #ifndef GEMST_RING_H
 #define GEMST_RING_H
+
+#include <math.h>
 
 #include "grid/grid.h"
 
@@ -148,12 +151,10 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_grid *g, const 
              * cell of margin covers rounding in the trim). */
             xa = cx - r > 0 ? cx - r : 0;
             xb = cx + r < g->nc[0] - 1 ? cx + r : g->nc[0] - 1;
-            if (bound2 < GEMST_REAL_INF) {
-                gemst_real reach2 = GEMST_SUB(bound2, GEMST_MUL(row2, GEMST_LB_SHRINK));
-                gemst_real reach = (gemst_real)sqrt((double)reach2);
-                gemst_real left = GEMST_SUB(qq->q[0], reach);
-                int32_t ta = left > (gemst_real)0 ? GEMST_FN(gemst_cell_of)(g, left, g->nc[0]) - 1 : 0;
-                int32_t tb = GEMST_FN(gemst_cell_of)(g, GEMST_ADD(qq->q[0], reach), g->nc[0]) + 1;
+            if (r >= 2 && bound2 < GEMST_REAL_INF) {
+                gemst_real reach = (gemst_real)sqrt((double)GEMST_SUB(bound2, GEMST_MUL(row2, GEMST_LB_SHRINK)));
+                int32_t ta = GEMST_FN(gemst_cell_guess)(g, GEMST_SUB(qq->q[0], reach), g->nc[0]) - 2;
+                int32_t tb = GEMST_FN(gemst_cell_guess)(g, GEMST_ADD(qq->q[0], reach), g->nc[0]) + 2;
                 xa = ta > xa ? ta : xa;
                 xb = tb < xb ? tb : xb;
             }

@@ -231,11 +231,12 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
         if (seen & bit)
             continue;
         seen |= bit;
-        gemst_edge_key qp = gemst_edge_make(kd2[i], qq->oid, g->oid[p]);
         int shadowed = 0;
         for (int j = 0; j < i && !shadowed; j++) {
-            gemst_edge_key wp = gemst_edge_make(GEMST_FN(gemst_dist2)(g, kid[j], p), g->oid[kid[j]], g->oid[p]);
-            shadowed = gemst_edge_less(wp, qp);
+            gemst_real wp2 = GEMST_FN(gemst_dist2)(g, kid[j], p);
+            shadowed = wp2 < kd2[i] ||
+                       (wp2 == kd2[i] && gemst_edge_less(gemst_edge_make(wp2, g->oid[kid[j]], g->oid[p]),
+                                                         gemst_edge_make(kd2[i], qq->oid, g->oid[p])));
         }
         if (!shadowed)
             cand[kept++] = p;

@@ -1,0 +1,480 @@
+/*
+ * The CUDA backend's kernels, precision-generic (see real.h): each is a thin
+ * loop over points or roots around the per-point functions the CPU backend
+ * calls too (grid/grid.h, nns/search.h, graph/boruvka.h).
+ */
+#ifndef GEMST_CUDA_KERNELS_CUH
+#define GEMST_CUDA_KERNELS_CUH
+
+#include <cub/cub.cuh>
+
+#include "cuda/cuda_common.cuh"
+#include "grid/grid.h"
+#include "nns/search.h"
+#include "graph/boruvka.h"
+
+/* A list whose length is known on the device only: threads past *count
+ * return.  Launches are sized by a host-side upper bound. */
+#define GEMST_LIST_INDEX(a, count)                                                                                \
+    uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;                                                          \
+    if (a >= (uint32_t)*(count))                                                                                  \
+        return;
+
+#define GEMST_INDEX(i, n)                                                                                         \
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;                                                          \
+    if (i >= (n))                                                                                                 \
+        return;
+
+/* ---------------------------------------------------------------- grid */
+
+/* Per-block bounding box and first non-finite point of the caller's
+ * coordinates; reduced across blocks by bbox_final. */
+#define GEMST_BBOX_BLOCKS 1024
+typedef struct {
+    double lo[3], hi[3];
+    long long bad; /* smallest index of a point with a NaN or infinite coordinate, or n */
+} gemst_bbox;
+
+template <typename T>
+static __global__ void GEMST_FN(k_bbox)(const T *coords, int64_t n, int dim, gemst_bbox *out)
+{
+    typedef cub::BlockReduce<double, GEMST_THREADS> ReduceD;
+    typedef cub::BlockReduce<long long, GEMST_THREADS> ReduceL;
+    __shared__ union {
+        typename ReduceD::TempStorage d;
+        typename ReduceL::TempStorage l;
+    } tmp;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    long long bad = n;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        for (int d = 0; d < dim; d++) {
+            double v = (double)coords[i * dim + d];
+            if (!isfinite(v)) {
+                bad = i < bad ? i : bad;
+                continue;
+            }
+            lo[d] = fmin(lo[d], v);
+            hi[d] = fmax(hi[d], v);
+        }
+    for (int d = 0; d < 3; d++) {
+        double l = ReduceD(tmp.d).Reduce(lo[d], cuda::minimum<>());
+        __syncthreads();
+        double h = ReduceD(tmp.d).Reduce(hi[d], cuda::maximum<>());
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            out[blockIdx.x].lo[d] = l;
+            out[blockIdx.x].hi[d] = h;
+        }
+    }
+    long long b = ReduceL(tmp.l).Reduce(bad, cuda::minimum<>());
+    if (threadIdx.x == 0)
+        out[blockIdx.x].bad = b;
+}
+
+/* Working coordinate of the caller's point i along axis d. */
+template <typename T>
+static __device__ __forceinline__ gemst_real GEMST_FN(d_working)(const T *coords, int dim, gemst_frame f, uint32_t i,
+                                                               int d)
+{
+    return (gemst_real)(((double)coords[(size_t)i * dim + d] - f.origin[d]) * f.scale);
+}
+
+/* Each point's cell (the sort key) and its index (the sort value). */
+template <typename T>
+static __global__ void GEMST_FN(k_cell_keys)(const T *coords, uint32_t n, gemst_frame f, gemst_grid g, uint32_t *key,
+                                           uint32_t *val)
+{
+    GEMST_INDEX(i, n);
+    gemst_real p[3] = {0, 0, 0};
+    int32_t c[3];
+    for (int d = 0; d < g.dim; d++)
+        p[d] = GEMST_FN(d_working)(coords, g.dim, f, i, d);
+    GEMST_FN(gemst_cell_coords)(&g, p[0], p[1], p[2], c);
+    key[i] = gemst_cell_index(g.nc, c[0], c[1], c[2]);
+    val[i] = i;
+}
+
+/* Working coordinates in cell order, gathered by caller id. */
+template <typename T>
+static __global__ void GEMST_FN(k_gather_working)(const T *coords, uint32_t n, gemst_frame f, int dim, const uint32_t *oid,
+                                                gemst_real *x, gemst_real *y, gemst_real *z)
+{
+    GEMST_INDEX(i, n);
+    uint32_t o = oid[i];
+    x[i] = GEMST_FN(d_working)(coords, dim, f, o, 0);
+    y[i] = GEMST_FN(d_working)(coords, dim, f, o, 1);
+    if (dim == 3)
+        z[i] = GEMST_FN(d_working)(coords, dim, f, o, 2);
+}
+
+/* cell_start[k] = first point of a cell >= k, from points sorted by cell:
+ * each point that starts a cell fills the entries since the previous one. */
+static __global__ void GEMST_FN(k_cell_table)(const uint32_t *key, uint32_t n, uint32_t cells, uint32_t *cell_start)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > n)
+        return;
+    uint32_t from = i == 0 ? 0 : key[i - 1] + 1;
+    uint32_t to = i == n ? cells : key[i];
+    for (uint32_t k = from; k <= to; k++)
+        cell_start[k] = i;
+}
+
+static __device__ __forceinline__ int GEMST_FN(d_same_point)(const gemst_real *x, const gemst_real *y,
+                                                            const gemst_real *z, uint32_t a, uint32_t b)
+{
+    return x[a] == x[b] && y[a] == y[b] && (!z || z[a] == z[b]);
+}
+
+/* Cells with more points than this are deduplicated by sorting. */
+#define GEMST_SMALL_CELL 32
+
+/* rep[i] = the first point of i's cell equal to i (points of a cell are in
+ * caller-id order, so it has the smallest id); points of crowded cells are
+ * flagged for the sorting path instead. */
+static __global__ void GEMST_FN(k_dup_small)(const uint32_t *key, const uint32_t *cell_start, uint32_t n,
+                                           const gemst_real *x, const gemst_real *y, const gemst_real *z,
+                                           uint32_t *rep, uint8_t *crowded)
+{
+    GEMST_INDEX(i, n);
+    uint32_t s = cell_start[key[i]], e = cell_start[key[i] + 1];
+    crowded[i] = e - s > GEMST_SMALL_CELL;
+    if (crowded[i])
+        return;
+    uint32_t j = s;
+    while (!GEMST_FN(d_same_point)(x, y, z, j, i))
+        j++;
+    rep[i] = j;
+}
+
+static __device__ __forceinline__ uint32_t GEMST_FN(d_coord_hash)(gemst_real x, gemst_real y, gemst_real z)
+{
+    gemst_real v[3] = {x, y, z};
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (int d = 0; d < 3; d++) {
+        uint64_t bits = 0;
+        memcpy(&bits, &v[d], sizeof v[d]);
+        h ^= bits + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h *= 0xff51afd7ed558ccdull;
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Sort keys of crowded points: (cell, coordinate hash); the sort is stable,
+ * so equal points stay in caller-id order. */
+static __global__ void GEMST_FN(k_crowded_keys)(const uint32_t *pos, const int *count, const uint32_t *key,
+                                              const gemst_real *x, const gemst_real *y, const gemst_real *z,
+                                              uint64_t *key64)
+{
+    GEMST_LIST_INDEX(a, count);
+    uint32_t i = pos[a];
+    key64[a] = ((uint64_t)key[i] << 32) | GEMST_FN(d_coord_hash)(x[i], y[i], z ? z[i] : (gemst_real)0);
+}
+
+/* Representatives of crowded points: the first equal point of their run of
+ * equal (cell, hash) keys. */
+static __global__ void GEMST_FN(k_dup_crowded)(const uint32_t *pos, const uint64_t *key64, const int *count,
+                                             const gemst_real *x, const gemst_real *y, const gemst_real *z,
+                                             uint32_t *rep)
+{
+    GEMST_LIST_INDEX(a, count);
+    uint32_t run = a;
+    while (run > 0 && key64[run - 1] == key64[a])
+        run--;
+    while (!GEMST_FN(d_same_point)(x, y, z, pos[run], pos[a]))
+        run++;
+    rep[pos[a]] = pos[run];
+}
+
+static __global__ void GEMST_FN(k_iota)(uint32_t n, uint32_t *out)
+{
+    GEMST_INDEX(i, n);
+    out[i] = i;
+}
+
+static __global__ void GEMST_FN(k_unique_flags)(const uint32_t *rep, uint32_t n, uint32_t *flag)
+{
+    GEMST_INDEX(i, n);
+    flag[i] = rep[i] == i;
+}
+
+/* Unique points to their compacted places; the others to duplicate edges.
+ * rank[i] = unique points before i. */
+static __global__ void GEMST_FN(k_compact_unique)(uint32_t n, const uint32_t *rep, const uint32_t *rank,
+                                                const uint32_t *key, const uint32_t *oid, const gemst_real *x,
+                                                const gemst_real *y, const gemst_real *z, uint32_t *ukey,
+                                                uint32_t *uoid, gemst_real *ux, gemst_real *uy, gemst_real *uz,
+                                                uint32_t *dup_lo, uint32_t *dup_hi)
+{
+    GEMST_INDEX(i, n);
+    if (rep[i] == i) {
+        uint32_t u = rank[i];
+        ukey[u] = key[i];
+        uoid[u] = oid[i];
+        ux[u] = x[i];
+        uy[u] = y[i];
+        if (z)
+            uz[u] = z[i];
+    } else {
+        uint32_t d = i - rank[i];
+        dup_lo[d] = oid[rep[i]];
+        dup_hi[d] = oid[i];
+    }
+}
+
+/* ---------------------------------------------------------------- Boruvka */
+
+static __global__ void GEMST_FN(k_init)(uint32_t n, uint32_t *comp, uint32_t *link, uint32_t *active, uint32_t *roots,
+                                      uint32_t *best_to, gemst_real *rb2, uint64_t *open, uint64_t all_slabs)
+{
+    GEMST_INDEX(i, n);
+    comp[i] = link[i] = active[i] = roots[i] = i;
+    best_to[i] = GEMST_NONE;
+    rb2[i] = GEMST_REAL_INF;
+    if (open)
+        open[i] = all_slabs;
+}
+
+/* Static pruning's one spatial search. */
+static __global__ void __launch_bounds__(GEMST_THREADS)
+    GEMST_FN(k_static_prepare)(gemst_grid g, uint32_t *cand, uint8_t *ncand, gemst_real *rb2)
+{
+    GEMST_INDEX(i, g.n);
+    gemst_query qq;
+    gemst_real kd2[GEMST_KNN];
+    uint32_t kid[GEMST_KNN];
+    GEMST_FN(gemst_query_make)(&g, i, &qq);
+    int count = GEMST_FN(gemst_knn)(&g, &qq, kd2, kid);
+    ncand[i] = (uint8_t)GEMST_FN(gemst_static_candidates)(&g, &qq, kd2, kid, count, cand + (size_t)i * GEMST_KNN,
+                                                         &rb2[i]);
+}
+
+static __global__ void GEMST_FN(k_findmin1_static)(gemst_grid g, const uint32_t *active, const int *n_active,
+                                                 const uint32_t *comp, uint32_t *cand, uint8_t *ncand,
+                                                 gemst_real *best_d2, uint32_t *best_to)
+{
+    GEMST_LIST_INDEX(a, n_active);
+    uint32_t q = active[a];
+    gemst_query qq;
+    gemst_edge_key best = gemst_edge_none();
+    uint32_t to = GEMST_NONE;
+    GEMST_FN(gemst_query_make)(&g, q, &qq);
+    ncand[q] = (uint8_t)GEMST_FN(gemst_static_scan)(&g, &qq, comp, comp[q], cand + (size_t)q * GEMST_KNN, ncand[q],
+                                                   &best, &to);
+    best_d2[q] = best.d2;
+    best_to[q] = to;
+}
+
+static __global__ void GEMST_FN(k_findmin1_none)(gemst_grid g, const uint32_t *active, const int *n_active,
+                                               const uint32_t *comp, gemst_real *rb2, gemst_real *best_d2,
+                                               uint32_t *best_to)
+{
+    GEMST_LIST_INDEX(a, n_active);
+    uint32_t q = active[a];
+    gemst_query qq;
+    gemst_edge_key best = gemst_edge_none();
+    uint32_t to = GEMST_NONE;
+    GEMST_FN(gemst_query_make)(&g, q, &qq);
+    rb2[q] = GEMST_FN(gemst_nearest_foreign)(&g, &qq, comp, comp[q], gemst_slab_full_mask(g.dim), GEMST_RING_CAP,
+                                            &best, &to);
+    best_d2[q] = best.d2;
+    best_to[q] = to;
+}
+
+static __global__ void GEMST_FN(k_findmin1_dynamic)(gemst_grid g, const uint32_t *active, const int *n_active,
+                                                  const uint32_t *comp, uint64_t *open, gemst_real *rb2,
+                                                  gemst_real *best_d2, uint32_t *best_to)
+{
+    GEMST_LIST_INDEX(a, n_active);
+    uint32_t q = active[a];
+    gemst_query qq;
+    gemst_edge_key best = gemst_edge_none();
+    uint32_t to = GEMST_NONE;
+    GEMST_FN(gemst_query_make)(&g, q, &qq);
+    rb2[q] = GEMST_FN(gemst_dynamic_search)(&g, &qq, comp, comp[q], &open[q], GEMST_RING_CAP, &best, &to);
+    best_d2[q] = best.d2;
+    best_to[q] = to;
+}
+
+/* FindMin2: see findmin2 in cuda_solve.cuh. */
+static __global__ void GEMST_FN(k_reset_roots)(const uint32_t *roots, const int *n_roots, uint64_t *w1, uint64_t *w2,
+                                             uint32_t *win, uint32_t *head)
+{
+    GEMST_LIST_INDEX(k, n_roots);
+    GEMST_FN(gemst_root_reset)(w1, w2, win, roots[k]);
+    if (head)
+        head[roots[k]] = GEMST_NONE;
+}
+
+/* The refinement's reset: the roots of the listed points (several threads
+ * may write the same root's reset values). */
+static __global__ void GEMST_FN(k_reset_roots_of)(const uint32_t *pts, const int *m, const uint32_t *comp, uint64_t *w1,
+                                                uint64_t *w2, uint32_t *win, uint32_t *head)
+{
+    GEMST_LIST_INDEX(a, m);
+    uint32_t r = comp[pts[a]];
+    GEMST_FN(gemst_root_reset)(w1, w2, win, r);
+    if (head)
+        head[r] = GEMST_NONE;
+}
+
+static __global__ void GEMST_FN(k_list_push)(const uint32_t *pts, const int *m, const uint32_t *comp,
+                                           const uint32_t *best_to, int all_roots, uint32_t *head, uint32_t *next)
+{
+    GEMST_LIST_INDEX(a, m);
+    uint32_t q = pts[a];
+    if (best_to[q] != GEMST_NONE && (!all_roots || comp[q] != q))
+        gemst_list_push(head, next, comp[q], q);
+}
+
+static __global__ void GEMST_FN(k_list_min_roots)(const uint32_t *roots, const int *n_roots, const uint32_t *head,
+                                                const uint32_t *next, const uint32_t *oid, const gemst_real *best_d2,
+                                                const uint32_t *best_to, uint64_t *w1, uint64_t *w2, uint32_t *win)
+{
+    GEMST_LIST_INDEX(k, n_roots);
+    GEMST_FN(gemst_list_min)(roots[k], head, next, oid, best_d2, best_to, w1, w2, win);
+}
+
+static __global__ void GEMST_FN(k_list_min_heads)(const uint32_t *pts, const int *m, const uint32_t *comp,
+                                                const uint32_t *head, const uint32_t *next, const uint32_t *oid,
+                                                const gemst_real *best_d2, const uint32_t *best_to, uint64_t *w1,
+                                                uint64_t *w2, uint32_t *win)
+{
+    GEMST_LIST_INDEX(a, m);
+    uint32_t r = comp[pts[a]];
+    if (head[r] == pts[a])
+        GEMST_FN(gemst_list_min)(r, head, next, oid, best_d2, best_to, w1, w2, win);
+}
+
+static __global__ void GEMST_FN(k_atomic_pass)(int pass, const uint32_t *pts, const int *m, const uint32_t *comp,
+                                             const uint32_t *oid, const gemst_real *best_d2,
+                                             const uint32_t *best_to, uint64_t *w1, uint64_t *w2, uint32_t *win)
+{
+    GEMST_LIST_INDEX(a, m);
+    uint32_t q = pts[a];
+    if (best_to[q] == GEMST_NONE)
+        return;
+    if (pass == 1)
+        GEMST_FN(gemst_atomic_pass1)(q, comp, best_d2, w1);
+    else if (pass == 2)
+        GEMST_FN(gemst_atomic_pass2)(q, comp, oid, best_d2, best_to, w1, w2);
+    else
+        GEMST_FN(gemst_atomic_pass3)(q, comp, oid, best_d2, best_to, w1, w2, win);
+}
+
+/* The fallback (see fallback in cpu_solve.inc). */
+static __global__ void GEMST_FN(k_fallback)(gemst_grid g, const uint32_t *pts, const int *m, const uint32_t *comp,
+                                          const gemst_real *rb2, const uint64_t *open, const uint64_t *w1,
+                                          const uint64_t *w2, gemst_real *best_d2, uint32_t *best_to,
+                                          uint32_t *extra, int *n_extra, unsigned long long *searches)
+{
+    GEMST_LIST_INDEX(a, m);
+    uint32_t q = pts[a];
+    uint32_t r = comp[q];
+    gemst_edge_key best = GEMST_FN(gemst_root_edge)(w1, w2, r);
+    if (rb2[q] == GEMST_REAL_INF || !(rb2[q] <= best.d2))
+        return;
+    gemst_query qq;
+    uint32_t to = GEMST_NONE;
+    GEMST_FN(gemst_query_make)(&g, q, &qq);
+    GEMST_FN(gemst_nearest_foreign)(&g, &qq, comp, r, open ? open[q] : gemst_slab_full_mask(g.dim), INT32_MAX, &best,
+                                    &to);
+    atomicAdd(searches, 1ull);
+    if (to != GEMST_NONE) {
+        best_d2[q] = best.d2;
+        best_to[q] = to;
+        extra[atomicAdd(n_extra, 1)] = q;
+    }
+}
+
+static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_roots, const uint32_t *win,
+                                         const uint32_t *best_to, const gemst_real *best_d2, const uint32_t *comp,
+                                         const uint32_t *oid, uint32_t *link, uint32_t *edge_count, uint32_t *edge_lo,
+                                         uint32_t *edge_hi, gemst_real *edge_d2)
+{
+    GEMST_LIST_INDEX(k, n_roots);
+    GEMST_FN(gemst_connect)(roots[k], win, best_to, best_d2, comp, oid, link, edge_count, edge_lo, edge_hi, edge_d2);
+}
+
+static __global__ void GEMST_FN(k_flatten_roots)(const uint32_t *roots, const int *n_roots, uint32_t *link)
+{
+    GEMST_LIST_INDEX(k, n_roots);
+    gemst_flatten_root(link, roots[k]);
+}
+
+static __global__ void GEMST_FN(k_relabel)(uint32_t n, const uint32_t *link, uint32_t *comp)
+{
+    GEMST_INDEX(i, n);
+    comp[i] = link[comp[i]];
+}
+
+/* Flags for the next iteration's lists; the points dropped from the active
+ * list and those the fallback improved forget their edge. */
+static __global__ void GEMST_FN(k_root_flags)(const uint32_t *roots, const int *n_roots, const uint32_t *link,
+                                            uint8_t *keep)
+{
+    GEMST_LIST_INDEX(k, n_roots);
+    keep[k] = link[roots[k]] == roots[k];
+}
+
+static __global__ void GEMST_FN(k_active_flags)(const uint32_t *active, const int *n_active, int prune,
+                                              const uint8_t *ncand, const uint64_t *open, uint32_t *best_to,
+                                              uint8_t *keep)
+{
+    GEMST_LIST_INDEX(a, n_active);
+    uint32_t q = active[a];
+    int alive = prune == GRIDEMST_PRUNE_STATIC ? ncand[q] > 0 : prune == GRIDEMST_PRUNE_DYNAMIC ? open[q] != 0 : 1;
+    keep[a] = (uint8_t)alive;
+    if (!alive)
+        best_to[q] = GEMST_NONE;
+}
+
+static __global__ void GEMST_FN(k_forget_extra)(const uint32_t *extra, const int *n_extra, uint32_t *best_to)
+{
+    GEMST_LIST_INDEX(a, n_extra);
+    best_to[extra[a]] = GEMST_NONE;
+}
+
+static __global__ void GEMST_FN(k_uncertain_flags)(uint32_t n, const gemst_real *rb2, uint8_t *keep)
+{
+    GEMST_INDEX(i, n);
+    keep[i] = rb2[i] < GEMST_REAL_INF;
+}
+
+/* ---------------------------------------------------------------- edges */
+
+static __global__ void GEMST_FN(k_append_dups)(uint32_t n_dup, const uint32_t *dup_lo, const uint32_t *dup_hi,
+                                             uint32_t offset, uint32_t *edge_lo, uint32_t *edge_hi,
+                                             gemst_real *edge_d2)
+{
+    GEMST_INDEX(k, n_dup);
+    edge_lo[offset + k] = dup_lo[k];
+    edge_hi[offset + k] = dup_hi[k];
+    edge_d2[offset + k] = 0;
+}
+
+static __global__ void GEMST_FN(k_pair_keys)(uint32_t m, uint64_t n, const uint32_t *lo, const uint32_t *hi,
+                                           uint64_t *key, uint32_t *idx)
+{
+    GEMST_INDEX(e, m);
+    key[e] = (uint64_t)lo[e] * n + hi[e];
+    idx[e] = e;
+}
+
+static __global__ void GEMST_FN(k_length_keys)(uint32_t m, const uint32_t *idx, const gemst_real *d2, uint64_t *key)
+{
+    GEMST_INDEX(e, m);
+    key[e] = gemst_edge_word1(d2[idx[e]]);
+}
+
+static __global__ void GEMST_FN(k_gather_edges)(uint32_t m, const uint32_t *idx, const uint32_t *lo,
+                                              const uint32_t *hi, const gemst_real *d2, uint32_t *out_lo,
+                                              uint32_t *out_hi, gemst_real *out_d2)
+{
+    GEMST_INDEX(e, m);
+    out_lo[e] = lo[idx[e]];
+    out_hi[e] = hi[idx[e]];
+    out_d2[e] = d2[idx[e]];
+}
+
+#endif

@@ -1,0 +1,654 @@
+/*
+ * The CUDA backend, precision-generic: included by cuda_solve_f32.cu and
+ * cuda_solve_f64.cu after GEMST_REAL_IS_DOUBLE is set.
+ *
+ * The whole solve runs on the device: bounding box, cell sort, duplicate
+ * removal, cell table, the Boruvka loop and the final edge sort.  Inside an
+ * iteration the host only reads one small block of counters at its end
+ * (edges so far, list lengths), which also tells it the next launch sizes.
+ * Structure and order of steps follow the CPU backend (cpu_solve.inc).
+ */
+#include "backend.h"
+#include "cuda/cuda_kernels.cuh"
+
+/* Counters the host reads once per iteration. */
+typedef struct {
+    uint32_t edges;            /* tree edges emitted */
+    int extra;                 /* points the fallback improved */
+    int active, roots;         /* list lengths after compaction */
+    int uncertain, crowded;    /* list lengths of one-time selections */
+    unsigned long long searches; /* fallback searches */
+} GEMST_FN(counters);
+
+#define cuda_ctx GEMST_FN(cuda_ctx)
+typedef struct {
+    const gemst_problem *pb;
+    cudaStream_t s;
+    gemst_dmem mem;
+    void *temp;                /* CUB scratch */
+    size_t temp_bytes;
+    GEMST_FN(counters) * cnt;  /* device */
+    GEMST_FN(counters) host;   /* last read */
+    /* grid */
+    gemst_frame frame;
+    gemst_grid g;              /* device arrays */
+    uint32_t n, nu, n_dup, cells;
+    uint32_t *dup_lo, *dup_hi;
+    /* Boruvka state, as in cpu_solve.inc */
+    uint32_t *comp, *link, *best_to, *win, *head, *next, *cand;
+    uint32_t *active, *active_alt, *roots, *roots_alt, *uncertain, *extra;
+    uint8_t *ncand, *keep;
+    gemst_real *best_d2, *rb2;
+    uint64_t *w1, *w2, *open;
+    uint32_t *edge_lo, *edge_hi;
+    gemst_real *edge_d2;
+    uint32_t n_active, n_roots, n_uncertain; /* exact at the start of an iteration */
+} cuda_ctx;
+
+/* Device pointer to a counter field. */
+#define CNT(c, field) (&(c)->cnt->field)
+
+static int GEMST_FN(ensure_temp)(cuda_ctx *c, size_t bytes, gridemst_error *err)
+{
+    if (bytes <= c->temp_bytes)
+        return GRIDEMST_OK;
+    gemst_dfree(&c->mem, c->temp);
+    c->temp = NULL;
+    c->temp_bytes = 0;
+    GEMST_TRY(gemst_dalloc(&c->mem, &c->temp, bytes, "sort scratch", err));
+    c->temp_bytes = bytes;
+    return GRIDEMST_OK;
+}
+
+/* CUB's two-call pattern: size the scratch, then run. */
+#define GEMST_CUB(c, call_with_temp)                                                                              \
+    do {                                                                                                          \
+        size_t gemst_need_ = 0;                                                                                   \
+        void *temp = NULL;                                                                                        \
+        size_t temp_bytes = 0;                                                                                    \
+        GEMST_CU(call_with_temp);                                                                                 \
+        gemst_need_ = temp_bytes;                                                                                 \
+        GEMST_TRY(GEMST_FN(ensure_temp)((c), gemst_need_, err));                                                 \
+        temp = (c)->temp;                                                                                         \
+        temp_bytes = (c)->temp_bytes;                                                                             \
+        GEMST_CU(call_with_temp);                                                                                 \
+    } while (0)
+
+/* Keeps the entries of list[0..n) whose keep flag is set, into out; the
+ * count goes to *d_count. */
+static int GEMST_FN(select)(cuda_ctx *c, const uint32_t *list, uint32_t *out, int *d_count, uint32_t n,
+                           gridemst_error *err)
+{
+    GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, list, c->keep, out, d_count, n, c->s));
+    return GRIDEMST_OK;
+}
+
+static int GEMST_FN(read_counters)(cuda_ctx *c, gridemst_error *err)
+{
+    GEMST_CU(cudaMemcpyAsync(&c->host, c->cnt, sizeof c->host, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
+    return GRIDEMST_OK;
+}
+
+/* ---------------------------------------------------------------- grid */
+
+template <typename T>
+static int GEMST_FN(bbox)(cuda_ctx *c, const T *coords, double lo[3], double hi[3], gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    unsigned blocks = gemst_blocks((uint64_t)pb->n);
+    if (blocks > GEMST_BBOX_BLOCKS)
+        blocks = GEMST_BBOX_BLOCKS;
+    gemst_bbox *d_part, part[GEMST_BBOX_BLOCKS];
+    GEMST_DALLOC(&c->mem, d_part, blocks, "the bounding box");
+    GEMST_FN(k_bbox)<T><<<blocks, GEMST_THREADS, 0, c->s>>>(coords, pb->n, pb->dim, d_part);
+    GEMST_LAUNCHED();
+    GEMST_CU(cudaMemcpyAsync(part, d_part, sizeof *part * blocks, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
+    gemst_dfree(&c->mem, d_part);
+    long long bad = pb->n;
+    for (int d = 0; d < 3; d++) {
+        lo[d] = d < pb->dim ? INFINITY : 0.0;
+        hi[d] = d < pb->dim ? -INFINITY : 0.0;
+    }
+    for (unsigned b = 0; b < blocks; b++) {
+        for (int d = 0; d < pb->dim; d++) {
+            lo[d] = part[b].lo[d] < lo[d] ? part[b].lo[d] : lo[d];
+            hi[d] = part[b].hi[d] > hi[d] ? part[b].hi[d] : hi[d];
+        }
+        bad = part[b].bad < bad ? part[b].bad : bad;
+    }
+    if (bad < pb->n)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "point %lld has a non-finite coordinate", bad);
+    return GRIDEMST_OK;
+}
+
+/* Bytes of device memory the solve needs at its peak, for n points and the
+ * given cell count (an estimate erring high; see the CUDA issue's memory
+ * budget in benchmarks/README.md). */
+static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
+{
+    const size_t R = sizeof(gemst_real), n = (size_t)pb->n;
+    size_t input = (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
+    size_t per_point = (size_t)pb->dim * R + 4          /* coordinates, ids */
+                       + 6 * 4 + 2 * R + 2 * 8          /* comp link best_to win extra + 2 lists, best_d2 rb2, w1 w2 */
+                       + 4 * 4 + 1                      /* list heads/next, active/roots alternates, keep */
+                       + 3 * 4 + R;                     /* edges */
+    if (pb->opt.prune == GRIDEMST_PRUNE_STATIC)
+        per_point += GEMST_KNN * 4 + 1 + 4;
+    if (pb->opt.prune == GRIDEMST_PRUNE_DYNAMIC)
+        per_point += 8;
+    return n * (per_point + input) + (size_t)(cells + 1) * 4 + ((size_t)64 << 20);
+}
+
+/* Representatives of points in crowded cells (more than GEMST_SMALL_CELL
+ * points, e.g. many copies of few points): those points are sorted by
+ * (cell, coordinate hash), stably, and each takes the first equal point of
+ * its run.  Nothing to do for typical inputs. */
+static int GEMST_FN(crowded_duplicates)(cuda_ctx *c, uint32_t n, const uint32_t *key, const gemst_real *x,
+                                       const gemst_real *y, const gemst_real *z, const uint8_t *crowded,
+                                       uint32_t *rep, gridemst_error *err)
+{
+    uint32_t *all, *pos, *pos2;
+    GEMST_DALLOC(&c->mem, all, n, "crowded points");
+    GEMST_DALLOC(&c->mem, pos, n, "crowded points");
+    GEMST_FN(k_iota)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(n, all);
+    GEMST_LAUNCHED();
+    GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, all, crowded, pos, CNT(c, crowded), n, c->s));
+    GEMST_TRY(GEMST_FN(read_counters)(c, err));
+    const uint32_t m = (uint32_t)c->host.crowded;
+    if (m > 0) {
+        uint64_t *k64, *k64b;
+        GEMST_DALLOC(&c->mem, k64, m, "crowded keys");
+        GEMST_DALLOC(&c->mem, k64b, m, "crowded keys");
+        GEMST_DALLOC(&c->mem, pos2, m, "crowded points");
+        GEMST_FN(k_crowded_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(pos, CNT(c, crowded), key, x, y, z,
+                                                                             k64);
+        GEMST_LAUNCHED();
+        GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, k64, k64b, pos, pos2, m, 0, 64, c->s));
+        GEMST_FN(k_dup_crowded)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(pos2, k64b, CNT(c, crowded), x, y, z,
+                                                                            rep);
+        GEMST_LAUNCHED();
+        gemst_dfree(&c->mem, k64);
+        gemst_dfree(&c->mem, k64b);
+        gemst_dfree(&c->mem, pos2);
+    }
+    gemst_dfree(&c->mem, all);
+    gemst_dfree(&c->mem, pos);
+    return GRIDEMST_OK;
+}
+
+template <typename T>
+static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *stats, gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    const int dim = pb->dim;
+    const uint32_t n = c->n;
+    double lo[3], hi[3];
+    GEMST_TRY(GEMST_FN(bbox)<T>(c, coords, lo, hi, err));
+    gemst_frame_make(dim, lo, hi, &c->frame);
+    gemst_grid_plan plan;
+    gemst_grid_plan_make(&c->frame, pb->n, pb->opt.cell_occupancy, &plan);
+    gemst_real maxc[3] = {0, 0, 0};
+    for (int d = 0; d < dim; d++)
+        maxc[d] = (gemst_real)((hi[d] - c->frame.origin[d]) * c->frame.scale);
+    gemst_grid *g = &c->g;
+    memset(g, 0, sizeof *g);
+    GEMST_FN(gemst_grid_fit)(g, &plan, maxc);
+    uint64_t cells = gemst_grid_cells(g->nc);
+    if (cells >= (uint64_t)UINT32_MAX)
+        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "grid of %llu cells exceeds 32-bit cell indices",
+                          (unsigned long long)cells);
+    c->cells = (uint32_t)cells;
+    stats->cells = (int64_t)cells;
+    size_t free_b = 0, total_b = 0, need = GEMST_FN(bytes_needed)(pb, cells);
+    GEMST_CU(cudaMemGetInfo(&free_b, &total_b));
+    if (need > free_b + c->mem.live)
+        return gemst_fail(err, GRIDEMST_ERR_DEVICE_MEMORY,
+                          "%lld points need about %zu bytes of device memory; %zu of %zu are free",
+                          (long long)pb->n, need, free_b + c->mem.live, total_b);
+
+    /* Sort by cell (stable: points of a cell stay in caller-id order). */
+    uint32_t *key, *val, *key2, *oid;
+    GEMST_DALLOC(&c->mem, key, n, "cell keys");
+    GEMST_DALLOC(&c->mem, val, n, "cell keys");
+    GEMST_DALLOC(&c->mem, key2, n, "cell keys");
+    GEMST_DALLOC(&c->mem, oid, n, "point ids");
+    GEMST_FN(k_cell_keys)<T><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(coords, n, c->frame, *g, key, val);
+    GEMST_LAUNCHED();
+    int end_bit = 1;
+    while (end_bit < 32 && (cells - 1) >> end_bit)
+        end_bit++;
+    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key2, val, oid, n, 0, end_bit, c->s));
+    gemst_dfree(&c->mem, key);
+    gemst_dfree(&c->mem, val);
+    key = key2;
+
+    gemst_real *x, *y, *z = NULL;
+    GEMST_DALLOC(&c->mem, x, n, "coordinates");
+    GEMST_DALLOC(&c->mem, y, n, "coordinates");
+    if (dim == 3)
+        GEMST_DALLOC(&c->mem, z, n, "coordinates");
+    GEMST_FN(k_gather_working)<T><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(coords, n, c->frame, dim, oid, x, y, z);
+    GEMST_LAUNCHED();
+
+    /* Duplicates: within small cells by comparison, within crowded cells
+     * after a sort by (cell, coordinate hash). */
+    uint32_t *cell_start, *rep, *rank;
+    uint8_t *crowded;
+    GEMST_DALLOC(&c->mem, cell_start, cells + 1, "the cell table");
+    GEMST_DALLOC(&c->mem, rep, n, "duplicate links");
+    GEMST_DALLOC(&c->mem, crowded, n, "duplicate flags");
+    GEMST_FN(k_cell_table)<<<gemst_blocks((uint64_t)n + 1), GEMST_THREADS, 0, c->s>>>(key, n, c->cells, cell_start);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_dup_small)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(key, cell_start, n, x, y, z, rep, crowded);
+    GEMST_LAUNCHED();
+    GEMST_TRY(GEMST_FN(crowded_duplicates)(c, n, key, x, y, z, crowded, rep, err));
+    gemst_dfree(&c->mem, crowded);
+
+    uint32_t *flag, tail[2];
+    GEMST_DALLOC(&c->mem, flag, n, "unique flags");
+    GEMST_DALLOC(&c->mem, rank, n, "unique ranks");
+    GEMST_FN(k_unique_flags)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(rep, n, flag);
+    GEMST_LAUNCHED();
+    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, flag, rank, n, c->s));
+    GEMST_CU(cudaMemcpyAsync(&tail[0], rank + n - 1, sizeof tail[0], cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaMemcpyAsync(&tail[1], flag + n - 1, sizeof tail[1], cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
+    gemst_dfree(&c->mem, flag);
+    uint32_t nu = tail[0] + tail[1];
+    c->nu = nu;
+    c->n_dup = n - nu;
+    stats->n_unique = nu;
+    stats->n_duplicates = n - nu;
+
+    uint32_t *ukey, *uoid;
+    gemst_real *ux, *uy, *uz = NULL;
+    GEMST_DALLOC(&c->mem, ukey, nu, "cell keys");
+    GEMST_DALLOC(&c->mem, uoid, nu, "point ids");
+    GEMST_DALLOC(&c->mem, ux, nu, "coordinates");
+    GEMST_DALLOC(&c->mem, uy, nu, "coordinates");
+    if (dim == 3)
+        GEMST_DALLOC(&c->mem, uz, nu, "coordinates");
+    GEMST_DALLOC(&c->mem, c->dup_lo, c->n_dup, "duplicate edges");
+    GEMST_DALLOC(&c->mem, c->dup_hi, c->n_dup, "duplicate edges");
+    GEMST_FN(k_compact_unique)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(n, rep, rank, key, oid, x, y, z, ukey,
+                                                                           uoid, ux, uy, uz, c->dup_lo, c->dup_hi);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_cell_table)<<<gemst_blocks((uint64_t)nu + 1), GEMST_THREADS, 0, c->s>>>(ukey, nu, c->cells,
+                                                                                      cell_start);
+    GEMST_LAUNCHED();
+    void *done[] = {key, oid, x, y, z, rep, rank, ukey};
+    for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
+        gemst_dfree(&c->mem, done[i]);
+    g->n = nu;
+    g->cell_start = cell_start;
+    g->x = ux;
+    g->y = uy;
+    g->z = uz;
+    g->oid = uoid;
+    return GRIDEMST_OK;
+}
+
+/* ---------------------------------------------------------------- Boruvka */
+
+static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
+{
+    const uint32_t nu = c->nu, n = c->n;
+    gemst_dmem *m = &c->mem;
+    GEMST_DALLOC(m, c->comp, nu, "component labels");
+    GEMST_DALLOC(m, c->link, nu, "component links");
+    GEMST_DALLOC(m, c->best_to, nu, "nearest foreign points");
+    GEMST_DALLOC(m, c->best_d2, nu, "nearest foreign distances");
+    GEMST_DALLOC(m, c->rb2, nu, "search bounds");
+    GEMST_DALLOC(m, c->win, nu, "component winners");
+    GEMST_DALLOC(m, c->w1, nu, "component minima");
+    GEMST_DALLOC(m, c->w2, nu, "component minima");
+    GEMST_DALLOC(m, c->active, nu, "the active list");
+    GEMST_DALLOC(m, c->active_alt, nu, "the active list");
+    GEMST_DALLOC(m, c->roots, nu, "the root list");
+    GEMST_DALLOC(m, c->roots_alt, nu, "the root list");
+    GEMST_DALLOC(m, c->extra, nu, "the fallback list");
+    GEMST_DALLOC(m, c->keep, nu, "list flags");
+    GEMST_DALLOC(m, c->edge_lo, n - 1, "tree edges");
+    GEMST_DALLOC(m, c->edge_hi, n - 1, "tree edges");
+    GEMST_DALLOC(m, c->edge_d2, n - 1, "tree edges");
+    if (c->pb->opt.findmin2 == GRIDEMST_FINDMIN2_LIST) {
+        GEMST_DALLOC(m, c->head, nu, "component lists");
+        GEMST_DALLOC(m, c->next, nu, "component lists");
+    }
+    if (c->pb->opt.prune == GRIDEMST_PRUNE_DYNAMIC)
+        GEMST_DALLOC(m, c->open, nu, "open slab masks");
+    if (c->pb->opt.prune == GRIDEMST_PRUNE_STATIC) {
+        GEMST_DALLOC(m, c->cand, (size_t)nu * GEMST_KNN, "static candidates");
+        GEMST_DALLOC(m, c->ncand, nu, "static candidate counts");
+        GEMST_DALLOC(m, c->uncertain, nu, "the uncertain list");
+    }
+    return GRIDEMST_OK;
+}
+
+/* Every point its own component and active; static pruning's search and
+ * its list of points whose candidates may miss a tree edge. */
+static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_error *err)
+{
+    const uint32_t nu = c->nu;
+    GEMST_FN(k_init)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, c->comp, c->link, c->active, c->roots,
+                                                                  c->best_to, c->rb2, c->open,
+                                                                  gemst_slab_full_mask(c->g.dim));
+    GEMST_LAUNCHED();
+    GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));
+    c->n_active = c->n_roots = nu;
+    c->host.active = c->host.roots = (int)nu;
+    GEMST_CU(cudaMemcpyAsync(CNT(c, active), &c->host.active, sizeof(int), cudaMemcpyHostToDevice, c->s));
+    GEMST_CU(cudaMemcpyAsync(CNT(c, roots), &c->host.roots, sizeof(int), cudaMemcpyHostToDevice, c->s));
+    if (c->pb->opt.prune != GRIDEMST_PRUNE_STATIC)
+        return GRIDEMST_OK;
+    GEMST_FN(k_static_prepare)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand, c->rb2);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_uncertain_flags)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, c->rb2, c->keep);
+    GEMST_LAUNCHED();
+    GEMST_TRY(GEMST_FN(select)(c, c->active, c->uncertain, CNT(c, uncertain), nu, err));
+    GEMST_TRY(GEMST_FN(read_counters)(c, err));
+    c->n_uncertain = (uint32_t)c->host.uncertain;
+    return GRIDEMST_OK;
+}
+
+/* The uncertain list of none and dynamic pruning is the active list. */
+static const uint32_t *GEMST_FN(uncertain_list)(const cuda_ctx *c, const int **count, uint32_t *bound)
+{
+    if (c->pb->opt.prune == GRIDEMST_PRUNE_STATIC) {
+        *count = CNT(c, uncertain);
+        *bound = c->n_uncertain;
+        return c->uncertain;
+    }
+    *count = CNT(c, active);
+    *bound = c->n_active;
+    return c->active;
+}
+
+static int GEMST_FN(findmin1)(cuda_ctx *c, gridemst_error *err)
+{
+    const unsigned b = gemst_blocks(c->n_active);
+    switch (c->pb->opt.prune) {
+    case GRIDEMST_PRUNE_STATIC:
+        GEMST_FN(k_findmin1_static)<<<b, GEMST_THREADS, 0, c->s>>>(c->g, c->active, CNT(c, active), c->comp, c->cand,
+                                                                  c->ncand, c->best_d2, c->best_to);
+        break;
+    case GRIDEMST_PRUNE_DYNAMIC:
+        GEMST_FN(k_findmin1_dynamic)<<<b, GEMST_THREADS, 0, c->s>>>(c->g, c->active, CNT(c, active), c->comp, c->open,
+                                                                   c->rb2, c->best_d2, c->best_to);
+        break;
+    default:
+        GEMST_FN(k_findmin1_none)<<<b, GEMST_THREADS, 0, c->s>>>(c->g, c->active, CNT(c, active), c->comp, c->rb2,
+                                                                c->best_d2, c->best_to);
+    }
+    GEMST_LAUNCHED();
+    return GRIDEMST_OK;
+}
+
+/* FindMin2 over the listed points (bound: launch size), as in
+ * cpu_solve.inc: all_roots for the iteration's first pass, otherwise the
+ * refinement over the points the fallback improved. */
+static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, uint32_t bound, int all_roots,
+                             gridemst_error *err)
+{
+    const unsigned b = gemst_blocks(bound), br = gemst_blocks(c->n_roots);
+    const uint32_t *oid = c->g.oid;
+    if (all_roots)
+        GEMST_FN(k_reset_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->w1, c->w2, c->win,
+                                                               c->head);
+    else
+        GEMST_FN(k_reset_roots_of)<<<b, GEMST_THREADS, 0, c->s>>>(pts, m, c->comp, c->w1, c->w2, c->win, c->head);
+    GEMST_LAUNCHED();
+    if (c->pb->opt.findmin2 == GRIDEMST_FINDMIN2_LIST) {
+        GEMST_FN(k_list_push)<<<b, GEMST_THREADS, 0, c->s>>>(pts, m, c->comp, c->best_to, all_roots, c->head,
+                                                            c->next);
+        GEMST_LAUNCHED();
+        if (all_roots)
+            GEMST_FN(k_list_min_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->head, c->next, oid,
+                                                                      c->best_d2, c->best_to, c->w1, c->w2, c->win);
+        else
+            GEMST_FN(k_list_min_heads)<<<b, GEMST_THREADS, 0, c->s>>>(pts, m, c->comp, c->head, c->next, oid,
+                                                                     c->best_d2, c->best_to, c->w1, c->w2, c->win);
+        GEMST_LAUNCHED();
+        return GRIDEMST_OK;
+    }
+    for (int pass = 1; pass <= 3; pass++) {
+        GEMST_FN(k_atomic_pass)<<<b, GEMST_THREADS, 0, c->s>>>(pass, pts, m, c->comp, oid, c->best_d2, c->best_to,
+                                                              c->w1, c->w2, c->win);
+        GEMST_LAUNCHED();
+    }
+    return GRIDEMST_OK;
+}
+
+static int GEMST_FN(fallback)(cuda_ctx *c, gridemst_error *err)
+{
+    const int *count;
+    uint32_t bound;
+    const uint32_t *list = GEMST_FN(uncertain_list)(c, &count, &bound);
+    GEMST_CU(cudaMemsetAsync(CNT(c, extra), 0, sizeof(int), c->s));
+    GEMST_FN(k_fallback)<<<gemst_blocks(bound), GEMST_THREADS, 0, c->s>>>(c->g, list, count, c->comp, c->rb2, c->open,
+                                                                         c->w1, c->w2, c->best_d2, c->best_to,
+                                                                         c->extra, CNT(c, extra), CNT(c, searches));
+    GEMST_LAUNCHED();
+    /* The refinement; its kernels see a zero count when nothing improved. */
+    return GEMST_FN(findmin2)(c, c->extra, CNT(c, extra), bound, 0, err);
+}
+
+/* Connect, union, flatten, and the next iteration's lists. */
+static int GEMST_FN(merge)(cuda_ctx *c, gridemst_error *err)
+{
+    const unsigned br = gemst_blocks(c->n_roots);
+    uint32_t bound;
+    const int *count;
+    GEMST_FN(uncertain_list)(c, &count, &bound);
+    GEMST_FN(k_connect)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->win, c->best_to, c->best_d2,
+                                                       c->comp, c->g.oid, c->link, CNT(c, edges), c->edge_lo,
+                                                       c->edge_hi, c->edge_d2);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_flatten_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_relabel)<<<gemst_blocks(c->nu), GEMST_THREADS, 0, c->s>>>(c->nu, c->link, c->comp);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_forget_extra)<<<gemst_blocks(bound), GEMST_THREADS, 0, c->s>>>(c->extra, CNT(c, extra), c->best_to);
+    GEMST_LAUNCHED();
+
+    GEMST_FN(k_root_flags)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link, c->keep);
+    GEMST_LAUNCHED();
+    GEMST_TRY(GEMST_FN(select)(c, c->roots, c->roots_alt, CNT(c, roots), c->n_roots, err));
+    GEMST_FN(k_active_flags)<<<gemst_blocks(c->n_active), GEMST_THREADS, 0, c->s>>>(
+        c->active, CNT(c, active), (int)c->pb->opt.prune, c->ncand, c->open, c->best_to, c->keep);
+    GEMST_LAUNCHED();
+    GEMST_TRY(GEMST_FN(select)(c, c->active, c->active_alt, CNT(c, active), c->n_active, err));
+    uint32_t *t = c->roots;
+    c->roots = c->roots_alt;
+    c->roots_alt = t;
+    t = c->active;
+    c->active = c->active_alt;
+    c->active_alt = t;
+    return GRIDEMST_OK;
+}
+
+/* Accumulates the time between two recorded events into *ms. */
+static int GEMST_FN(add_time)(cudaEvent_t a, cudaEvent_t b, double *ms, gridemst_error *err)
+{
+    float t = 0.0f;
+    GEMST_CU(cudaEventElapsedTime(&t, a, b));
+    *ms += t;
+    return GRIDEMST_OK;
+}
+
+static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *stats, gridemst_error *err)
+{
+    GEMST_CU(cudaEventRecord(ev[0], c->s));
+    GEMST_TRY(GEMST_FN(boruvka_init)(c, err));
+    GEMST_CU(cudaEventRecord(ev[1], c->s));
+    GEMST_CU(cudaEventSynchronize(ev[1]));
+    GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.findmin1, err));
+    while (c->host.edges < c->nu - 1) {
+        stats->iterations++;
+        GEMST_CU(cudaEventRecord(ev[0], c->s));
+        GEMST_TRY(GEMST_FN(findmin1)(c, err));
+        GEMST_CU(cudaEventRecord(ev[1], c->s));
+        GEMST_TRY(GEMST_FN(findmin2)(c, c->active, CNT(c, active), c->n_active, 1, err));
+        GEMST_CU(cudaEventRecord(ev[2], c->s));
+        GEMST_TRY(GEMST_FN(fallback)(c, err));
+        GEMST_CU(cudaEventRecord(ev[3], c->s));
+        GEMST_TRY(GEMST_FN(merge)(c, err));
+        GEMST_CU(cudaEventRecord(ev[4], c->s));
+        uint32_t before = c->host.edges;
+        GEMST_TRY(GEMST_FN(read_counters)(c, err));
+        GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.findmin1, err));
+        GEMST_TRY(GEMST_FN(add_time)(ev[1], ev[2], &stats->time_ms.findmin2, err));
+        GEMST_TRY(GEMST_FN(add_time)(ev[2], ev[3], &stats->time_ms.findmin1, err));
+        GEMST_TRY(GEMST_FN(add_time)(ev[3], ev[4], &stats->time_ms.merge, err));
+        c->n_active = (uint32_t)c->host.active;
+        c->n_roots = (uint32_t)c->host.roots;
+        if (c->pb->opt.progress)
+            c->pb->opt.progress(c->pb->opt.progress_ctx, "iteration", stats->iterations, c->n_roots);
+        if (c->host.edges == before)
+            return gemst_fail(err, GRIDEMST_ERR_INTERNAL,
+                              "Boruvka iteration %d added no edge with %u components left", stats->iterations,
+                              c->n_roots);
+    }
+    stats->fallback_searches = (int64_t)c->host.searches;
+    return GRIDEMST_OK;
+}
+
+/* ---------------------------------------------------------------- edges */
+
+/* Appends the duplicates' edges, sorts the tree by (d2, lo, hi) on the
+ * device (recording `sorted` when done) and copies it into *tree. */
+static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree, gridemst_error *err)
+{
+    const uint32_t m = c->n - 1;
+    if (c->n_dup) {
+        GEMST_FN(k_append_dups)<<<gemst_blocks(c->n_dup), GEMST_THREADS, 0, c->s>>>(
+            c->n_dup, c->dup_lo, c->dup_hi, c->nu - 1, c->edge_lo, c->edge_hi, c->edge_d2);
+        GEMST_LAUNCHED();
+    }
+    uint64_t *key, *key2;
+    uint32_t *idx, *idx2, *lo, *hi;
+    gemst_real *d2;
+    GEMST_DALLOC(&c->mem, key, m, "edge sort keys");
+    GEMST_DALLOC(&c->mem, key2, m, "edge sort keys");
+    GEMST_DALLOC(&c->mem, idx, m, "edge sort keys");
+    GEMST_DALLOC(&c->mem, idx2, m, "edge sort keys");
+    GEMST_FN(k_pair_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, (uint64_t)c->n, c->edge_lo, c->edge_hi, key,
+                                                                      idx);
+    GEMST_LAUNCHED();
+    int bits = 1;
+    while (bits < 64 && ((uint64_t)c->n * c->n - 1) >> bits)
+        bits++;
+    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key2, idx, idx2, m, 0, bits, c->s));
+    GEMST_FN(k_length_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, idx2, c->edge_d2, key);
+    GEMST_LAUNCHED();
+    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key2, idx2, idx, m, 0,
+                                                (int)(8 * sizeof(gemst_real)), c->s));
+    gemst_dfree(&c->mem, key);
+    gemst_dfree(&c->mem, key2);
+    gemst_dfree(&c->mem, idx2);
+    GEMST_DALLOC(&c->mem, lo, m, "sorted edges");
+    GEMST_DALLOC(&c->mem, hi, m, "sorted edges");
+    GEMST_DALLOC(&c->mem, d2, m, "sorted edges");
+    GEMST_FN(k_gather_edges)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, idx, c->edge_lo, c->edge_hi, c->edge_d2,
+                                                                         lo, hi, d2);
+    GEMST_LAUNCHED();
+    GEMST_CU(cudaEventRecord(sorted, c->s));
+    gemst_real *host_d2 = (gemst_real *)malloc(sizeof *host_d2 * m);
+    tree->lo = (uint32_t *)malloc(sizeof *tree->lo * m);
+    tree->hi = (uint32_t *)malloc(sizeof *tree->hi * m);
+    tree->d2 = (double *)malloc(sizeof *tree->d2 * m);
+    if (!host_d2 || !tree->lo || !tree->hi || !tree->d2) {
+        free(host_d2);
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %u tree edges", m);
+    }
+    int rc = GRIDEMST_OK;
+    cudaError_t e = cudaMemcpyAsync(tree->lo, lo, sizeof *lo * m, cudaMemcpyDeviceToHost, c->s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(tree->hi, hi, sizeof *hi * m, cudaMemcpyDeviceToHost, c->s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(host_d2, d2, sizeof *d2 * m, cudaMemcpyDeviceToHost, c->s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(c->s);
+    if (e != cudaSuccess)
+        rc = gemst_cuda_fail(err, e, "copying the tree to the host", __FILE__, __LINE__);
+    for (uint32_t k = 0; rc == GRIDEMST_OK && k < m; k++)
+        tree->d2[k] = (double)host_d2[k];
+    free(host_d2);
+    tree->n_edges = m;
+    tree->scale = c->frame.scale;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gridemst_stats *stats,
+                        gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    c->n = (uint32_t)pb->n;
+    GEMST_DALLOC(&c->mem, c->cnt, 1, "counters");
+    GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));
+    size_t in_bytes = (size_t)pb->n * pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
+    void *coords;
+    GEMST_CU(cudaEventRecord(ev[0], c->s));
+    GEMST_TRY(gemst_dalloc(&c->mem, &coords, in_bytes, "the input points", err));
+    GEMST_CU(cudaMemcpyAsync(coords, pb->coords, in_bytes, cudaMemcpyHostToDevice, c->s));
+    GEMST_CU(cudaEventRecord(ev[1], c->s));
+    if (pb->dtype == GRIDEMST_FLOAT32)
+        GEMST_TRY(GEMST_FN(build_grid)<float>(c, (const float *)coords, stats, err));
+    else
+        GEMST_TRY(GEMST_FN(build_grid)<double>(c, (const double *)coords, stats, err));
+    gemst_dfree(&c->mem, coords);
+    GEMST_CU(cudaEventRecord(ev[2], c->s));
+    GEMST_CU(cudaEventSynchronize(ev[2]));
+    GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.upload, err));
+    GEMST_TRY(GEMST_FN(add_time)(ev[1], ev[2], &stats->time_ms.grid, err));
+    if (pb->opt.progress)
+        pb->opt.progress(pb->opt.progress_ctx, "grid", 0, c->nu);
+    GEMST_TRY(GEMST_FN(alloc_state)(c, err));
+    if (c->nu > 1)
+        GEMST_TRY(GEMST_FN(boruvka)(c, ev, stats, err));
+    if (pb->opt.progress)
+        pb->opt.progress(pb->opt.progress_ctx, "edges", stats->iterations, 1);
+    GEMST_CU(cudaEventRecord(ev[0], c->s));
+    GEMST_TRY(GEMST_FN(emit_tree)(c, ev[1], tree, err));
+    GEMST_CU(cudaEventRecord(ev[2], c->s));
+    GEMST_CU(cudaEventSynchronize(ev[2]));
+    GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.edges, err));
+    return GEMST_FN(add_time)(ev[1], ev[2], &stats->time_ms.download, err);
+}
+
+extern "C" int GEMST_FN(gemst_cuda_solve)(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats,
+                                         gridemst_error *err)
+{
+    int previous = 0;
+    GEMST_CU(cudaGetDevice(&previous));
+    GEMST_CU(cudaSetDevice(pb->opt.device));
+    cudaDeviceProp prop;
+    GEMST_CU(cudaGetDeviceProperties(&prop, pb->opt.device));
+    snprintf(stats->device_name, sizeof stats->device_name, "%s", prop.name);
+    cuda_ctx c;
+    memset(&c, 0, sizeof c);
+    c.pb = pb;
+    cudaEvent_t ev[6] = {0};
+    cudaError_t e = cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking);
+    for (int i = 0; i < 6 && e == cudaSuccess; i++)
+        e = cudaEventCreate(&ev[i]);
+    int rc = e == cudaSuccess ? GEMST_FN(run)(&c, ev, tree, stats, err)
+                              : gemst_cuda_fail(err, e, "creating a stream and events", __FILE__, __LINE__);
+    if (c.s)
+        cudaStreamSynchronize(c.s);
+    stats->peak_device_bytes = (int64_t)c.mem.peak;
+    gemst_dfree_all(&c.mem);
+    for (int i = 0; i < 6; i++)
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
+    if (c.s)
+        cudaStreamDestroy(c.s);
+    cudaSetDevice(previous);
+    if (rc != GRIDEMST_OK)
+        gemst_tree_free(tree);
+    return rc;
+}

@@ -1,0 +1,205 @@
+/*
+ * The CUDA backend against the CPU backend: on every set, every pruning
+ * strategy, FindMin2 method and precision must give the identical edge list
+ * (DESIGN.md, exactness rules 1, 2 and 5).  Skipped (exit 77) where no GPU
+ * is present.  The CPU result is itself checked against brute-force Prim
+ * for the smaller sets by test_emst.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridemst.h"
+#include "testutil.h"
+#include "tools/generate.h"
+#include "tools/prim.h"
+
+#define PI 3.14159265358979323846
+
+typedef struct {
+    const char *name;
+    gemst_gen_kind kind; /* or -1 for a hand-made set */
+    int64_t n;
+    int dim;
+} gpu_case;
+
+static const gpu_case cases[] = {
+    {"uniform", GEMST_GEN_UNIFORM, 1000, 2},      {"uniform", GEMST_GEN_UNIFORM, 1000, 3},
+    {"uniform", GEMST_GEN_UNIFORM, 100000, 2},    {"uniform", GEMST_GEN_UNIFORM, 100000, 3},
+    {"uniform", GEMST_GEN_UNIFORM, 1000000, 2},   {"uniform", GEMST_GEN_UNIFORM, 1000000, 3},
+    {"normal", GEMST_GEN_NORMAL, 20000, 2},       {"normal", GEMST_GEN_NORMAL, 300000, 3},
+    {"clustered", GEMST_GEN_CLUSTERED, 20000, 2}, {"clustered", GEMST_GEN_CLUSTERED, 300000, 3},
+    {"blobs", GEMST_GEN_BLOBS, 20000, 2},         {"blobs", GEMST_GEN_BLOBS, 300000, 3},
+    {"lattice", GEMST_GEN_LATTICE, 20000, 2},     {"lattice", GEMST_GEN_LATTICE, 200000, 3},
+};
+
+/* Hand-made sets: heavy duplicates, a line, a circle. */
+static void make_special(int which, int64_t n, int dim, gemst_pointset *ps)
+{
+    double *v = calloc((size_t)(n * dim), sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    for (int64_t i = 0; i < n; i++) {
+        double t = (double)i / (double)n;
+        if (which == 0) { /* 3 distinct points, many copies, plus some spread */
+            int k = (int)(i % 7);
+            v[i * dim] = k < 3 ? k : t;
+            v[i * dim + 1] = k < 3 ? 2 * k : 1 - t;
+        } else if (which == 1) { /* evenly spaced on a line: long hook chains */
+            v[i * dim] = (double)i;
+            v[i * dim + 1] = (double)i;
+        } else { /* a circle: many equal distances */
+            v[i * dim] = cos(2 * PI * t);
+            v[i * dim + 1] = sin(2 * PI * t);
+        }
+        if (dim == 3)
+            v[i * dim + 2] = which == 1 ? (double)i : 0.5;
+    }
+    memset(ps, 0, sizeof *ps);
+    ps->n = n;
+    ps->dim = dim;
+    ps->dtype = GRIDEMST_FLOAT64;
+    ps->coords = v;
+}
+
+static void solve_or_fail(const gemst_pointset *ps, const gridemst_options *o, gridemst_result *r)
+{
+    gridemst_error err;
+    int rc = gridemst_solve(ps->coords, ps->dtype, ps->n, ps->dim, o, r, &err);
+    ck_assert_msg(rc == GRIDEMST_OK, "solve failed (%d): %s", rc, err.message);
+}
+
+/* The GPU must reproduce the CPU's tree exactly, for every strategy. */
+static void compare_backends(const char *name, const gemst_pointset *ps)
+{
+    for (int prec = 0; prec <= 1; prec++) {
+        gridemst_options o;
+        gridemst_result ref;
+        gridemst_options_init(&o);
+        o.backend = GRIDEMST_BACKEND_CPU;
+        o.precision = (gridemst_precision)prec;
+        solve_or_fail(ps, &o, &ref);
+        ck_assert_int_eq(ref.n_edges, ps->n - 1);
+        for (int prune = 0; prune <= 2; prune++)
+            for (int fm = 0; fm <= 1; fm++) {
+                gridemst_result got;
+                o.backend = GRIDEMST_BACKEND_CUDA;
+                o.prune = (gridemst_prune)prune;
+                o.findmin2 = (gridemst_findmin2)fm;
+                solve_or_fail(ps, &o, &got);
+                ck_assert_int_eq(got.stats.backend, GRIDEMST_BACKEND_CUDA);
+                ck_assert_int_eq(got.n_edges, ref.n_edges);
+                int64_t first = -1;
+                for (int64_t e = 0; e < ref.n_edges && first < 0; e++)
+                    if (got.edges[e].u != ref.edges[e].u || got.edges[e].v != ref.edges[e].v ||
+                        got.edges[e].w != ref.edges[e].w)
+                        first = e;
+                ck_assert_msg(first < 0,
+                              "%s n=%lld dim=%d %s prune=%s findmin2=%s: edge %lld differs: gpu (%lld,%lld,%.17g) "
+                              "cpu (%lld,%lld,%.17g)",
+                              name, (long long)ps->n, ps->dim, gridemst_precision_name(o.precision),
+                              gridemst_prune_name(o.prune), gridemst_findmin2_name(o.findmin2), (long long)first,
+                              first < 0 ? 0LL : (long long)got.edges[first].u,
+                              first < 0 ? 0LL : (long long)got.edges[first].v, first < 0 ? 0.0 : got.edges[first].w,
+                              first < 0 ? 0LL : (long long)ref.edges[first].u,
+                              first < 0 ? 0LL : (long long)ref.edges[first].v, first < 0 ? 0.0 : ref.edges[first].w);
+                ck_assert_int_eq(got.stats.n_duplicates, ref.stats.n_duplicates);
+                ck_assert(got.stats.peak_device_bytes > 0);
+                ck_assert(strlen(got.stats.device_name) > 0);
+                gridemst_result_free(&got);
+            }
+        gridemst_result_free(&ref);
+    }
+}
+
+START_TEST(test_generated_sets)
+{
+    const gpu_case *c = &cases[_i];
+    gemst_pointset ps;
+    gridemst_error err;
+    ck_assert_int_eq(gemst_generate(c->kind, c->n, c->dim, 7, &ps, &err), GRIDEMST_OK);
+    compare_backends(c->name, &ps);
+    free(ps.coords);
+}
+END_TEST
+
+START_TEST(test_special_sets)
+{
+    static const char *names[] = {"duplicates", "line", "circle"};
+    for (int dim = 2; dim <= 3; dim++) {
+        gemst_pointset ps;
+        make_special(_i, _i == 0 ? 200000 : 50000, dim, &ps);
+        compare_backends(names[_i], &ps);
+        free(ps.coords);
+    }
+}
+END_TEST
+
+/* Against the independent reference directly, on the GPU alone. */
+START_TEST(test_gpu_against_prim)
+{
+    gemst_pointset ps;
+    gridemst_error err;
+    ck_assert_int_eq(gemst_generate(GEMST_GEN_NORMAL, 3000, 3, 11, &ps, &err), GRIDEMST_OK);
+    gridemst_edge *ref = malloc(sizeof *ref * (size_t)(ps.n - 1));
+    double total = gemst_prim_reference(ps.coords, ps.dtype, ps.n, ps.dim, ref);
+    gridemst_options o;
+    gridemst_result r;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    o.precision = GRIDEMST_PRECISION_DOUBLE;
+    solve_or_fail(&ps, &o, &r);
+    ck_assert(fabs(r.total_weight - total) <= 1e-9 * total);
+    for (int64_t e = 0; e < r.n_edges; e++)
+        ck_assert(fabs(r.edges[e].w - ref[e].w) <= 1e-9 * ref[e].w + 1e-300);
+    gridemst_result_free(&r);
+    free(ref);
+    free(ps.coords);
+}
+END_TEST
+
+START_TEST(test_gpu_edge_cases)
+{
+    gridemst_options o;
+    gridemst_result r;
+    gridemst_error err;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    double two[4] = {0, 0, 3, 4};
+    ck_assert_int_eq(gridemst_solve(two, GRIDEMST_FLOAT64, 2, 2, &o, &r, &err), GRIDEMST_OK);
+    ck_assert_int_eq(r.n_edges, 1);
+    ck_assert(r.edges[0].w == 5.0);
+    gridemst_result_free(&r);
+    double same[12] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    ck_assert_int_eq(gridemst_solve(same, GRIDEMST_FLOAT64, 4, 3, &o, &r, &err), GRIDEMST_OK);
+    ck_assert_int_eq(r.n_edges, 3);
+    for (int e = 0; e < 3; e++) {
+        ck_assert_int_eq(r.edges[e].u, 0);
+        ck_assert_int_eq(r.edges[e].v, e + 1);
+        ck_assert(r.edges[e].w == 0.0);
+    }
+    gridemst_result_free(&r);
+    double bad[6] = {0, 0, NAN, 1, 2, 2};
+    ck_assert_int_eq(gridemst_solve(bad, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), GRIDEMST_ERR_INPUT);
+    ck_assert_msg(strstr(err.message, "point 1") != NULL, "message: %s", err.message);
+    o.device = 1000;
+    ck_assert_int_eq(gridemst_solve(two, GRIDEMST_FLOAT64, 2, 2, &o, &r, &err), GRIDEMST_ERR_NO_DEVICE);
+}
+END_TEST
+
+int main(void)
+{
+    if (gridemst_cuda_device_count() == 0) {
+        printf("no CUDA device: skipped\n");
+        return 77;
+    }
+    Suite *s = suite_create("cuda");
+    TCase *tc = tcase_create("gpu_vs_cpu");
+    tcase_set_timeout(tc, 1200);
+    tcase_add_loop_test(tc, test_generated_sets, 0, (int)(sizeof cases / sizeof cases[0]));
+    tcase_add_loop_test(tc, test_special_sets, 0, 3);
+    tcase_add_test(tc, test_gpu_against_prim);
+    tcase_add_test(tc, test_gpu_edge_cases);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
