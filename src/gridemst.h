@@ -96,8 +96,9 @@ typedef enum gridemst_prune {
 
 /* How each component's shortest outgoing edge is selected (FindMin2). */
 typedef enum gridemst_findmin2 {
-    GRIDEMST_FINDMIN2_LIST = 0,  /* distributed linked list (paper, Alg. 3-4) */
-    GRIDEMST_FINDMIN2_ATOMIC = 1 /* 64-bit atomic minimum per component */
+    GRIDEMST_FINDMIN2_LIST = 0,  /* distributed linked list (paper, Alg. 3-4); one thread
+                                    walks each component's list, slow on large components */
+    GRIDEMST_FINDMIN2_ATOMIC = 1 /* 64-bit atomic minima per component (default) */
 } gridemst_findmin2;
 
 typedef enum gridemst_precision {
@@ -115,7 +116,7 @@ typedef struct gridemst_options {
     gridemst_backend backend;     /* default AUTO */
     gridemst_nns nns;             /* default GRID */
     gridemst_prune prune;         /* default STATIC */
-    gridemst_findmin2 findmin2;   /* default LIST */
+    gridemst_findmin2 findmin2;   /* default ATOMIC */
     gridemst_precision precision; /* default FLOAT */
     int threads;                  /* CPU threads; 0 = OpenMP default */
     int device;                   /* CUDA device ordinal; default 0 */

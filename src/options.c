@@ -9,7 +9,7 @@ void gridemst_options_init(gridemst_options *opt)
     opt->backend = GRIDEMST_BACKEND_AUTO;
     opt->nns = GRIDEMST_NNS_GRID;
     opt->prune = GRIDEMST_PRUNE_STATIC;
-    opt->findmin2 = GRIDEMST_FINDMIN2_LIST;
+    opt->findmin2 = GRIDEMST_FINDMIN2_ATOMIC;
     opt->precision = GRIDEMST_PRECISION_FLOAT;
     opt->threads = 0;
     opt->device = 0;

@@ -24,6 +24,7 @@ typedef enum opt_id {
     OPT_DEVICE,
     OPT_OCCUPANCY,
     OPT_VERIFY,
+    OPT_REPEAT,
     OPT_SAVE_POINTS,
     OPT_QUIET,
     OPT_HELP,
@@ -60,13 +61,15 @@ static const opt_spec options[] = {
     {OPT_SEED, "seed", 0, "S", "seed of the generator (default 1)", GENERATED},
     {OPT_BACKEND, "backend", 0, "auto|cpu|cuda", "where to solve (default auto: cuda when a GPU is usable)", ANY},
     {OPT_PRUNE, "prune", 0, "none|dynamic|static", "grid search pruning (default static)", ANY},
-    {OPT_FINDMIN2, "findmin2", 0, "list|atomic", "how each component's shortest edge is selected (default list)",
+    {OPT_FINDMIN2, "findmin2", 0, "list|atomic", "how each component's shortest edge is selected (default atomic)",
      ANY},
     {OPT_PRECISION, "precision", 0, "float|double", "distance arithmetic (default float)", ANY},
     {OPT_THREADS, "threads", 0, "N", "CPU threads (default 0: the OpenMP default)", ANY},
     {OPT_DEVICE, "device", 0, "N", "CUDA device number (default 0)", ANY},
     {OPT_OCCUPANCY, "occupancy", 0, "X", "target mean points per grid cell (default 0: the library's choice)", ANY},
     {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (skipped when n > 20000)", ANY},
+    {OPT_REPEAT, "repeat", 0, "R",
+     "after a warm-up solve, solve R times and report the median time of each phase (benchmarking)", ANY},
     {OPT_SAVE_POINTS, "save-points", 0, "FILE", "write the points in the ArborX binary format (float32)", ANY},
     {OPT_QUIET, "quiet", 'q', NULL, "print no summary (errors and warnings still go to standard error)", ANY},
     {OPT_HELP, "help", 'h', NULL, "print this help and exit", ANY},
@@ -203,6 +206,7 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_DEVICE: return int_option(p, o, value, 0, INT_MAX, &a->opt.device);
     case OPT_OCCUPANCY: return number_option(p, o, value, &a->opt.cell_occupancy);
     case OPT_VERIFY: a->verify = 1; return 0;
+    case OPT_REPEAT: return int_option(p, o, value, 0, INT_MAX, &a->repeat);
     case OPT_SAVE_POINTS: a->save_points = value; return 0;
     case OPT_QUIET: a->quiet = 1; return 0;
     case OPT_HELP: a->help = 1; return 0;

@@ -23,6 +23,7 @@ typedef struct cli_args {
     gridemst_options opt;    /* solver options (progress is set by main) */
     int json;
     int verify;
+    int repeat;              /* --repeat: timed solves after a warm-up; 0: one solve */
     int quiet;
     int help;                /* -h: print the help and do nothing else */
     int version;             /* -V: print the version and do nothing else */

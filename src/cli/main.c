@@ -1,6 +1,8 @@
 /* gridemst: the exact Euclidean minimum spanning tree of a point file or a
  * generated point set, from the command line. */
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
@@ -75,12 +77,68 @@ static int load_points(job *j)
     return rc;
 }
 
-static int solve(job *j)
+static int solve_once(job *j)
 {
     cli_progress progress;
     cli_progress_start(&progress, &j->args->opt);
     int rc = gridemst_solve(j->ps.coords, j->ps.dtype, j->ps.n, j->ps.dim, &j->args->opt, &j->res, &j->err);
     cli_progress_end(&progress);
+    return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int m)
+{
+    qsort(v, (size_t)m, sizeof *v, cmp_double);
+    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+}
+
+/* The phases of gridemst_times, for per-phase medians. */
+static const size_t phase_offsets[] = {
+    offsetof(gridemst_times, total),    offsetof(gridemst_times, upload),   offsetof(gridemst_times, grid),
+    offsetof(gridemst_times, findmin1), offsetof(gridemst_times, findmin2), offsetof(gridemst_times, merge),
+    offsetof(gridemst_times, edges),    offsetof(gridemst_times, download)};
+#define N_PHASES (sizeof phase_offsets / sizeof phase_offsets[0])
+
+static double *phase(gridemst_times *t, size_t k)
+{
+    return (double *)((char *)t + phase_offsets[k]);
+}
+
+/* One solve, or with --repeat R a warm-up and R timed solves whose
+ * per-phase medians replace the last result's times. */
+static int solve(job *j)
+{
+    const int runs = j->args->repeat;
+    int rc = solve_once(j);
+    j->run.device_ms[0] = j->run.device_ms[1] = j->run.device_ms[2] = cli_device_ms(&j->res.stats.time_ms);
+    if (rc != GRIDEMST_OK || runs == 0)
+        return rc;
+    double *times = malloc(sizeof *times * (size_t)runs * (N_PHASES + 1));
+    if (!times)
+        return GRIDEMST_ERR_NO_MEMORY;
+    for (int r = 0; r < runs && rc == GRIDEMST_OK; r++) {
+        gridemst_result_free(&j->res);
+        rc = solve_once(j);
+        for (size_t k = 0; rc == GRIDEMST_OK && k < N_PHASES; k++)
+            times[k * runs + r] = *phase(&j->res.stats.time_ms, k);
+        times[N_PHASES * runs + r] = cli_device_ms(&j->res.stats.time_ms);
+    }
+    if (rc == GRIDEMST_OK) {
+        for (size_t k = 0; k < N_PHASES; k++)
+            *phase(&j->res.stats.time_ms, k) = median(times + k * runs, runs);
+        double *dev = times + N_PHASES * runs;
+        j->run.device_ms[0] = median(dev, runs); /* sorts dev */
+        j->run.device_ms[1] = dev[0];
+        j->run.device_ms[2] = dev[runs - 1];
+        j->run.repeat = runs;
+    }
+    free(times);
     return rc;
 }
 

@@ -288,9 +288,22 @@ static void json_null(json *j, const char *key)
     fputs("null", j->f);
 }
 
+double cli_device_ms(const gridemst_times *t)
+{
+    return t->grid + t->findmin1 + t->findmin2 + t->merge + t->edges;
+}
+
 static void json_times(json *j, const cli_run *r)
 {
     const gridemst_times *t = &r->res->stats.time_ms;
+    if (r->repeat > 0) {
+        json_int(j, "repeat", r->repeat);
+        json_num(j, "device_ms_min", r->device_ms[1]);
+        json_num(j, "device_ms_max", r->device_ms[2]);
+    }
+    json_num(j, "device_ms", r->device_ms[0]);
+    json_num(j, "device_mfeatures_per_s",
+             r->device_ms[0] > 0 ? (double)r->ps->n * r->ps->dim / r->device_ms[0] / 1e3 : 0.0);
     json_open(j, "time_ms");
     json_num(j, "total", r->input_ms + t->total);
     json_num(j, "input", r->input_ms);
@@ -301,6 +314,7 @@ static void json_times(json *j, const cli_run *r)
     json_num(j, "findmin2", t->findmin2);
     json_num(j, "merge", t->merge);
     json_num(j, "edges", t->edges);
+    json_num(j, "download", t->download);
     json_close(j);
 }
 

@@ -27,8 +27,15 @@ typedef struct cli_run {
     const gemst_pointset *ps;
     const gridemst_result *res;
     double input_ms;          /* reading or generating the points */
+    int repeat;               /* timed solves (--repeat); res's times are their medians */
+    double device_ms[3];      /* device time of the solves: median, min, max (see cli_device_ms) */
     const cli_verify *verify; /* NULL without --verify */
 } cli_run;
+
+/* The solve's time from points on the device to the sorted tree on the
+ * device (CUDA), or the whole solve (CPU): grid + findmin1 + findmin2 +
+ * merge + edges. */
+double cli_device_ms(const gridemst_times *t);
 
 /* Monotonic wall clock in milliseconds. */
 double cli_now_ms(void);

@@ -298,10 +298,10 @@ static __global__ void GEMST_FN(k_findmin1_dynamic)(gemst_grid g, const uint32_t
 
 /* FindMin2: see findmin2 in cuda_solve.cuh. */
 static __global__ void GEMST_FN(k_reset_roots)(const uint32_t *roots, const int *n_roots, uint64_t *w1, uint64_t *w2,
-                                             uint32_t *win, uint32_t *head)
+                                             uint32_t *win_in, uint32_t *head)
 {
     GEMST_LIST_INDEX(k, n_roots);
-    GEMST_FN(gemst_root_reset)(w1, w2, win, roots[k]);
+    GEMST_FN(gemst_root_reset)(w1, w2, win_in, roots[k]);
     if (head)
         head[roots[k]] = GEMST_NONE;
 }
@@ -309,11 +309,11 @@ static __global__ void GEMST_FN(k_reset_roots)(const uint32_t *roots, const int 
 /* The refinement's reset: the roots of the listed points (several threads
  * may write the same root's reset values). */
 static __global__ void GEMST_FN(k_reset_roots_of)(const uint32_t *pts, const int *m, const uint32_t *comp, uint64_t *w1,
-                                                uint64_t *w2, uint32_t *win, uint32_t *head)
+                                                uint64_t *w2, uint32_t *win_in, uint32_t *head)
 {
     GEMST_LIST_INDEX(a, m);
     uint32_t r = comp[pts[a]];
-    GEMST_FN(gemst_root_reset)(w1, w2, win, r);
+    GEMST_FN(gemst_root_reset)(w1, w2, win_in, r);
     if (head)
         head[r] = GEMST_NONE;
 }
@@ -329,37 +329,39 @@ static __global__ void GEMST_FN(k_list_push)(const uint32_t *pts, const int *m, 
 
 static __global__ void GEMST_FN(k_list_min_roots)(const uint32_t *roots, const int *n_roots, const uint32_t *head,
                                                 const uint32_t *next, const uint32_t *oid, const gemst_real *best_d2,
-                                                const uint32_t *best_to, uint64_t *w1, uint64_t *w2, uint32_t *win)
+                                                const uint32_t *best_to, uint64_t *w1, uint64_t *w2, uint32_t *win_in,
+                                                uint32_t *win_out)
 {
     GEMST_LIST_INDEX(k, n_roots);
-    GEMST_FN(gemst_list_min)(roots[k], head, next, oid, best_d2, best_to, w1, w2, win);
+    GEMST_FN(gemst_list_min)(roots[k], head, next, oid, best_d2, best_to, w1, w2, win_in, win_out);
 }
 
 static __global__ void GEMST_FN(k_list_min_heads)(const uint32_t *pts, const int *m, const uint32_t *comp,
                                                 const uint32_t *head, const uint32_t *next, const uint32_t *oid,
                                                 const gemst_real *best_d2, const uint32_t *best_to, uint64_t *w1,
-                                                uint64_t *w2, uint32_t *win)
+                                                uint64_t *w2, uint32_t *win_in, uint32_t *win_out)
 {
     GEMST_LIST_INDEX(a, m);
     uint32_t r = comp[pts[a]];
     if (head[r] == pts[a])
-        GEMST_FN(gemst_list_min)(r, head, next, oid, best_d2, best_to, w1, w2, win);
+        GEMST_FN(gemst_list_min)(r, head, next, oid, best_d2, best_to, w1, w2, win_in, win_out);
 }
 
-static __global__ void GEMST_FN(k_atomic_pass)(int pass, const uint32_t *pts, const int *m, const uint32_t *comp,
-                                             const uint32_t *oid, const gemst_real *best_d2,
-                                             const uint32_t *best_to, uint64_t *w1, uint64_t *w2, uint32_t *win)
+static __global__ void GEMST_FN(k_atomic_pass)(int pass, int both, const uint32_t *pts, const int *m,
+                                             const uint32_t *comp, const uint32_t *oid, const gemst_real *best_d2,
+                                             const uint32_t *best_to, uint64_t *w1, uint64_t *w2, uint32_t *win_in,
+                                             uint32_t *win_out)
 {
     GEMST_LIST_INDEX(a, m);
     uint32_t q = pts[a];
     if (best_to[q] == GEMST_NONE)
         return;
     if (pass == 1)
-        GEMST_FN(gemst_atomic_pass1)(q, comp, best_d2, w1);
+        GEMST_FN(gemst_atomic_pass1)(q, comp, best_d2, best_to, both, w1);
     else if (pass == 2)
-        GEMST_FN(gemst_atomic_pass2)(q, comp, oid, best_d2, best_to, w1, w2);
+        GEMST_FN(gemst_atomic_pass2)(q, comp, oid, best_d2, best_to, both, w1, w2);
     else
-        GEMST_FN(gemst_atomic_pass3)(q, comp, oid, best_d2, best_to, w1, w2, win);
+        GEMST_FN(gemst_atomic_pass3)(q, comp, oid, best_d2, best_to, both, w1, w2, win_in, win_out);
 }
 
 /* The fallback (see fallback in cpu_solve.inc). */
@@ -387,13 +389,13 @@ static __global__ void GEMST_FN(k_fallback)(gemst_grid g, const uint32_t *pts, c
     }
 }
 
-static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_roots, const uint32_t *win,
-                                         const uint32_t *best_to, const gemst_real *best_d2, const uint32_t *comp,
+static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_roots, const uint32_t *win_in,
+                                         const uint32_t *win_out, const uint64_t *w1, const uint32_t *comp,
                                          const uint32_t *oid, uint32_t *link, uint32_t *edge_count, uint32_t *edge_lo,
                                          uint32_t *edge_hi, gemst_real *edge_d2)
 {
     GEMST_LIST_INDEX(k, n_roots);
-    GEMST_FN(gemst_connect)(roots[k], win, best_to, best_d2, comp, oid, link, edge_count, edge_lo, edge_hi, edge_d2);
+    GEMST_FN(gemst_connect)(roots[k], win_in, win_out, w1, comp, oid, link, edge_count, edge_lo, edge_hi, edge_d2);
 }
 
 static __global__ void GEMST_FN(k_flatten_roots)(const uint32_t *roots, const int *n_roots, uint32_t *link)

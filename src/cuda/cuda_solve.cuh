@@ -35,8 +35,8 @@ typedef struct {
     uint32_t n, nu, n_dup, cells;
     uint32_t *dup_lo, *dup_hi;
     /* Boruvka state, as in cpu_solve.inc */
-    uint32_t *comp, *link, *best_to, *win, *head, *next, *cand;
-    uint32_t *active, *active_alt, *roots, *roots_alt, *uncertain, *extra;
+    uint32_t *comp, *link, *best_to, *win_in, *win_out, *head, *next, *cand;
+    uint32_t *active, *roots, *uncertain, *extra;
     uint8_t *ncand, *keep;
     gemst_real *best_d2, *rb2;
     uint64_t *w1, *w2, *open;
@@ -74,12 +74,11 @@ static int GEMST_FN(ensure_temp)(cuda_ctx *c, size_t bytes, gridemst_error *err)
         GEMST_CU(call_with_temp);                                                                                 \
     } while (0)
 
-/* Keeps the entries of list[0..n) whose keep flag is set, into out; the
+/* Keeps, in place, the entries of list[0..n) whose keep flag is set; the
  * count goes to *d_count. */
-static int GEMST_FN(select)(cuda_ctx *c, const uint32_t *list, uint32_t *out, int *d_count, uint32_t n,
-                           gridemst_error *err)
+static int GEMST_FN(select)(cuda_ctx *c, uint32_t *list, int *d_count, uint32_t n, gridemst_error *err)
 {
-    GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, list, c->keep, out, d_count, n, c->s));
+    GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, list, c->keep, d_count, n, c->s));
     return GRIDEMST_OK;
 }
 
@@ -131,9 +130,10 @@ static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
     const size_t R = sizeof(gemst_real), n = (size_t)pb->n;
     size_t input = (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
     size_t per_point = (size_t)pb->dim * R + 4          /* coordinates, ids */
-                       + 6 * 4 + 2 * R + 2 * 8          /* comp link best_to win extra + 2 lists, best_d2 rb2, w1 w2 */
-                       + 4 * 4 + 1                      /* list heads/next, active/roots alternates, keep */
-                       + 3 * 4 + R;                     /* edges */
+                       + 8 * 4 + 2 * R + 2 * 8          /* comp link best_to win_in/out extra, 2 lists, best_d2 rb2,
+                                                           w1 w2 */
+                       + 2 * 4 + 1                      /* list heads and links, keep flags */
+                       + 2 * 4 + R;                     /* edges */
     if (pb->opt.prune == GRIDEMST_PRUNE_STATIC)
         per_point += GEMST_KNN * 4 + 1 + 4;
     if (pb->opt.prune == GRIDEMST_PRUNE_DYNAMIC)
@@ -301,13 +301,12 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
     GEMST_DALLOC(m, c->best_to, nu, "nearest foreign points");
     GEMST_DALLOC(m, c->best_d2, nu, "nearest foreign distances");
     GEMST_DALLOC(m, c->rb2, nu, "search bounds");
-    GEMST_DALLOC(m, c->win, nu, "component winners");
+    GEMST_DALLOC(m, c->win_in, nu, "component winners");
+    GEMST_DALLOC(m, c->win_out, nu, "component winners");
     GEMST_DALLOC(m, c->w1, nu, "component minima");
     GEMST_DALLOC(m, c->w2, nu, "component minima");
     GEMST_DALLOC(m, c->active, nu, "the active list");
-    GEMST_DALLOC(m, c->active_alt, nu, "the active list");
     GEMST_DALLOC(m, c->roots, nu, "the root list");
-    GEMST_DALLOC(m, c->roots_alt, nu, "the root list");
     GEMST_DALLOC(m, c->extra, nu, "the fallback list");
     GEMST_DALLOC(m, c->keep, nu, "list flags");
     GEMST_DALLOC(m, c->edge_lo, n - 1, "tree edges");
@@ -325,6 +324,19 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
         GEMST_DALLOC(m, c->uncertain, nu, "the uncertain list");
     }
     return GRIDEMST_OK;
+}
+
+/* Releases everything but the tree and the duplicates' edges, before the
+ * final sort needs its buffers (this keeps the peak down). */
+static void GEMST_FN(free_state)(cuda_ctx *c)
+{
+    void *state[] = {c->comp, c->link, c->best_to, c->win_in, c->win_out, c->head, c->next, c->cand, c->ncand,
+                     c->active, c->roots, c->uncertain, c->extra, c->keep, c->best_d2, c->rb2, c->w1, c->w2,
+                     c->open, (void *)c->g.x, (void *)c->g.y, (void *)c->g.z, (void *)c->g.oid,
+                     (void *)c->g.cell_start};
+    for (size_t i = 0; i < sizeof state / sizeof state[0]; i++)
+        gemst_dfree(&c->mem, state[i]);
+    memset(&c->g, 0, sizeof c->g);
 }
 
 /* Every point its own component and active; static pruning's search and
@@ -347,7 +359,8 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_error *err)
     GEMST_LAUNCHED();
     GEMST_FN(k_uncertain_flags)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, c->rb2, c->keep);
     GEMST_LAUNCHED();
-    GEMST_TRY(GEMST_FN(select)(c, c->active, c->uncertain, CNT(c, uncertain), nu, err));
+    GEMST_CU(cudaMemcpyAsync(c->uncertain, c->active, sizeof *c->uncertain * nu, cudaMemcpyDeviceToDevice, c->s));
+    GEMST_TRY(GEMST_FN(select)(c, c->uncertain, CNT(c, uncertain), nu, err));
     GEMST_TRY(GEMST_FN(read_counters)(c, err));
     c->n_uncertain = (uint32_t)c->host.uncertain;
     return GRIDEMST_OK;
@@ -395,10 +408,10 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
     const unsigned b = gemst_blocks(bound), br = gemst_blocks(c->n_roots);
     const uint32_t *oid = c->g.oid;
     if (all_roots)
-        GEMST_FN(k_reset_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->w1, c->w2, c->win,
+        GEMST_FN(k_reset_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->w1, c->w2, c->win_in,
                                                                c->head);
     else
-        GEMST_FN(k_reset_roots_of)<<<b, GEMST_THREADS, 0, c->s>>>(pts, m, c->comp, c->w1, c->w2, c->win, c->head);
+        GEMST_FN(k_reset_roots_of)<<<b, GEMST_THREADS, 0, c->s>>>(pts, m, c->comp, c->w1, c->w2, c->win_in, c->head);
     GEMST_LAUNCHED();
     if (c->pb->opt.findmin2 == GRIDEMST_FINDMIN2_LIST) {
         GEMST_FN(k_list_push)<<<b, GEMST_THREADS, 0, c->s>>>(pts, m, c->comp, c->best_to, all_roots, c->head,
@@ -406,16 +419,19 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
         GEMST_LAUNCHED();
         if (all_roots)
             GEMST_FN(k_list_min_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->head, c->next, oid,
-                                                                      c->best_d2, c->best_to, c->w1, c->w2, c->win);
+                                                                      c->best_d2, c->best_to, c->w1, c->w2, c->win_in,
+                                                                      c->win_out);
         else
             GEMST_FN(k_list_min_heads)<<<b, GEMST_THREADS, 0, c->s>>>(pts, m, c->comp, c->head, c->next, oid,
-                                                                     c->best_d2, c->best_to, c->w1, c->w2, c->win);
+                                                                     c->best_d2, c->best_to, c->w1, c->w2, c->win_in,
+                                                                     c->win_out);
         GEMST_LAUNCHED();
         return GRIDEMST_OK;
     }
+    /* The first pass also lets each edge compete for its far component. */
     for (int pass = 1; pass <= 3; pass++) {
-        GEMST_FN(k_atomic_pass)<<<b, GEMST_THREADS, 0, c->s>>>(pass, pts, m, c->comp, oid, c->best_d2, c->best_to,
-                                                              c->w1, c->w2, c->win);
+        GEMST_FN(k_atomic_pass)<<<b, GEMST_THREADS, 0, c->s>>>(pass, all_roots, pts, m, c->comp, oid, c->best_d2,
+                                                              c->best_to, c->w1, c->w2, c->win_in, c->win_out);
         GEMST_LAUNCHED();
     }
     return GRIDEMST_OK;
@@ -442,7 +458,7 @@ static int GEMST_FN(merge)(cuda_ctx *c, gridemst_error *err)
     uint32_t bound;
     const int *count;
     GEMST_FN(uncertain_list)(c, &count, &bound);
-    GEMST_FN(k_connect)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->win, c->best_to, c->best_d2,
+    GEMST_FN(k_connect)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->win_in, c->win_out, c->w1,
                                                        c->comp, c->g.oid, c->link, CNT(c, edges), c->edge_lo,
                                                        c->edge_hi, c->edge_d2);
     GEMST_LAUNCHED();
@@ -455,17 +471,11 @@ static int GEMST_FN(merge)(cuda_ctx *c, gridemst_error *err)
 
     GEMST_FN(k_root_flags)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link, c->keep);
     GEMST_LAUNCHED();
-    GEMST_TRY(GEMST_FN(select)(c, c->roots, c->roots_alt, CNT(c, roots), c->n_roots, err));
+    GEMST_TRY(GEMST_FN(select)(c, c->roots, CNT(c, roots), c->n_roots, err));
     GEMST_FN(k_active_flags)<<<gemst_blocks(c->n_active), GEMST_THREADS, 0, c->s>>>(
         c->active, CNT(c, active), (int)c->pb->opt.prune, c->ncand, c->open, c->best_to, c->keep);
     GEMST_LAUNCHED();
-    GEMST_TRY(GEMST_FN(select)(c, c->active, c->active_alt, CNT(c, active), c->n_active, err));
-    uint32_t *t = c->roots;
-    c->roots = c->roots_alt;
-    c->roots_alt = t;
-    t = c->active;
-    c->active = c->active_alt;
-    c->active_alt = t;
+    GEMST_TRY(GEMST_FN(select)(c, c->active, CNT(c, active), c->n_active, err));
     return GRIDEMST_OK;
 }
 
@@ -612,6 +622,7 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
         GEMST_TRY(GEMST_FN(boruvka)(c, ev, stats, err));
     if (pb->opt.progress)
         pb->opt.progress(pb->opt.progress_ctx, "edges", stats->iterations, 1);
+    GEMST_FN(free_state)(c);
     GEMST_CU(cudaEventRecord(ev[0], c->s));
     GEMST_TRY(GEMST_FN(emit_tree)(c, ev[1], tree, err));
     GEMST_CU(cudaEventRecord(ev[2], c->s));

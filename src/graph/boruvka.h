@@ -7,9 +7,10 @@
  *   comp[i]     root of i's component (a point index)
  *   link[r]     for a root: itself, or the root it hooks to this iteration
  *   best_d2[i], best_to[i]   FindMin1: i's edge out of its component
- *   w1[r], w2[r], win[r]     FindMin2: root r's shortest outgoing edge as
- *                            two ordered words (edge_order.h) and the point
- *                            it leaves from
+ *   w1[r], w2[r]             FindMin2: root r's shortest outgoing edge as
+ *                            two ordered words (edge_order.h)
+ *   win_in[r], win_out[r]    that edge's endpoints inside and outside r's
+ *                            component
  */
 #ifndef GEMST_BORUVKA_H
 #define GEMST_BORUVKA_H
@@ -29,11 +30,11 @@ static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_root_edge)(const uint64_t *
     return gemst_edge_from_words(w1[r], w2[r]);
 }
 
-static inline GEMST_HD void GEMST_FN(gemst_root_reset)(uint64_t *w1, uint64_t *w2, uint32_t *win, uint32_t r)
+static inline GEMST_HD void GEMST_FN(gemst_root_reset)(uint64_t *w1, uint64_t *w2, uint32_t *win_in, uint32_t r)
 {
     w1[r] = gemst_edge_word1(GEMST_REAL_INF);
     w2[r] = UINT64_MAX;
-    win[r] = GEMST_NONE;
+    win_in[r] = GEMST_NONE;
 }
 
 /* FindMin2 by linked list, Algorithm 3: a point with an edge whose root is
@@ -54,7 +55,7 @@ static inline GEMST_HD void gemst_list_push(uint32_t *head, uint32_t *next, uint
 static inline GEMST_HD void GEMST_FN(gemst_list_min)(uint32_t r, const uint32_t *head, const uint32_t *next,
                                                    const uint32_t *oid, const gemst_real *best_d2,
                                                    const uint32_t *best_to, uint64_t *w1, uint64_t *w2,
-                                                   uint32_t *win)
+                                                   uint32_t *win_in, uint32_t *win_out)
 {
     gemst_edge_key best = gemst_edge_none();
     uint32_t winner = GEMST_NONE;
@@ -71,56 +72,76 @@ static inline GEMST_HD void GEMST_FN(gemst_list_min)(uint32_t r, const uint32_t 
     }
     w1[r] = gemst_edge_word1(best.d2);
     w2[r] = gemst_edge_word2(best);
-    win[r] = winner;
+    win_in[r] = winner;
+    win_out[r] = winner == GEMST_NONE ? GEMST_NONE : best_to[winner];
 }
 
-/* FindMin2 by atomic minimum, in three passes over the points with an edge:
+/*
+ * FindMin2 by atomic minimum, in three passes over the points with an edge:
  * the squared length, then the endpoint ids among equal lengths, then the
- * point whose edge matches both. */
+ * endpoints of the edge that matches both.  A point's edge (q, t) leaves
+ * q's component and t's: with `both` it competes for t's component too,
+ * which gives a component whose shortest edge is known only to the other
+ * side a bound at once (and often its answer).
+ */
 static inline GEMST_HD void GEMST_FN(gemst_atomic_pass1)(uint32_t q, const uint32_t *comp, const gemst_real *best_d2,
-                                                       uint64_t *w1)
+                                                       const uint32_t *best_to, int both, uint64_t *w1)
 {
-    gemst_atomic_min_u64(&w1[comp[q]], gemst_edge_word1(best_d2[q]));
+    uint64_t k1 = gemst_edge_word1(best_d2[q]);
+    gemst_atomic_min_u64(&w1[comp[q]], k1);
+    if (both)
+        gemst_atomic_min_u64(&w1[comp[best_to[q]]], k1);
 }
 
 static inline GEMST_HD void GEMST_FN(gemst_atomic_pass2)(uint32_t q, const uint32_t *comp, const uint32_t *oid,
                                                        const gemst_real *best_d2, const uint32_t *best_to,
-                                                       const uint64_t *w1, uint64_t *w2)
+                                                       int both, const uint64_t *w1, uint64_t *w2)
 {
-    uint32_t r = comp[q];
-    if (gemst_edge_word1(best_d2[q]) == w1[r])
-        gemst_atomic_min_u64(&w2[r], gemst_edge_word2(GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, q)));
+    uint64_t k1 = gemst_edge_word1(best_d2[q]);
+    uint64_t k2 = gemst_edge_word2(GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, q));
+    for (int side = 0; side <= both; side++) {
+        uint32_t r = comp[side ? best_to[q] : q];
+        if (k1 == w1[r])
+            gemst_atomic_min_u64(&w2[r], k2);
+    }
 }
 
 static inline GEMST_HD void GEMST_FN(gemst_atomic_pass3)(uint32_t q, const uint32_t *comp, const uint32_t *oid,
                                                        const gemst_real *best_d2, const uint32_t *best_to,
-                                                       const uint64_t *w1, const uint64_t *w2, uint32_t *win)
+                                                       int both, const uint64_t *w1, const uint64_t *w2,
+                                                       uint32_t *win_in, uint32_t *win_out)
 {
-    uint32_t r = comp[q];
     gemst_edge_key e = GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, q);
-    if (gemst_edge_word1(e.d2) == w1[r] && gemst_edge_word2(e) == w2[r])
-        win[r] = q;
+    uint64_t k1 = gemst_edge_word1(e.d2), k2 = gemst_edge_word2(e);
+    for (int side = 0; side <= both; side++) {
+        uint32_t in = side ? best_to[q] : q, out = side ? q : best_to[q];
+        uint32_t r = comp[in];
+        /* The same edge may arrive from both ends; the first one records it. */
+        if (k1 == w1[r] && k2 == w2[r] && gemst_atomic_cas_u32(&win_in[r], GEMST_NONE, in) == GEMST_NONE)
+            win_out[r] = out;
+    }
 }
 
-/* Connect and union, Algorithm 5: root r hooks to the root of its winner's
- * partner and emits the edge, unless the two components chose the same edge
- * and r is the smaller root (which stays a root; the other hooks to it). */
-static inline GEMST_HD void GEMST_FN(gemst_connect)(uint32_t r, const uint32_t *win, const uint32_t *best_to,
-                                                  const gemst_real *best_d2, const uint32_t *comp,
-                                                  const uint32_t *oid, uint32_t *link, uint32_t *edge_count,
-                                                  uint32_t *edge_lo, uint32_t *edge_hi, gemst_real *edge_d2)
+/* Connect and union, Algorithm 5: root r hooks to the component at the
+ * other end of its shortest edge and emits the edge, unless the two
+ * components chose the same edge and r is the smaller root (which stays a
+ * root; the other hooks to it). */
+static inline GEMST_HD void GEMST_FN(gemst_connect)(uint32_t r, const uint32_t *win_in, const uint32_t *win_out,
+                                                  const uint64_t *w1, const uint32_t *comp, const uint32_t *oid,
+                                                  uint32_t *link, uint32_t *edge_count, uint32_t *edge_lo,
+                                                  uint32_t *edge_hi, gemst_real *edge_d2)
 {
-    uint32_t w = win[r];
+    uint32_t w = win_in[r];
     if (w == GEMST_NONE)
         return;
-    uint32_t t = best_to[w];
+    uint32_t t = win_out[r];
     uint32_t s = comp[t];
-    int mutual = win[s] == t && best_to[t] == w;
+    int mutual = win_in[s] == t && win_out[s] == w;
     if (mutual && r < s)
         return;
     link[r] = s;
     uint32_t at = gemst_atomic_add_u32(edge_count, 1);
-    gemst_edge_key e = GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, w);
+    gemst_edge_key e = gemst_edge_make(gemst_edge_word1_value(w1[r]), oid[w], oid[t]);
     edge_lo[at] = e.lo;
     edge_hi[at] = e.hi;
     edge_d2[at] = e.d2;

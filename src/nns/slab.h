@@ -62,6 +62,39 @@ static inline GEMST_HD int gemst_slab_3d(gemst_real dx, gemst_real dy, gemst_rea
     return dominant * 16 + second_larger * 8 + signs;
 }
 
+/*
+ * The extreme rays of slab s (unit vectors; every direction of the slab is
+ * a non-negative combination of them): 2 in 2D, 3 in 3D.  Returns how many.
+ * 2D slab {x >= |y|, signs}: (1,0), (1,1)/sqrt2 with the signs; 3D slab with
+ * dominant axis a, second axis b: e_a, (e_a + e_b)/sqrt2, (1,1,1)/sqrt3,
+ * with the signs.
+ */
+static inline GEMST_HD int gemst_slab_rays(int dim, int s, double ray[3][3])
+{
+    const double r2 = 0.70710678118654752440, r3 = 0.57735026918962576451;
+    for (int i = 0; i < 3; i++)
+        ray[i][0] = ray[i][1] = ray[i][2] = 0.0;
+    if (dim == 2) {
+        int a = s / 4, b = 1 - a;
+        double sign[2] = {(s & 2) ? -1.0 : 1.0, (s & 1) ? -1.0 : 1.0};
+        ray[0][a] = sign[a];
+        ray[1][a] = sign[a] * r2;
+        ray[1][b] = sign[b] * r2;
+        return 2;
+    }
+    int a = s / 16, second_larger = (s / 8) & 1;
+    int others[3][2] = {{1, 2}, {0, 2}, {0, 1}};
+    int b = others[a][second_larger], c = others[a][1 - second_larger];
+    double sign[3] = {(s & 4) ? -1.0 : 1.0, (s & 2) ? -1.0 : 1.0, (s & 1) ? -1.0 : 1.0};
+    ray[0][a] = sign[a];
+    ray[1][a] = sign[a] * r2;
+    ray[1][b] = sign[b] * r2;
+    ray[2][a] = sign[a] * r3;
+    ray[2][b] = sign[b] * r3;
+    ray[2][c] = sign[c] * r3;
+    return 3;
+}
+
 /* Slab of the direction from q to p, d = p - q. */
 static inline GEMST_HD int gemst_slab(int dim, gemst_real dx, gemst_real dy, gemst_real dz)
 {
