@@ -26,6 +26,17 @@ static inline GEMST_HD uint32_t gemst_atomic_add_u32(uint32_t *p, uint32_t v)
 }
 
 /* *p = min(*p, v), atomically. */
+static inline GEMST_HD void gemst_atomic_min_u32(uint32_t *p, uint32_t v)
+{
+#ifdef __CUDA_ARCH__
+    atomicMin((unsigned int *)p, (unsigned int)v);
+#else
+    uint32_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+#endif
+}
+
 static inline GEMST_HD void gemst_atomic_min_u64(uint64_t *p, uint64_t v)
 {
 #ifdef __CUDA_ARCH__

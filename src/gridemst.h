@@ -139,6 +139,7 @@ typedef struct gridemst_times {
     double upload;    /* host to device copy (CUDA only) */
     double grid;      /* bounding box, cell sort, duplicate removal, cell table */
     double findmin1;  /* each point's nearest point in another component */
+    double prepare;   /* static pruning's one search for candidates (part of findmin1) */
     double findmin2;  /* each component's shortest outgoing edge */
     double merge;     /* connect, union, flatten */
     double edges;     /* final sort of the edge list (on the GPU for CUDA) */

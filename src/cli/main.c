@@ -101,8 +101,8 @@ static double median(double *v, int m)
 /* The phases of gridemst_times, for per-phase medians. */
 static const size_t phase_offsets[] = {
     offsetof(gridemst_times, total),    offsetof(gridemst_times, upload),   offsetof(gridemst_times, grid),
-    offsetof(gridemst_times, findmin1), offsetof(gridemst_times, findmin2), offsetof(gridemst_times, merge),
-    offsetof(gridemst_times, edges),    offsetof(gridemst_times, download)};
+    offsetof(gridemst_times, findmin1), offsetof(gridemst_times, prepare),  offsetof(gridemst_times, findmin2),
+    offsetof(gridemst_times, merge),    offsetof(gridemst_times, edges),    offsetof(gridemst_times, download)};
 #define N_PHASES (sizeof phase_offsets / sizeof phase_offsets[0])
 
 static double *phase(gridemst_times *t, size_t k)

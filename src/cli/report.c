@@ -311,6 +311,7 @@ static void json_times(json *j, const cli_run *r)
     json_num(j, "upload", t->upload);
     json_num(j, "grid", t->grid);
     json_num(j, "findmin1", t->findmin1);
+    json_num(j, "prepare", t->prepare);
     json_num(j, "findmin2", t->findmin2);
     json_num(j, "merge", t->merge);
     json_num(j, "edges", t->edges);

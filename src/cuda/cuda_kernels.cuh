@@ -236,8 +236,7 @@ static __global__ void GEMST_FN(k_init)(uint32_t n, uint32_t *comp, uint32_t *li
 }
 
 /* Static pruning's one spatial search. */
-static __global__ void __launch_bounds__(GEMST_THREADS)
-    GEMST_FN(k_static_prepare)(gemst_grid g, uint32_t *cand, uint8_t *ncand, gemst_real *rb2)
+static __global__ void GEMST_FN(k_static_prepare)(gemst_grid g, uint32_t *cand, uint8_t *ncand, gemst_real *rb2)
 {
     GEMST_INDEX(i, g.n);
     gemst_query qq;
@@ -245,7 +244,7 @@ static __global__ void __launch_bounds__(GEMST_THREADS)
     uint32_t kid[GEMST_KNN];
     GEMST_FN(gemst_query_make)(&g, i, &qq);
     int count = GEMST_FN(gemst_knn)(&g, &qq, kd2, kid);
-    ncand[i] = (uint8_t)GEMST_FN(gemst_static_candidates)(&g, &qq, kd2, kid, count, cand + (size_t)i * GEMST_KNN,
+    ncand[i] = (uint8_t)GEMST_FN(gemst_static_candidates)(&g, &qq, kd2, kid, count, cand + (size_t)i * GEMST_CAND_SLOTS,
                                                          &rb2[i]);
 }
 
@@ -259,7 +258,7 @@ static __global__ void GEMST_FN(k_findmin1_static)(gemst_grid g, const uint32_t 
     gemst_edge_key best = gemst_edge_none();
     uint32_t to = GEMST_NONE;
     GEMST_FN(gemst_query_make)(&g, q, &qq);
-    ncand[q] = (uint8_t)GEMST_FN(gemst_static_scan)(&g, &qq, comp, comp[q], cand + (size_t)q * GEMST_KNN, ncand[q],
+    ncand[q] = (uint8_t)GEMST_FN(gemst_static_scan)(&g, &qq, comp, comp[q], cand + (size_t)q * GEMST_CAND_SLOTS, ncand[q],
                                                    &best, &to);
     best_d2[q] = best.d2;
     best_to[q] = to;
@@ -297,7 +296,7 @@ static __global__ void GEMST_FN(k_findmin1_dynamic)(gemst_grid g, const uint32_t
 }
 
 /* FindMin2: see findmin2 in cuda_solve.cuh. */
-static __global__ void GEMST_FN(k_reset_roots)(const uint32_t *roots, const int *n_roots, uint64_t *w1, uint64_t *w2,
+static __global__ void GEMST_FN(k_reset_roots)(const uint32_t *roots, const int *n_roots, gemst_word1 *w1, uint64_t *w2,
                                              uint32_t *win_in, uint32_t *head)
 {
     GEMST_LIST_INDEX(k, n_roots);
@@ -308,7 +307,7 @@ static __global__ void GEMST_FN(k_reset_roots)(const uint32_t *roots, const int 
 
 /* The refinement's reset: the roots of the listed points (several threads
  * may write the same root's reset values). */
-static __global__ void GEMST_FN(k_reset_roots_of)(const uint32_t *pts, const int *m, const uint32_t *comp, uint64_t *w1,
+static __global__ void GEMST_FN(k_reset_roots_of)(const uint32_t *pts, const int *m, const uint32_t *comp, gemst_word1 *w1,
                                                 uint64_t *w2, uint32_t *win_in, uint32_t *head)
 {
     GEMST_LIST_INDEX(a, m);
@@ -329,7 +328,7 @@ static __global__ void GEMST_FN(k_list_push)(const uint32_t *pts, const int *m, 
 
 static __global__ void GEMST_FN(k_list_min_roots)(const uint32_t *roots, const int *n_roots, const uint32_t *head,
                                                 const uint32_t *next, const uint32_t *oid, const gemst_real *best_d2,
-                                                const uint32_t *best_to, uint64_t *w1, uint64_t *w2, uint32_t *win_in,
+                                                const uint32_t *best_to, gemst_word1 *w1, uint64_t *w2, uint32_t *win_in,
                                                 uint32_t *win_out)
 {
     GEMST_LIST_INDEX(k, n_roots);
@@ -338,7 +337,7 @@ static __global__ void GEMST_FN(k_list_min_roots)(const uint32_t *roots, const i
 
 static __global__ void GEMST_FN(k_list_min_heads)(const uint32_t *pts, const int *m, const uint32_t *comp,
                                                 const uint32_t *head, const uint32_t *next, const uint32_t *oid,
-                                                const gemst_real *best_d2, const uint32_t *best_to, uint64_t *w1,
+                                                const gemst_real *best_d2, const uint32_t *best_to, gemst_word1 *w1,
                                                 uint64_t *w2, uint32_t *win_in, uint32_t *win_out)
 {
     GEMST_LIST_INDEX(a, m);
@@ -349,7 +348,7 @@ static __global__ void GEMST_FN(k_list_min_heads)(const uint32_t *pts, const int
 
 static __global__ void GEMST_FN(k_atomic_pass)(int pass, int both, const uint32_t *pts, const int *m,
                                              const uint32_t *comp, const uint32_t *oid, const gemst_real *best_d2,
-                                             const uint32_t *best_to, uint64_t *w1, uint64_t *w2, uint32_t *win_in,
+                                             const uint32_t *best_to, gemst_word1 *w1, uint64_t *w2, uint32_t *win_in,
                                              uint32_t *win_out)
 {
     GEMST_LIST_INDEX(a, m);
@@ -366,7 +365,7 @@ static __global__ void GEMST_FN(k_atomic_pass)(int pass, int both, const uint32_
 
 /* The fallback (see fallback in cpu_solve.inc). */
 static __global__ void GEMST_FN(k_fallback)(gemst_grid g, const uint32_t *pts, const int *m, const uint32_t *comp,
-                                          const gemst_real *rb2, const uint64_t *open, const uint64_t *w1,
+                                          const gemst_real *rb2, const uint64_t *open, const gemst_word1 *w1,
                                           const uint64_t *w2, gemst_real *best_d2, uint32_t *best_to,
                                           uint32_t *extra, int *n_extra, unsigned long long *searches)
 {
@@ -390,7 +389,7 @@ static __global__ void GEMST_FN(k_fallback)(gemst_grid g, const uint32_t *pts, c
 }
 
 static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_roots, const uint32_t *win_in,
-                                         const uint32_t *win_out, const uint64_t *w1, const uint32_t *comp,
+                                         const uint32_t *win_out, const gemst_word1 *w1, const uint32_t *comp,
                                          const uint32_t *oid, uint32_t *link, uint32_t *edge_count, uint32_t *edge_lo,
                                          uint32_t *edge_hi, gemst_real *edge_d2)
 {

@@ -39,7 +39,8 @@ typedef struct {
     uint32_t *active, *roots, *uncertain, *extra;
     uint8_t *ncand, *keep;
     gemst_real *best_d2, *rb2;
-    uint64_t *w1, *w2, *open;
+    gemst_word1 *w1;
+    uint64_t *w2, *open;
     uint32_t *edge_lo, *edge_hi;
     gemst_real *edge_d2;
     uint32_t n_active, n_roots, n_uncertain; /* exact at the start of an iteration */
@@ -135,7 +136,7 @@ static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
                        + 2 * 4 + 1                      /* list heads and links, keep flags */
                        + 2 * 4 + R;                     /* edges */
     if (pb->opt.prune == GRIDEMST_PRUNE_STATIC)
-        per_point += GEMST_KNN * 4 + 1 + 4;
+        per_point += GEMST_CAND_SLOTS * 4 + 1 + 4;
     if (pb->opt.prune == GRIDEMST_PRUNE_DYNAMIC)
         per_point += 8;
     return n * (per_point + input) + (size_t)(cells + 1) * 4 + ((size_t)64 << 20);
@@ -319,7 +320,7 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
     if (c->pb->opt.prune == GRIDEMST_PRUNE_DYNAMIC)
         GEMST_DALLOC(m, c->open, nu, "open slab masks");
     if (c->pb->opt.prune == GRIDEMST_PRUNE_STATIC) {
-        GEMST_DALLOC(m, c->cand, (size_t)nu * GEMST_KNN, "static candidates");
+        GEMST_DALLOC(m, c->cand, (size_t)nu * GEMST_CAND_SLOTS, "static candidates");
         GEMST_DALLOC(m, c->ncand, nu, "static candidate counts");
         GEMST_DALLOC(m, c->uncertain, nu, "the uncertain list");
     }
@@ -494,7 +495,8 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
     GEMST_TRY(GEMST_FN(boruvka_init)(c, err));
     GEMST_CU(cudaEventRecord(ev[1], c->s));
     GEMST_CU(cudaEventSynchronize(ev[1]));
-    GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.findmin1, err));
+    GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.prepare, err));
+    stats->time_ms.findmin1 += stats->time_ms.prepare;
     while (c->host.edges < c->nu - 1) {
         stats->iterations++;
         GEMST_CU(cudaEventRecord(ev[0], c->s));

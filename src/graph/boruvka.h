@@ -18,6 +18,15 @@
 #include "graph/edge_order.h"
 #include "atomics.h"
 
+static inline GEMST_HD void GEMST_FN(gemst_atomic_min_word1)(gemst_word1 *p, gemst_word1 v)
+{
+#if GEMST_REAL_IS_DOUBLE
+    gemst_atomic_min_u64(p, v);
+#else
+    gemst_atomic_min_u32(p, v);
+#endif
+}
+
 static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_point_edge)(const uint32_t *oid, const gemst_real *best_d2,
                                                                const uint32_t *best_to, uint32_t q)
 {
@@ -25,12 +34,12 @@ static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_point_edge)(const uint32_t 
 }
 
 /* The edge FindMin2 found for root r (the empty edge when none). */
-static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_root_edge)(const uint64_t *w1, const uint64_t *w2, uint32_t r)
+static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_root_edge)(const gemst_word1 *w1, const uint64_t *w2, uint32_t r)
 {
     return gemst_edge_from_words(w1[r], w2[r]);
 }
 
-static inline GEMST_HD void GEMST_FN(gemst_root_reset)(uint64_t *w1, uint64_t *w2, uint32_t *win_in, uint32_t r)
+static inline GEMST_HD void GEMST_FN(gemst_root_reset)(gemst_word1 *w1, uint64_t *w2, uint32_t *win_in, uint32_t r)
 {
     w1[r] = gemst_edge_word1(GEMST_REAL_INF);
     w2[r] = UINT64_MAX;
@@ -54,7 +63,7 @@ static inline GEMST_HD void gemst_list_push(uint32_t *head, uint32_t *next, uint
 /* Algorithm 4: root r walks its list (and itself) and keeps the minimum. */
 static inline GEMST_HD void GEMST_FN(gemst_list_min)(uint32_t r, const uint32_t *head, const uint32_t *next,
                                                    const uint32_t *oid, const gemst_real *best_d2,
-                                                   const uint32_t *best_to, uint64_t *w1, uint64_t *w2,
+                                                   const uint32_t *best_to, gemst_word1 *w1, uint64_t *w2,
                                                    uint32_t *win_in, uint32_t *win_out)
 {
     gemst_edge_key best = gemst_edge_none();
@@ -85,19 +94,19 @@ static inline GEMST_HD void GEMST_FN(gemst_list_min)(uint32_t r, const uint32_t 
  * side a bound at once (and often its answer).
  */
 static inline GEMST_HD void GEMST_FN(gemst_atomic_pass1)(uint32_t q, const uint32_t *comp, const gemst_real *best_d2,
-                                                       const uint32_t *best_to, int both, uint64_t *w1)
+                                                       const uint32_t *best_to, int both, gemst_word1 *w1)
 {
-    uint64_t k1 = gemst_edge_word1(best_d2[q]);
-    gemst_atomic_min_u64(&w1[comp[q]], k1);
+    gemst_word1 k1 = gemst_edge_word1(best_d2[q]);
+    GEMST_FN(gemst_atomic_min_word1)(&w1[comp[q]], k1);
     if (both)
-        gemst_atomic_min_u64(&w1[comp[best_to[q]]], k1);
+        GEMST_FN(gemst_atomic_min_word1)(&w1[comp[best_to[q]]], k1);
 }
 
 static inline GEMST_HD void GEMST_FN(gemst_atomic_pass2)(uint32_t q, const uint32_t *comp, const uint32_t *oid,
                                                        const gemst_real *best_d2, const uint32_t *best_to,
-                                                       int both, const uint64_t *w1, uint64_t *w2)
+                                                       int both, const gemst_word1 *w1, uint64_t *w2)
 {
-    uint64_t k1 = gemst_edge_word1(best_d2[q]);
+    gemst_word1 k1 = gemst_edge_word1(best_d2[q]);
     uint64_t k2 = gemst_edge_word2(GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, q));
     for (int side = 0; side <= both; side++) {
         uint32_t r = comp[side ? best_to[q] : q];
@@ -108,11 +117,12 @@ static inline GEMST_HD void GEMST_FN(gemst_atomic_pass2)(uint32_t q, const uint3
 
 static inline GEMST_HD void GEMST_FN(gemst_atomic_pass3)(uint32_t q, const uint32_t *comp, const uint32_t *oid,
                                                        const gemst_real *best_d2, const uint32_t *best_to,
-                                                       int both, const uint64_t *w1, const uint64_t *w2,
+                                                       int both, const gemst_word1 *w1, const uint64_t *w2,
                                                        uint32_t *win_in, uint32_t *win_out)
 {
     gemst_edge_key e = GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, q);
-    uint64_t k1 = gemst_edge_word1(e.d2), k2 = gemst_edge_word2(e);
+    gemst_word1 k1 = gemst_edge_word1(e.d2);
+    uint64_t k2 = gemst_edge_word2(e);
     for (int side = 0; side <= both; side++) {
         uint32_t in = side ? best_to[q] : q, out = side ? q : best_to[q];
         uint32_t r = comp[in];
@@ -127,7 +137,7 @@ static inline GEMST_HD void GEMST_FN(gemst_atomic_pass3)(uint32_t q, const uint3
  * components chose the same edge and r is the smaller root (which stays a
  * root; the other hooks to it). */
 static inline GEMST_HD void GEMST_FN(gemst_connect)(uint32_t r, const uint32_t *win_in, const uint32_t *win_out,
-                                                  const uint64_t *w1, const uint32_t *comp, const uint32_t *oid,
+                                                  const gemst_word1 *w1, const uint32_t *comp, const uint32_t *oid,
                                                   uint32_t *link, uint32_t *edge_count, uint32_t *edge_lo,
                                                   uint32_t *edge_hi, gemst_real *edge_d2)
 {

@@ -44,10 +44,16 @@ static inline GEMST_HD int gemst_edge_less(gemst_edge_key a, gemst_edge_key b)
     return a.hi < b.hi;
 }
 
-/* The edge as two 64-bit words ordered like the edge, for atomic minima:
- * the squared length's bits (non-negative IEEE values order as integers),
- * then (lo << 32 | hi). */
-static inline GEMST_HD uint64_t gemst_edge_word1(gemst_real d2)
+/* The edge as two words ordered like the edge, for atomic minima: the
+ * squared length's bits (non-negative IEEE values order as integers; 32 or
+ * 64 bits with the working precision), then (lo << 32 | hi). */
+#if GEMST_REAL_IS_DOUBLE
+typedef uint64_t gemst_word1;
+#else
+typedef uint32_t gemst_word1;
+#endif
+
+static inline GEMST_HD gemst_word1 gemst_edge_word1(gemst_real d2)
 {
 #if GEMST_REAL_IS_DOUBLE
     union { double d; uint64_t u; } c;
@@ -60,7 +66,7 @@ static inline GEMST_HD uint64_t gemst_edge_word1(gemst_real d2)
 #endif
 }
 
-static inline GEMST_HD gemst_real gemst_edge_word1_value(uint64_t w)
+static inline GEMST_HD gemst_real gemst_edge_word1_value(gemst_word1 w)
 {
 #if GEMST_REAL_IS_DOUBLE
     union { double d; uint64_t u; } c;
@@ -68,7 +74,7 @@ static inline GEMST_HD gemst_real gemst_edge_word1_value(uint64_t w)
     return c.d;
 #else
     union { float f; uint32_t u; } c;
-    c.u = (uint32_t)w;
+    c.u = w;
     return c.f;
 #endif
 }
@@ -78,7 +84,7 @@ static inline GEMST_HD uint64_t gemst_edge_word2(gemst_edge_key e)
     return ((uint64_t)e.lo << 32) | e.hi;
 }
 
-static inline GEMST_HD gemst_edge_key gemst_edge_from_words(uint64_t w1, uint64_t w2)
+static inline GEMST_HD gemst_edge_key gemst_edge_from_words(gemst_word1 w1, uint64_t w2)
 {
     gemst_edge_key e;
     e.d2 = gemst_edge_word1_value(w1);

@@ -83,7 +83,12 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_axis_gap)(const gemst_grid *g, 
 static inline GEMST_HD gemst_real GEMST_FN(gemst_ring_outer_lb2)(const gemst_grid *g, const gemst_query *qq, int r)
 {
     gemst_real m = GEMST_REAL_INF;
-    for (int d = 0; d < g->dim; d++) {
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int d = 0; d < 3; d++) {
+        if (d >= g->dim)
+            break;
         int32_t c = qq->c[d];
         if (c - r > 0) {
             gemst_real gap = GEMST_SUB(qq->q[d], GEMST_FN(gemst_cell_lo)(g, c - r));

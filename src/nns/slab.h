@@ -63,36 +63,18 @@ static inline GEMST_HD int gemst_slab_3d(gemst_real dx, gemst_real dy, gemst_rea
 }
 
 /*
- * The extreme rays of slab s (unit vectors; every direction of the slab is
- * a non-negative combination of them): 2 in 2D, 3 in 3D.  Returns how many.
- * 2D slab {x >= |y|, signs}: (1,0), (1,1)/sqrt2 with the signs; 3D slab with
- * dominant axis a, second axis b: e_a, (e_a + e_b)/sqrt2, (1,1,1)/sqrt3,
- * with the signs.
+ * The smallest dot product of d with a unit direction of 2D slab s: the
+ * minimum over the slab's two extreme rays (every direction of the cone is
+ * a non-negative combination of them).  For slab {x >= |y|} with its signs
+ * the rays are (sx, 0) and (sx, sy)/sqrt2.
  */
-static inline GEMST_HD int gemst_slab_rays(int dim, int s, double ray[3][3])
+static inline GEMST_HD double gemst_slab_min_dot_2d(int s, double dx, double dy)
 {
-    const double r2 = 0.70710678118654752440, r3 = 0.57735026918962576451;
-    for (int i = 0; i < 3; i++)
-        ray[i][0] = ray[i][1] = ray[i][2] = 0.0;
-    if (dim == 2) {
-        int a = s / 4, b = 1 - a;
-        double sign[2] = {(s & 2) ? -1.0 : 1.0, (s & 1) ? -1.0 : 1.0};
-        ray[0][a] = sign[a];
-        ray[1][a] = sign[a] * r2;
-        ray[1][b] = sign[b] * r2;
-        return 2;
-    }
-    int a = s / 16, second_larger = (s / 8) & 1;
-    int others[3][2] = {{1, 2}, {0, 2}, {0, 1}};
-    int b = others[a][second_larger], c = others[a][1 - second_larger];
-    double sign[3] = {(s & 4) ? -1.0 : 1.0, (s & 2) ? -1.0 : 1.0, (s & 1) ? -1.0 : 1.0};
-    ray[0][a] = sign[a];
-    ray[1][a] = sign[a] * r2;
-    ray[1][b] = sign[b] * r2;
-    ray[2][a] = sign[a] * r3;
-    ray[2][b] = sign[b] * r3;
-    ray[2][c] = sign[c] * r3;
-    return 3;
+    const double r2 = 0.70710678118654752440;
+    double sx = (s & 2) ? -dx : dx, sy = (s & 1) ? -dy : dy; /* d with the slab's signs folded in */
+    double along = s / 4 ? sy : sx, across = s / 4 ? sx : sy; /* the dominant axis first */
+    double diagonal = (along + across) * r2;
+    return along < diagonal ? along : diagonal;
 }
 
 /* Slab of the direction from q to p, d = p - q. */
