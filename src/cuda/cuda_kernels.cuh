@@ -390,17 +390,19 @@ static __global__ void GEMST_FN(k_fallback)(gemst_grid g, const uint32_t *pts, c
 
 static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_roots, const uint32_t *win_in,
                                          const uint32_t *win_out, const gemst_word1 *w1, const uint32_t *comp,
-                                         const uint32_t *oid, uint32_t *link, uint32_t *edge_count, uint32_t *edge_lo,
-                                         uint32_t *edge_hi, gemst_real *edge_d2)
+                                         const uint32_t *oid, uint32_t *link, uint32_t *edge_count, uint32_t edge_cap,
+                                         uint32_t *edge_lo, uint32_t *edge_hi, gemst_real *edge_d2)
 {
     GEMST_LIST_INDEX(k, n_roots);
-    GEMST_FN(gemst_connect)(roots[k], win_in, win_out, w1, comp, oid, link, edge_count, edge_lo, edge_hi, edge_d2);
+    GEMST_FN(gemst_connect)(roots[k], win_in, win_out, w1, comp, oid, link, edge_count, edge_cap, edge_lo, edge_hi,
+                            edge_d2);
 }
 
-static __global__ void GEMST_FN(k_flatten_roots)(const uint32_t *roots, const int *n_roots, uint32_t *link)
+static __global__ void GEMST_FN(k_flatten_roots)(const uint32_t *roots, const int *n_roots, uint32_t *link,
+                                               uint32_t *failed)
 {
     GEMST_LIST_INDEX(k, n_roots);
-    gemst_flatten_root(link, roots[k]);
+    gemst_flatten_root(link, roots[k], (uint32_t)*n_roots, failed);
 }
 
 static __global__ void GEMST_FN(k_relabel)(uint32_t n, const uint32_t *link, uint32_t *comp)

@@ -18,6 +18,7 @@ typedef struct {
     int active, roots;         /* list lengths after compaction */
     int uncertain, crowded;    /* list lengths of one-time selections */
     unsigned long long searches; /* fallback searches */
+    uint32_t failed;           /* a hook cycle: inconsistent minima (a bug) */
 } GEMST_FN(counters);
 
 #define cuda_ctx GEMST_FN(cuda_ctx)
@@ -460,10 +461,10 @@ static int GEMST_FN(merge)(cuda_ctx *c, gridemst_error *err)
     const int *count;
     GEMST_FN(uncertain_list)(c, &count, &bound);
     GEMST_FN(k_connect)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->win_in, c->win_out, c->w1,
-                                                       c->comp, c->g.oid, c->link, CNT(c, edges), c->edge_lo,
-                                                       c->edge_hi, c->edge_d2);
+                                                       c->comp, c->g.oid, c->link, CNT(c, edges), c->nu - 1,
+                                                       c->edge_lo, c->edge_hi, c->edge_d2);
     GEMST_LAUNCHED();
-    GEMST_FN(k_flatten_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link);
+    GEMST_FN(k_flatten_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link, CNT(c, failed));
     GEMST_LAUNCHED();
     GEMST_FN(k_relabel)<<<gemst_blocks(c->nu), GEMST_THREADS, 0, c->s>>>(c->nu, c->link, c->comp);
     GEMST_LAUNCHED();
@@ -518,6 +519,9 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         c->n_roots = (uint32_t)c->host.roots;
         if (c->pb->opt.progress)
             c->pb->opt.progress(c->pb->opt.progress_ctx, "iteration", stats->iterations, c->n_roots);
+        if (c->host.failed || c->host.edges > c->nu - 1)
+            return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "inconsistent component minima (%u edges for %u points)",
+                              c->host.edges, c->nu);
         if (c->host.edges == before)
             return gemst_fail(err, GRIDEMST_ERR_INTERNAL,
                               "Boruvka iteration %d added no edge with %u components left", stats->iterations,

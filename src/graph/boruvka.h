@@ -135,11 +135,13 @@ static inline GEMST_HD void GEMST_FN(gemst_atomic_pass3)(uint32_t q, const uint3
 /* Connect and union, Algorithm 5: root r hooks to the component at the
  * other end of its shortest edge and emits the edge, unless the two
  * components chose the same edge and r is the smaller root (which stays a
- * root; the other hooks to it). */
+ * root; the other hooks to it).  An edge past edge_cap is counted but not
+ * stored: only inconsistent minima could produce it, and the caller reports
+ * the count as an internal error. */
 static inline GEMST_HD void GEMST_FN(gemst_connect)(uint32_t r, const uint32_t *win_in, const uint32_t *win_out,
                                                   const gemst_word1 *w1, const uint32_t *comp, const uint32_t *oid,
-                                                  uint32_t *link, uint32_t *edge_count, uint32_t *edge_lo,
-                                                  uint32_t *edge_hi, gemst_real *edge_d2)
+                                                  uint32_t *link, uint32_t *edge_count, uint32_t edge_cap,
+                                                  uint32_t *edge_lo, uint32_t *edge_hi, gemst_real *edge_d2)
 {
     uint32_t w = win_in[r];
     if (w == GEMST_NONE)
@@ -151,6 +153,8 @@ static inline GEMST_HD void GEMST_FN(gemst_connect)(uint32_t r, const uint32_t *
         return;
     link[r] = s;
     uint32_t at = gemst_atomic_add_u32(edge_count, 1);
+    if (at >= edge_cap)
+        return;
     gemst_edge_key e = gemst_edge_make(gemst_edge_word1_value(w1[r]), oid[w], oid[t]);
     edge_lo[at] = e.lo;
     edge_hi[at] = e.hi;
@@ -163,9 +167,9 @@ static inline GEMST_HD void GEMST_FN(gemst_connect)(uint32_t r, const uint32_t *
  * halving step from overwriting a link another thread already pointed
  * closer to the root (e.g. at the root itself), so once flatten_root(r) has
  * stored r's root, link[r] stays the root. */
-static inline GEMST_HD uint32_t gemst_find_root(uint32_t *link, uint32_t x)
+static inline GEMST_HD uint32_t gemst_find_root(uint32_t *link, uint32_t x, uint32_t max_steps)
 {
-    for (;;) {
+    for (uint32_t step = 0; step <= max_steps; step++) {
         uint32_t y = gemst_load_relaxed(&link[x]);
         if (y == x)
             return x;
@@ -175,11 +179,19 @@ static inline GEMST_HD uint32_t gemst_find_root(uint32_t *link, uint32_t x)
         gemst_atomic_cas_u32(&link[x], y, z);
         x = z;
     }
+    return GEMST_NONE;
 }
 
-static inline GEMST_HD void gemst_flatten_root(uint32_t *link, uint32_t r)
+/* Points root r's link at its new root.  The hooks form a forest over the
+ * roots, so a walk longer than their number means a cycle: a bug, reported
+ * through *failed rather than looping forever. */
+static inline GEMST_HD void gemst_flatten_root(uint32_t *link, uint32_t r, uint32_t roots, uint32_t *failed)
 {
-    gemst_store_relaxed(&link[r], gemst_find_root(link, r));
+    uint32_t root = gemst_find_root(link, r, roots);
+    if (root == GEMST_NONE)
+        gemst_store_relaxed(failed, 1);
+    else
+        gemst_store_relaxed(&link[r], root);
 }
 
 #endif

@@ -26,17 +26,51 @@ void gemst_frame_make(int dim, const double bbox_min[3], const double bbox_max[3
         f->extent[d] = d < dim ? (bbox_max[d] - bbox_min[d]) * f->scale : 0.0;
 }
 
-/* The plan for cell side L. */
+/* The plan for cell side L; cells saturates at UINT64_MAX when the product
+ * would overflow (tiny L). */
 static void plan_for_side(const gemst_frame *f, double L, gemst_grid_plan *plan)
 {
+    double cells = 1.0;
     plan->dim = f->dim;
     plan->L = L;
-    plan->cells = 1;
     for (int d = 0; d < 3; d++) {
         double c = d < f->dim ? floor(f->extent[d] / L) + 1.0 : 1.0;
         plan->nc[d] = c > (double)INT32_MAX ? INT32_MAX : (int32_t)c;
-        plan->cells *= (uint64_t)plan->nc[d];
+        cells *= c;
     }
+    plan->cells = cells >= 0x1p64 ? UINT64_MAX : (uint64_t)cells;
+}
+
+/* Widest active (more than one cell) axes of a plan. */
+static int active_axes(const gemst_grid_plan *plan)
+{
+    int k = 0;
+    for (int d = 0; d < plan->dim; d++)
+        k += plan->nc[d] > 1;
+    return k;
+}
+
+int gemst_grid_plan_refine(const gemst_frame *f, int64_t n, double occupancy, double weighted, gemst_grid_plan *plan)
+{
+    if (!(occupancy > 0.0))
+        occupancy = gemst_default_occupancy(f->dim);
+    int k = active_axes(plan);
+    if (k == 0 || !(weighted > 4.0 * occupancy))
+        return 0;
+    uint64_t cap = (uint64_t)n * GEMST_SKEW_CELLS_PER_POINT + 1024;
+    if (cap > (uint64_t)UINT32_MAX - 2)
+        cap = (uint64_t)UINT32_MAX - 2;
+    double L = plan->L * pow(occupancy / weighted, 1.0 / k);
+    gemst_grid_plan finer;
+    plan_for_side(f, L, &finer);
+    while (finer.cells > cap) {
+        L *= 1.1;
+        plan_for_side(f, L, &finer);
+    }
+    if (!(finer.L < plan->L) || finer.cells <= plan->cells)
+        return 0;
+    *plan = finer;
+    return 1;
 }
 
 void gemst_grid_plan_make(const gemst_frame *f, int64_t n, double occupancy, gemst_grid_plan *plan)
@@ -81,7 +115,10 @@ void gemst_grid_plan_make(const gemst_frame *f, int64_t n, double occupancy, gem
         cap = (uint64_t)UINT32_MAX - 2;
     plan_for_side(f, L, plan);
     while (plan->cells > cap) {
-        L *= 1.25;
+        /* Too many cells (a tiny occupancy asked for): grow L towards the
+         * cap, by at least 25% a step. */
+        double grow = pow((double)plan->cells / (double)cap, 1.0 / f->dim);
+        L *= grow > 1.25 ? grow : 1.25;
         plan_for_side(f, L, plan);
     }
 }

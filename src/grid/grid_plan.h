@@ -43,6 +43,16 @@ void gemst_frame_make(int dim, const double bbox_min[3], const double bbox_max[3
  * for.  The cell count stays below 2^32 and below a few cells per point. */
 void gemst_grid_plan_make(const gemst_frame *f, int64_t n, double occupancy, gemst_grid_plan *plan);
 
+/*
+ * Skewed inputs: after a first cell sort, weighted = the mean over points of
+ * their cell's point count (sum of squared counts / n).  When it exceeds
+ * the target occupancy severalfold, *plan gets smaller cells (at most
+ * GEMST_SKEW_CELLS_PER_POINT per point) and 1 is returned: sort again.
+ * Returns 0 when the plan is kept.
+ */
+#define GEMST_SKEW_CELLS_PER_POINT 2
+int gemst_grid_plan_refine(const gemst_frame *f, int64_t n, double occupancy, double weighted, gemst_grid_plan *plan);
+
 #ifdef __cplusplus
 }
 #endif

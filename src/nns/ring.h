@@ -3,12 +3,14 @@
  *
  * Ring r around the query's cell holds the cells at Chebyshev distance r.
  * A ring is visited as rows along x: a row whose y (and z) index is at
- * distance r is taken whole, other rows contribute only their two end cells.
+ * distance r is taken whole, other rows contribute only their two end
+ * cells.  Searching the query's own cell first (ring 0) lets dense regions
+ * fill a search's bound at once, so that most of ring 1 is skipped there.
  * Cells of a row are consecutive in the row-major cell table, so a whole row
  * is one contiguous range of points.  Rows and row ends that cannot hold a
- * point within the current bound are skipped, and whole rows of rings 2 and
- * beyond are trimmed to the cells the bound still reaches (two cells of
- * margin cover rounding in the trim and in gemst_cell_guess).
+ * point within the current bound are skipped, and whole rows are trimmed to
+ * the cells the bound still reaches (two cells of margin cover rounding in
+ * the trim and in gemst_cell_guess).
  *
  * Every lower bound here is shrunk by GEMST_LB_SHRINK so that it never
  * exceeds a squared distance computed for a point it bounds.
@@ -156,7 +158,7 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_grid *g, const 
              * cell of margin covers rounding in the trim). */
             xa = cx - r > 0 ? cx - r : 0;
             xb = cx + r < g->nc[0] - 1 ? cx + r : g->nc[0] - 1;
-            if (r >= 2 && bound2 < GEMST_REAL_INF) {
+            if (r >= 1 && bound2 < GEMST_REAL_INF) {
                 gemst_real reach = (gemst_real)sqrt((double)GEMST_SUB(bound2, GEMST_MUL(row2, GEMST_LB_SHRINK)));
                 int32_t ta = GEMST_FN(gemst_cell_guess)(g, GEMST_SUB(qq->q[0], reach), g->nc[0]) - 2;
                 int32_t tb = GEMST_FN(gemst_cell_guess)(g, GEMST_ADD(qq->q[0], reach), g->nc[0]) + 2;

@@ -84,25 +84,35 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_nearest_foreign)(const gemst_gr
     }
 }
 
+/* Each slab's nearest point seen by a search (edge order; any component). */
+#define gemst_slab_nearest GEMST_FN(gemst_slab_nearest)
+typedef struct {
+    gemst_real d2[GEMST_SLABS_3D];
+    uint32_t pt[GEMST_SLABS_3D];
+} gemst_slab_nearest;
+
 /*
- * Dynamic pruning: like gemst_nearest_foreign over the slabs open in
- * *open, tracking each open slab's nearest point; slabs whose nearest point
- * is certainly known and lies in comp_q are removed from *open.
+ * Ring search over the slabs open in `open`: each open slab's nearest point
+ * goes to *sn, and the nearest point of another component that beats *best
+ * to *best and *best_to.  Points farther than *best matter to neither
+ * result that is used and are skipped.  The search stops when nothing
+ * unexamined can beat *best, when every open slab's nearest point is
+ * certain (everything farther in a slab is shadowed by it: the uniqueness
+ * property), when the rings cover the grid, or after ring max_ring.
+ * Returns the lower bound of the unexamined region (infinity when the grid
+ * was covered): slab s's nearest point is certain when sn->d2[s] is below it
+ * and at most *best.
  */
-static inline GEMST_HD gemst_real GEMST_FN(gemst_dynamic_search)(const gemst_grid *g, const gemst_query *qq,
-                                                               const uint32_t *comp, uint32_t comp_q,
-                                                               uint64_t *open, int max_ring,
-                                                               gemst_edge_key *best, uint32_t *best_to)
+static inline GEMST_HD gemst_real GEMST_FN(gemst_slab_search)(const gemst_grid *g, const gemst_query *qq,
+                                                            const uint32_t *comp, uint32_t comp_q, uint64_t open,
+                                                            int max_ring, gemst_slab_nearest *sn,
+                                                            gemst_edge_key *best, uint32_t *best_to)
 {
-    gemst_real slab_d2[GEMST_SLABS_3D];
-    uint32_t slab_pt[GEMST_SLABS_3D];
     const int slabs = gemst_slab_count(g->dim);
     for (int s = 0; s < slabs; s++) {
-        slab_d2[s] = GEMST_REAL_INF;
-        slab_pt[s] = GEMST_NONE;
+        sn->d2[s] = GEMST_REAL_INF;
+        sn->pt[s] = GEMST_NONE;
     }
-    int exact = 0;
-    gemst_real lb2 = GEMST_REAL_INF;
     for (int r = 0;; r++) {
         gemst_ring it;
         uint32_t b, e;
@@ -115,12 +125,12 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_dynamic_search)(const gemst_gri
                 if (d2 > best->d2)
                     continue;
                 int s = GEMST_FN(gemst_slab_of)(g, qq, p);
-                if (!((*open >> s) & 1))
+                if (!((open >> s) & 1))
                     continue;
                 uint32_t po = g->oid[p];
-                if (d2 < slab_d2[s] || (d2 == slab_d2[s] && po < g->oid[slab_pt[s]])) {
-                    slab_d2[s] = d2;
-                    slab_pt[s] = p;
+                if (d2 < sn->d2[s] || (d2 == sn->d2[s] && po < g->oid[sn->pt[s]])) {
+                    sn->d2[s] = d2;
+                    sn->pt[s] = p;
                 }
                 if (comp[p] != comp_q) {
                     gemst_edge_key cand = gemst_edge_make(d2, qq->oid, po);
@@ -131,24 +141,94 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_dynamic_search)(const gemst_gri
                 }
             }
         }
-        lb2 = GEMST_FN(gemst_ring_outer_lb2)(g, qq, r);
-        if (lb2 == GEMST_REAL_INF || lb2 > best->d2) {
-            exact = 1;
-            break;
-        }
-        if (r >= max_ring)
-            break;
+        gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(g, qq, r);
+        if (lb2 == GEMST_REAL_INF || lb2 > best->d2 || r >= max_ring)
+            return lb2;
+        int certain = 1;
+        for (int s = 0; s < slabs && certain; s++)
+            certain = !((open >> s) & 1) || (sn->d2[s] < lb2 && sn->d2[s] >= GEMST_SLAB_MIN_D2);
+        if (certain)
+            return lb2;
     }
-    /* Every point within best->d2 was examined, and when the search was cut
-     * short every point below lb2 too: a slab's nearest point within those
-     * limits is its true nearest point. */
-    for (int s = 0; s < slabs; s++) {
-        if (slab_pt[s] == GEMST_NONE || slab_d2[s] > best->d2 || (!exact && !(slab_d2[s] < lb2)))
-            continue;
-        if (comp[slab_pt[s]] == comp_q)
+}
+
+/* Whether sn's nearest point of slab s is certain after a search that
+ * returned lb2 with best as its final edge, and far enough from the query
+ * to shadow the rest of its slab in computed arithmetic. */
+static inline GEMST_HD int GEMST_FN(gemst_slab_certain)(const gemst_slab_nearest *sn, int s, gemst_real lb2,
+                                                      const gemst_edge_key *best)
+{
+    return sn->pt[s] != GEMST_NONE && sn->d2[s] <= best->d2 && (lb2 == GEMST_REAL_INF || sn->d2[s] < lb2) &&
+           sn->d2[s] >= GEMST_SLAB_MIN_D2;
+}
+
+/* Whether the search left nothing that can give the query's component its
+ * shortest edge: it covered the region within *best, or every open slab's
+ * nearest point is certain. */
+static inline GEMST_HD int GEMST_FN(gemst_search_exact)(const gemst_grid *g, const gemst_slab_nearest *sn,
+                                                      uint64_t open, gemst_real lb2, const gemst_edge_key *best)
+{
+    if (lb2 == GEMST_REAL_INF || lb2 > best->d2)
+        return 1;
+    for (int s = 0; s < gemst_slab_count(g->dim); s++)
+        if (((open >> s) & 1) && !GEMST_FN(gemst_slab_certain)(sn, s, lb2, best))
+            return 0;
+    return 1;
+}
+
+/*
+ * Dynamic pruning: gemst_slab_search over the slabs open in *open; slabs
+ * whose nearest point is certain and lies in comp_q are closed for good (no
+ * point of them can give the component its shortest edge, now or later).
+ * Returns infinity when the search is exact, else its lower bound.
+ */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_dynamic_search)(const gemst_grid *g, const gemst_query *qq,
+                                                               const uint32_t *comp, uint32_t comp_q,
+                                                               uint64_t *open, int max_ring,
+                                                               gemst_edge_key *best, uint32_t *best_to)
+{
+    gemst_slab_nearest sn;
+    gemst_real lb2 = GEMST_FN(gemst_slab_search)(g, qq, comp, comp_q, *open, max_ring, &sn, best, best_to);
+    int exact = GEMST_FN(gemst_search_exact)(g, &sn, *open, lb2, best);
+    for (int s = 0; s < gemst_slab_count(g->dim); s++)
+        if (((*open >> s) & 1) && GEMST_FN(gemst_slab_certain)(&sn, s, lb2, best) && comp[sn.pt[s]] == comp_q)
             *open &= ~((uint64_t)1 << s);
-    }
     return exact ? GEMST_REAL_INF : lb2;
+}
+
+/* Inserts (d2, p) into the sorted list, dropping its last entry.  On the
+ * GPU with fixed indices and no early exit, so that the compiler keeps the
+ * lists in registers; on the CPU shifting only as far as needed. */
+static inline GEMST_HD void GEMST_FN(gemst_knn_insert)(gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN],
+                                                     uint32_t koid[GEMST_KNN], gemst_real d2, uint32_t p,
+                                                     uint32_t po)
+{
+#ifdef __CUDA_ARCH__
+    int placed = 0;
+#pragma unroll
+    for (int k = GEMST_KNN - 1; k >= 0; k--) {
+        if (k > 0 && (d2 < kd2[k - 1] || (d2 == kd2[k - 1] && po < koid[k - 1]))) {
+            kd2[k] = kd2[k - 1];
+            kid[k] = kid[k - 1];
+            koid[k] = koid[k - 1];
+        } else if (!placed) {
+            kd2[k] = d2;
+            kid[k] = p;
+            koid[k] = po;
+            placed = 1;
+        }
+    }
+#else
+    int k = GEMST_KNN - 1;
+    for (; k > 0 && (d2 < kd2[k - 1] || (d2 == kd2[k - 1] && po < koid[k - 1])); k--) {
+        kd2[k] = kd2[k - 1];
+        kid[k] = kid[k - 1];
+        koid[k] = koid[k - 1];
+    }
+    kd2[k] = d2;
+    kid[k] = p;
+    koid[k] = po;
+#endif
 }
 
 /* The query's K nearest points in edge order, nearest first, in kd2/kid;
@@ -179,24 +259,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
                 uint32_t po = g->oid[p];
                 if (d2 == kd2[GEMST_KNN - 1] && po >= koid[GEMST_KNN - 1])
                     continue;
-                /* Insertion with fixed indices and no early exit, so that
-                 * the compiler keeps the lists in registers. */
-                int placed = 0;
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
-                for (int k = GEMST_KNN - 1; k >= 0; k--) {
-                    if (k > 0 && (d2 < kd2[k - 1] || (d2 == kd2[k - 1] && po < koid[k - 1]))) {
-                        kd2[k] = kd2[k - 1];
-                        kid[k] = kid[k - 1];
-                        koid[k] = koid[k - 1];
-                    } else if (!placed) {
-                        kd2[k] = d2;
-                        kid[k] = p;
-                        koid[k] = po;
-                        placed = 1;
-                    }
-                }
+                GEMST_FN(gemst_knn_insert)(kd2, kid, koid, d2, p, po);
                 if (count < GEMST_KNN)
                     count++;
             }
@@ -260,8 +323,9 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
  * Static pruning, from the query's `count` nearest points: writes the
  * candidates to cand (at most GEMST_CAND_SLOTS) and returns how many.  A
  * neighbour is dropped when an earlier one lies in its slab (uniqueness
- * property) or is closer to it than the query (then the query's edge to it
- * is the longest of a triangle).  *rb2 is set to infinity when the
+ * property; only an earlier one at least GEMST_SLAB_MIN_D2 away counts) or
+ * is closer to it than the query (then the query's edge to it is the
+ * longest of a triangle).  *rb2 is set to infinity when the
  * candidates hold every tree edge of the query (all points are neighbours,
  * or every slab is shadowed beyond the farthest neighbour); otherwise to a
  * squared distance below which they hold every tree edge: the farthest
@@ -285,7 +349,8 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
         uint64_t bit = (uint64_t)1 << GEMST_FN(gemst_slab_of)(g, qq, p);
         if (seen & bit)
             continue;
-        seen |= bit;
+        if (kd2[i] >= GEMST_SLAB_MIN_D2)
+            seen |= bit;
         int shadowed = 0;
 #ifdef __CUDA_ARCH__
 #pragma unroll
@@ -329,6 +394,43 @@ static inline GEMST_HD int GEMST_FN(gemst_static_scan)(const gemst_grid *g, cons
         }
         i++;
     }
+    return count;
+}
+
+/*
+ * Static pruning's fallback: a search with the component's edge as cutoff
+ * (*best), which also completes the query's candidates when it can.  When
+ * every slab's nearest point is certain, the query's tree edges are among
+ * its candidates and those nearest points; the ones in other components
+ * join the candidates (those in the query's component never lead out of
+ * it again), and the query needs no fallback any more (*rb2 = infinity).
+ * Returns the new candidate count.
+ */
+static inline GEMST_HD int GEMST_FN(gemst_static_fallback)(const gemst_grid *g, const gemst_query *qq,
+                                                         const uint32_t *comp, uint32_t comp_q, uint32_t *cand,
+                                                         int count, gemst_real *rb2, gemst_edge_key *best,
+                                                         uint32_t *best_to)
+{
+    const uint64_t all = gemst_slab_full_mask(g->dim);
+    gemst_slab_nearest sn;
+    gemst_real lb2 = GEMST_FN(gemst_slab_search)(g, qq, comp, comp_q, all, INT32_MAX, &sn, best, best_to);
+    for (int s = 0; s < gemst_slab_count(g->dim); s++)
+        if (!GEMST_FN(gemst_slab_certain)(&sn, s, lb2, best))
+            return count;
+    gemst_real overflow = GEMST_REAL_INF;
+    for (int s = 0; s < gemst_slab_count(g->dim); s++) {
+        uint32_t p = sn.pt[s];
+        int known = comp[p] == comp_q;
+        for (int i = 0; i < count && !known; i++)
+            known = cand[i] == p;
+        if (known)
+            continue;
+        if (count < GEMST_CAND_SLOTS)
+            cand[count++] = p;
+        else if (sn.d2[s] < overflow)
+            overflow = sn.d2[s];
+    }
+    *rb2 = overflow;
     return count;
 }
 

@@ -23,6 +23,22 @@
 #define GEMST_SLABS_2D 8
 #define GEMST_SLABS_3D 48
 
+/*
+ * The uniqueness property in computed arithmetic.  For q, p, w in one slab
+ * with a = |qp| <= b = |qw|: |qw|^2 - |pw|^2 >= 2ab cos(54.7) - a^2 >=
+ * 0.155 ab, while each computed squared distance is within 5 eps b^2 of its
+ * value (working coordinates lie in the unit cube, so b <= sqrt 3).  The
+ * computed order then agrees with geometry when a > 65 eps b, i.e. for
+ * a >= 128 eps.  Slab reasoning (pruning, closing, certainty) is used only
+ * for points at least that far from q; nearer ones, near-duplicates of q,
+ * are treated like any other point.
+ */
+#if GEMST_REAL_IS_DOUBLE
+#define GEMST_SLAB_MIN_D2 ((gemst_real)0x1p-92) /* (128 * 2^-53)^2 */
+#else
+#define GEMST_SLAB_MIN_D2 ((gemst_real)0x1p-34) /* (128 * 2^-24)^2 */
+#endif
+
 static inline GEMST_HD int gemst_slab_count(int dim)
 {
     return dim == 2 ? GEMST_SLABS_2D : GEMST_SLABS_3D;
