@@ -34,7 +34,9 @@ static const gpu_case cases[] = {
     {"lattice", GEMST_GEN_LATTICE, 20000, 2},     {"lattice", GEMST_GEN_LATTICE, 200000, 3},
 };
 
-/* Hand-made sets: heavy duplicates, a line, a circle. */
+/* Hand-made sets: heavy duplicates, a line, a circle, near-duplicates
+ * (points a few units in the last place apart, where slab pruning must not
+ * be trusted). */
 static void make_special(int which, int64_t n, int dim, gemst_pointset *ps)
 {
     double *v = calloc((size_t)(n * dim), sizeof *v);
@@ -48,12 +50,16 @@ static void make_special(int which, int64_t n, int dim, gemst_pointset *ps)
         } else if (which == 1) { /* evenly spaced on a line: long hook chains */
             v[i * dim] = (double)i;
             v[i * dim + 1] = (double)i;
-        } else { /* a circle: many equal distances */
+        } else if (which == 2) { /* a circle: many equal distances */
             v[i * dim] = cos(2 * PI * t);
             v[i * dim + 1] = sin(2 * PI * t);
+        } else { /* 64 centres, each point a few ulps (in double) or exactly (in float) off its centre */
+            double c = (double)(i % 64) / 64.0;
+            v[i * dim] = c + ldexp((double)(i % 5) - 2.0, -50);
+            v[i * dim + 1] = c * c + ldexp((double)(i % 3) - 1.0, -50);
         }
         if (dim == 3)
-            v[i * dim + 2] = which == 1 ? (double)i : 0.5;
+            v[i * dim + 2] = which == 1 ? (double)i : which == 3 ? ldexp((double)(i % 7), -51) : 0.5;
     }
     memset(ps, 0, sizeof *ps);
     ps->n = n;
@@ -125,10 +131,10 @@ END_TEST
 
 START_TEST(test_special_sets)
 {
-    static const char *names[] = {"duplicates", "line", "circle"};
+    static const char *names[] = {"duplicates", "line", "circle", "near-duplicates"};
     for (int dim = 2; dim <= 3; dim++) {
         gemst_pointset ps;
-        make_special(_i, _i == 0 ? 200000 : 50000, dim, &ps);
+        make_special(_i, _i == 0 ? 200000 : _i == 3 ? 3000 : 50000, dim, &ps);
         compare_backends(names[_i], &ps);
         free(ps.coords);
     }
@@ -197,7 +203,7 @@ int main(void)
     TCase *tc = tcase_create("gpu_vs_cpu");
     tcase_set_timeout(tc, 1200);
     tcase_add_loop_test(tc, test_generated_sets, 0, (int)(sizeof cases / sizeof cases[0]));
-    tcase_add_loop_test(tc, test_special_sets, 0, 3);
+    tcase_add_loop_test(tc, test_special_sets, 0, 4);
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_test(tc, test_gpu_edge_cases);
     suite_add_tcase(s, tc);

@@ -17,6 +17,7 @@
 
 #include "testutil.h"
 #include "nns/slab.h"
+#include "nns/search.h"
 #include "graph/edge_order.h"
 #include "graph/boruvka.h"
 
@@ -24,6 +25,21 @@
 #define DEG(rad) ((rad) * 180.0 / PI)
 /* acos(1 / sqrt(3)) in degrees: the widest angle of a 3D cone. */
 #define CONE_3D_DEG 54.735610317245346
+
+/* Assertions that cost nothing when they hold (Check's own record every
+ * passing check, which is slow in tight loops). */
+#define REQUIRE(cond, ...)                                                                                        \
+    do {                                                                                                          \
+        if (!(cond))                                                                                              \
+            ck_abort_msg(__VA_ARGS__);                                                                            \
+    } while (0)
+#define REQUIRE_TRUE(cond) REQUIRE(cond, "assertion failed: %s", #cond)
+#define REQUIRE_CMP(a, op, b)                                                                                     \
+    do {                                                                                                          \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                                       \
+        if (!(a_ op b_))                                                                                          \
+            ck_abort_msg("assertion failed: %s %s %s (%lld vs %lld)", #a, #op, #b, a_, b_);                       \
+    } while (0)
 
 /* ----------------------------------------------------------------- helpers */
 
@@ -158,13 +174,13 @@ static void widest_angles(const dir_set *ds, int dim, double *widest)
 
 START_TEST(test_slab_counts_and_masks)
 {
-    ck_assert_int_eq(gemst_slab_count(2), 8);
-    ck_assert_int_eq(gemst_slab_count(3), 48);
-    ck_assert_uint_eq(gemst_slab_full_mask(2), 0xffu);
-    ck_assert_uint_eq(gemst_slab_full_mask(3), 0xffffffffffffull);
+    REQUIRE_CMP(gemst_slab_count(2), ==, 8);
+    REQUIRE_CMP(gemst_slab_count(3), ==, 48);
+    REQUIRE_CMP(gemst_slab_full_mask(2), ==, 0xffu);
+    REQUIRE_CMP(gemst_slab_full_mask(3), ==, 0xffffffffffffull);
     /* One bit per slab: the popcount is the count. */
     for (int dim = 2; dim <= 3; dim++)
-        ck_assert_int_eq(__builtin_popcountll(gemst_slab_full_mask(dim)), gemst_slab_count(dim));
+        REQUIRE_CMP(__builtin_popcountll(gemst_slab_full_mask(dim)), ==, gemst_slab_count(dim));
 }
 END_TEST
 
@@ -181,12 +197,12 @@ START_TEST(test_slab_range_and_coverage)
             const double *v = ds.v[i];
             int s = ds.slab[i];
             int own = dim == 2 ? gemst_slab_2d(v[0], v[1]) : gemst_slab_3d(v[0], v[1], v[2]);
-            ck_assert_int_eq(s, own);
-            ck_assert_msg(s >= 0 && s < gemst_slab_count(dim), "%dD (%g, %g, %g) -> slab %d", dim, v[0], v[1],
-                          v[2], s);
+            REQUIRE_CMP(s, ==, own);
+            REQUIRE(s >= 0 && s < gemst_slab_count(dim), "%dD (%g, %g, %g) -> slab %d", dim, v[0], v[1],
+                    v[2], s);
             reached |= (uint64_t)1 << s;
         }
-        ck_assert_uint_eq(reached, gemst_slab_full_mask(dim));
+        REQUIRE_CMP(reached, ==, gemst_slab_full_mask(dim));
         dirs_free(&ds);
     }
 }
@@ -212,20 +228,26 @@ START_TEST(test_slab_special_directions)
                 opp[d] = -v[d];
             }
             int s = slab_of(dim, v);
-            ck_assert_int_ge(s, 0);
-            ck_assert_int_lt(s, gemst_slab_count(dim));
-            ck_assert_msg(slab_of(dim, neg0) == s, "%dD direction %zu: -0.0 and +0.0 differ", dim, i);
+            /* A zero component counts as positive: replacing every zero by
+             * the same tiny positive value (ties stay ties) keeps the slab. */
+            double tiny[3];
+            for (int d = 0; d < 3; d++)
+                tiny[d] = v[d] == 0.0 ? 5e-324 : v[d];
+            REQUIRE(slab_of(dim, tiny) == s, "%dD direction %zu: zero components do not count as positive", dim, i);
+            REQUIRE_CMP(s, >=, 0);
+            REQUIRE_CMP(s, <, gemst_slab_count(dim));
+            REQUIRE(slab_of(dim, neg0) == s, "%dD direction %zu: -0.0 and +0.0 differ", dim, i);
             if (v[0] != 0.0 || v[1] != 0.0 || (dim == 3 && v[2] != 0.0))
-                ck_assert_msg(slab_of(dim, opp) != s, "%dD direction %zu shares a slab with its opposite", dim,
-                              i);
+                REQUIRE(slab_of(dim, opp) != s, "%dD direction %zu shares a slab with its opposite", dim,
+                        i);
         }
     /* Hand-derived: ties in magnitude go to the earlier axis, so (1,1,0)
      * and (1,1,1) join (1,0,0), and (1,1) joins (1,0). */
-    ck_assert_int_eq(gemst_slab_3d(1, 1, 0), gemst_slab_3d(1, 0, 0));
-    ck_assert_int_eq(gemst_slab_3d(1, 1, 1), gemst_slab_3d(1, 0, 0));
-    ck_assert_int_eq(gemst_slab_2d(1, 1), gemst_slab_2d(1, 0));
+    REQUIRE_CMP(gemst_slab_3d(1, 1, 0), ==, gemst_slab_3d(1, 0, 0));
+    REQUIRE_CMP(gemst_slab_3d(1, 1, 1), ==, gemst_slab_3d(1, 0, 0));
+    REQUIRE_CMP(gemst_slab_2d(1, 1), ==, gemst_slab_2d(1, 0));
     /* (1,0,1) and (1,1,0) are 60 degrees apart: they must not share a cone. */
-    ck_assert_int_ne(gemst_slab_3d(1, 0, 1), gemst_slab_3d(1, 1, 0));
+    REQUIRE_CMP(gemst_slab_3d(1, 0, 1), !=, gemst_slab_3d(1, 1, 0));
 }
 END_TEST
 
@@ -245,17 +267,17 @@ START_TEST(test_slab_angular_diameter)
         add_random_directions(&ds, dim, cases[c].random, 97u + (uint64_t)dim);
         widest_angles(&ds, dim, widest);
         for (int s = 0; s < gemst_slab_count(dim); s++) {
-            ck_assert_msg(widest[s] < 60.0, "%dD slab %d spans %.6f degrees", dim, s, widest[s]);
-            ck_assert_msg(widest[s] <= cases[c].claimed + 1e-9, "%dD slab %d spans %.6f > %.6f degrees", dim, s,
-                          widest[s], cases[c].claimed);
+            REQUIRE(widest[s] < 60.0, "%dD slab %d spans %.6f degrees", dim, s, widest[s]);
+            REQUIRE(widest[s] <= cases[c].claimed + 1e-9, "%dD slab %d spans %.6f > %.6f degrees", dim, s,
+                    widest[s], cases[c].claimed);
             /* Every slab is about as wide as claimed (random sampling only
              * approaches the corners a cone's open faces cut off). */
-            ck_assert_msg(widest[s] > cases[c].claimed - 10.0, "%dD slab %d spans only %.6f degrees", dim, s,
-                          widest[s]);
+            REQUIRE(widest[s] > cases[c].claimed - 10.0, "%dD slab %d spans only %.6f degrees", dim, s,
+                    widest[s]);
             overall = widest[s] > overall ? widest[s] : overall;
         }
-        ck_assert_msg(fabs(overall - cases[c].claimed) < 1e-6, "%dD widest slab %.9f, claimed %.9f", dim, overall,
-                      cases[c].claimed);
+        REQUIRE(fabs(overall - cases[c].claimed) < 1e-6, "%dD widest slab %.9f, claimed %.9f", dim, overall,
+                cases[c].claimed);
         dirs_free(&ds);
     }
 }
@@ -272,8 +294,8 @@ static void check_uniqueness(int dim, const double q[3], const double p[3], cons
     }
     if (dot3(qp, qp) == 0.0 || slab_of(dim, qp) != slab_of(dim, qw) || dot3(qp, qp) > dot3(qw, qw))
         return;
-    ck_assert_msg(dot3(pw, pw) < dot3(qw, qw), "%dD q=(%g,%g,%g) p=(%g,%g,%g) w=(%g,%g,%g)", dim, q[0], q[1], q[2],
-                  p[0], p[1], p[2], w[0], w[1], w[2]);
+    REQUIRE(dot3(pw, pw) < dot3(qw, qw), "%dD q=(%g,%g,%g) p=(%g,%g,%g) w=(%g,%g,%g)", dim, q[0], q[1], q[2],
+            p[0], p[1], p[2], w[0], w[1], w[2]);
 }
 
 /* Random points around random queries. */
@@ -310,6 +332,157 @@ START_TEST(test_uniqueness_property_lattice)
                 check_uniqueness(dim, q, ds.v[i], ds.v[j]);
         dirs_free(&ds);
     }
+}
+END_TEST
+
+/* The solver's squared distance: ((dx dx + dy dy) + dz dz), rounded at
+ * every step. */
+static double computed_d2(const double *a, const double *b, int dim)
+{
+    double s = 0.0;
+    for (int d = 0; d < dim; d++) {
+        double t = b[d] - a[d], t2 = t * t;
+        s = d == 0 ? t2 : s + t2;
+    }
+    return s;
+}
+
+static int computed_slab(const double *a, const double *b, int dim)
+{
+    return gemst_slab(dim, b[0] - a[0], b[1] - a[1], dim == 3 ? b[2] - a[2] : 0.0);
+}
+
+/*
+ * The uniqueness property in computed arithmetic (slab.h): for q, p, w in
+ * the unit cube with p, w in one slab of q and GEMST_SLAB_MIN_D2 <=
+ * d2(q, p) <= d2(q, w), the computed d2(p, w) is below d2(q, w).  The
+ * worst case is built on purpose: p just beyond the threshold along one
+ * extreme ray of the slab, w as far as the cube allows near the other, so
+ * that the angle approaches the slab's widest (45 or 54.7 degrees).
+ */
+START_TEST(test_uniqueness_property_computed)
+{
+    uint64_t seed = 33;
+    const double amin = sqrt((double)GEMST_SLAB_MIN_D2);
+    int qualifying = 0;
+    for (int k = 0; k < 200000; k++) {
+        const int dim = 2 + k % 2;
+        double q[3] = {0, 0, 0}, p[3] = {0, 0, 0}, w[3] = {0, 0, 0};
+        double tilt = 1e-3 * rng_unit(&seed), near[3] = {1, 1e-3 * rng_unit(&seed), 0};
+        double far[3] = {1, 1 - tilt, dim == 3 ? 1 - 2 * tilt : 0};
+        if (dim == 3)
+            near[2] = 1e-3 * rng_unit(&seed);
+        double a = amin * (1 + 0.2 * rng_unit(&seed)), b = INFINITY;
+        for (int d = 0; d < dim; d++)
+            q[d] = 0.2 * rng_unit(&seed);
+        for (int d = 0; d < dim; d++)
+            b = fmin(b, (1 - q[d]) * norm3(far) / far[d]);
+        b *= 1 - 1e-3 * rng_unit(&seed);
+        for (int d = 0; d < dim; d++) {
+            p[d] = q[d] + a * near[d] / norm3(near);
+            w[d] = q[d] + b * far[d] / norm3(far);
+        }
+        double qp = computed_d2(q, p, dim), qw = computed_d2(q, w, dim);
+        if (computed_slab(q, p, dim) != computed_slab(q, w, dim) || qp < GEMST_SLAB_MIN_D2 || qp > qw)
+            continue;
+        qualifying++;
+        REQUIRE(computed_d2(p, w, dim) < qw, "%dD q (%a, %a, %a), |qp| %a, |qw| %a: d2(p, w) %a >= d2(q, w) %a", dim,
+                q[0], q[1], q[2], sqrt(qp), sqrt(qw), computed_d2(p, w, dim), qw);
+    }
+    REQUIRE(qualifying > 100000, "only %d configurations qualified", qualifying);
+}
+END_TEST
+
+/* The 2D slab's extreme rays: the multiples of 45 degrees whose direction,
+ * turned slightly either way, falls in slab s (found by classifying, not
+ * from the slab's formula).  Returns how many (2 expected). */
+static int slab_rays_2d(int s, double rays[][3])
+{
+    int m = 0;
+    for (int k = 0; k < 8; k++) {
+        double a = k * PI / 4, in = 0;
+        for (int side = -1; side <= 1; side += 2)
+            in += gemst_slab_2d(cos(a + side * 1e-6), sin(a + side * 1e-6)) == s;
+        if (in > 0 && m < 8) {
+            rays[m][0] = cos(a);
+            rays[m][1] = sin(a);
+            rays[m++][2] = 0.0;
+        }
+    }
+    return m;
+}
+
+/* gemst_slab_min_dot_2d is the smaller u.d of the slab's two extreme rays,
+ * and, when positive, a lower bound of u.d over all unit directions u of
+ * the slab. */
+START_TEST(test_slab_min_dot_2d)
+{
+    uint64_t seed = 31;
+    for (int s = 0; s < GEMST_SLABS_2D; s++) {
+        double rays[8][3];
+        REQUIRE_CMP(slab_rays_2d(s, rays), ==, 2);
+        REQUIRE(angle_deg(rays[0], rays[1]) > 44.999 && angle_deg(rays[0], rays[1]) < 45.001, "slab %d", s);
+        for (int k = 0; k < 2000; k++) {
+            double d[3], u[3];
+            random_direction(&seed, 2, d);
+            for (int c = 0; c < 2; c++)
+                d[c] *= 0.5 + rng_unit(&seed);
+            double m = gemst_slab_min_dot_2d(s, d[0], d[1]), ray_min = fmin(dot3(rays[0], d), dot3(rays[1], d));
+            REQUIRE(fabs(m - ray_min) <= 1e-12 * (1 + norm3(d)), "slab %d d (%g, %g): %.17g, rays give %.17g", s,
+                    d[0], d[1], m, ray_min);
+            do
+                random_direction(&seed, 2, u);
+            while (gemst_slab_2d(u[0], u[1]) != s);
+            /* A lower bound over the slab only where it is positive (where
+             * the shadow test uses it): a d pointing away from the slab has
+             * its smallest dot product inside the arc, not at a ray. */
+            if (m > 0)
+                REQUIRE(dot3(u, d) / norm3(u) >= m - 1e-12, "slab %d: a direction below the minimum", s);
+        }
+    }
+}
+END_TEST
+
+/* gemst_shadows_slab_2d(s, d, r2): every point w of slab s with
+ * r2 <= |w|^2 <= 2 (the unit square) is nearer to d than to the origin. */
+START_TEST(test_shadows_slab_2d)
+{
+    uint64_t seed = 32;
+    int shadowing = 0, trials = 20000;
+    for (int k = 0; k < trials; k++) {
+        double d[3], u[3];
+        int s = (int)(rng_next(&seed) % GEMST_SLABS_2D);
+        random_direction(&seed, 2, d);
+        double len = pow(10.0, -4.0 + 3.7 * rng_unit(&seed)) / norm3(d);
+        d[0] *= len;
+        d[1] *= len;
+        double r2 = dot3(d, d) + rng_unit(&seed) * (2.0 - dot3(d, d));
+        /* Half the trials near the threshold radius dp2 / (2 m), where the
+         * nearest ray point is as far from d as from the origin. */
+        double m = gemst_slab_min_dot_2d(s, d[0], d[1]), edge = dot3(d, d) / (2.0 * m);
+        if (k % 2 && m > 0 && edge * edge < 2.0)
+            r2 = edge * edge * (1.0 + (rng_unit(&seed) - 0.5) * 1e-4);
+        if (!gemst_shadows_slab_2d(s, d[0], d[1], r2))
+            continue;
+        shadowing++;
+        double rays[8][3];
+        slab_rays_2d(s, rays);
+        for (int j = 0; j < 40; j++) {
+            /* Both rays at both ends of the range, then random points. */
+            if (j < 4) {
+                memcpy(u, rays[j % 2], sizeof u);
+            } else {
+                do
+                    random_direction(&seed, 2, u);
+                while (gemst_slab_2d(u[0], u[1]) != s);
+            }
+            double t = j < 2 ? sqrt(r2) : j < 4 ? sqrt(2.0) : sqrt(r2 + rng_unit(&seed) * (2.0 - r2));
+            double w[3] = {t * u[0] / norm3(u), t * u[1] / norm3(u), 0.0}, wd[3] = {w[0] - d[0], w[1] - d[1], 0.0};
+            REQUIRE(dot3(wd, wd) < t * t, "slab %d, d (%a, %a), r2 %a: w at %g not nearer to d", s, d[0], d[1], r2, t);
+        }
+    }
+    /* Both outcomes occur. */
+    REQUIRE(shadowing > trials / 50 && shadowing < trials, "%d of %d shadow", shadowing, trials);
 }
 END_TEST
 
@@ -360,9 +533,9 @@ START_TEST(test_edge_make_normalises)
         gemst_edge_key e = gemst_edge_make(2.5, pairs[i][0], pairs[i][1]);
         uint32_t lo = pairs[i][0] < pairs[i][1] ? pairs[i][0] : pairs[i][1];
         uint32_t hi = pairs[i][0] < pairs[i][1] ? pairs[i][1] : pairs[i][0];
-        ck_assert_uint_eq(e.lo, lo);
-        ck_assert_uint_eq(e.hi, hi);
-        ck_assert(e.d2 == 2.5);
+        REQUIRE_CMP(e.lo, ==, lo);
+        REQUIRE_CMP(e.hi, ==, hi);
+        REQUIRE_TRUE(e.d2 == 2.5);
     }
 }
 END_TEST
@@ -373,17 +546,17 @@ START_TEST(test_edge_less_total_order)
     gemst_edge_key e[EDGE_POOL];
     edge_pool(e, 77);
     for (int i = 0; i < EDGE_POOL; i++) {
-        ck_assert(!gemst_edge_less(e[i], e[i]));
+        REQUIRE_TRUE(!gemst_edge_less(e[i], e[i]));
         for (int j = 0; j < EDGE_POOL; j++) {
             int ab = gemst_edge_less(e[i], e[j]), ba = gemst_edge_less(e[j], e[i]);
             int ref = edge_cmp_ref(e[i], e[j]);
-            ck_assert_int_eq(ab, ref < 0);
-            ck_assert_int_eq(ba, ref > 0);
+            REQUIRE_CMP(ab, ==, ref < 0);
+            REQUIRE_CMP(ba, ==, ref > 0);
             /* Trichotomy: exactly one of a < b, b < a, a = b. */
-            ck_assert_int_eq(ab + ba + edge_same(e[i], e[j]), 1);
+            REQUIRE_CMP(ab + ba + edge_same(e[i], e[j]), ==, 1);
             for (int k = 0; k < EDGE_POOL; k++)
                 if (ab && gemst_edge_less(e[j], e[k]))
-                    ck_assert(gemst_edge_less(e[i], e[k]));
+                    REQUIRE_TRUE(gemst_edge_less(e[i], e[k]));
         }
     }
 }
@@ -397,10 +570,10 @@ START_TEST(test_edge_words)
     edge_pool(e, 78);
     for (int i = 0; i < EDGE_POOL; i++) {
         gemst_edge_key back = gemst_edge_from_words(gemst_edge_word1(e[i].d2), gemst_edge_word2(e[i]));
-        ck_assert(edge_same(back, e[i]));
-        ck_assert(gemst_edge_word1_value(gemst_edge_word1(e[i].d2)) == e[i].d2);
+        REQUIRE_TRUE(edge_same(back, e[i]));
+        REQUIRE_TRUE(gemst_edge_word1_value(gemst_edge_word1(e[i].d2)) == e[i].d2);
         for (int j = 0; j < EDGE_POOL; j++)
-            ck_assert_int_eq(words_cmp(e[i], e[j]), edge_cmp_ref(e[i], e[j]));
+            REQUIRE_CMP(words_cmp(e[i], e[j]), ==, edge_cmp_ref(e[i], e[j]));
     }
 }
 END_TEST
@@ -411,18 +584,18 @@ START_TEST(test_edge_none)
     gemst_edge_key e[EDGE_POOL], none = gemst_edge_none();
     edge_pool(e, 79);
     for (int i = 0; i < EDGE_POOL; i++) {
-        ck_assert(gemst_edge_less(e[i], none));
-        ck_assert(!gemst_edge_less(none, e[i]));
-        ck_assert_int_lt(words_cmp(e[i], none), 0);
+        REQUIRE_TRUE(gemst_edge_less(e[i], none));
+        REQUIRE_TRUE(!gemst_edge_less(none, e[i]));
+        REQUIRE_CMP(words_cmp(e[i], none), <, 0);
     }
-    ck_assert(!gemst_edge_less(none, none));
+    REQUIRE_TRUE(!gemst_edge_less(none, none));
     /* Largest real ids with an infinite length still precede it. */
-    ck_assert(gemst_edge_less(gemst_edge_make(INFINITY, UINT32_MAX - 1, UINT32_MAX - 1), none));
+    REQUIRE_TRUE(gemst_edge_less(gemst_edge_make(INFINITY, UINT32_MAX - 1, UINT32_MAX - 1), none));
     uint64_t w1, w2;
     uint32_t win = 0;
     gemst_root_reset_f64(&w1, &w2, &win, 0);
-    ck_assert(edge_same(gemst_root_edge_f64(&w1, &w2, 0), none));
-    ck_assert_uint_eq(win, GEMST_NONE);
+    REQUIRE_TRUE(edge_same(gemst_root_edge_f64(&w1, &w2, 0), none));
+    REQUIRE_CMP(win, ==, GEMST_NONE);
 }
 END_TEST
 
@@ -437,6 +610,9 @@ static Suite *slab_suite(void)
     tcase_add_test(tc, test_slab_angular_diameter);
     tcase_add_test(tc, test_uniqueness_property_random);
     tcase_add_test(tc, test_uniqueness_property_lattice);
+    tcase_add_test(tc, test_uniqueness_property_computed);
+    tcase_add_test(tc, test_slab_min_dot_2d);
+    tcase_add_test(tc, test_shadows_slab_2d);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("edge_order");
     tcase_add_test(te, test_edge_make_normalises);

@@ -398,11 +398,10 @@ static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_r
                             edge_d2);
 }
 
-static __global__ void GEMST_FN(k_flatten_roots)(const uint32_t *roots, const int *n_roots, uint32_t *link,
-                                               uint32_t *failed)
+static __global__ void GEMST_FN(k_flatten_roots)(const uint32_t *roots, const int *n_roots, uint32_t *link)
 {
     GEMST_LIST_INDEX(k, n_roots);
-    gemst_flatten_root(link, roots[k], (uint32_t)*n_roots, failed);
+    gemst_flatten_root(link, roots[k]);
 }
 
 static __global__ void GEMST_FN(k_relabel)(uint32_t n, const uint32_t *link, uint32_t *comp)

@@ -18,7 +18,6 @@ typedef struct {
     int active, roots;         /* list lengths after compaction */
     int uncertain, crowded;    /* list lengths of one-time selections */
     unsigned long long searches; /* fallback searches */
-    uint32_t failed;           /* a hook cycle: inconsistent minima (a bug) */
 } GEMST_FN(counters);
 
 #define cuda_ctx GEMST_FN(cuda_ctx)
@@ -464,7 +463,7 @@ static int GEMST_FN(merge)(cuda_ctx *c, gridemst_error *err)
                                                        c->comp, c->g.oid, c->link, CNT(c, edges), c->nu - 1,
                                                        c->edge_lo, c->edge_hi, c->edge_d2);
     GEMST_LAUNCHED();
-    GEMST_FN(k_flatten_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link, CNT(c, failed));
+    GEMST_FN(k_flatten_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link);
     GEMST_LAUNCHED();
     GEMST_FN(k_relabel)<<<gemst_blocks(c->nu), GEMST_THREADS, 0, c->s>>>(c->nu, c->link, c->comp);
     GEMST_LAUNCHED();
@@ -515,13 +514,15 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         GEMST_TRY(GEMST_FN(add_time)(ev[1], ev[2], &stats->time_ms.findmin2, err));
         GEMST_TRY(GEMST_FN(add_time)(ev[2], ev[3], &stats->time_ms.findmin1, err));
         GEMST_TRY(GEMST_FN(add_time)(ev[3], ev[4], &stats->time_ms.merge, err));
+        uint32_t roots = c->n_roots, added = c->host.edges - before;
         c->n_active = (uint32_t)c->host.active;
         c->n_roots = (uint32_t)c->host.roots;
         if (c->pb->opt.progress)
             c->pb->opt.progress(c->pb->opt.progress_ctx, "iteration", stats->iterations, c->n_roots);
-        if (c->host.failed || c->host.edges > c->nu - 1)
-            return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "inconsistent component minima (%u edges for %u points)",
-                              c->host.edges, c->nu);
+        if (c->host.edges > c->nu - 1 || !gemst_merge_consistent(roots, c->n_roots, added))
+            return gemst_fail(err, GRIDEMST_ERR_INTERNAL,
+                              "inconsistent component minima: %u edges joined %u components into %u", added, roots,
+                              c->n_roots);
         if (c->host.edges == before)
             return gemst_fail(err, GRIDEMST_ERR_INTERNAL,
                               "Boruvka iteration %d added no edge with %u components left", stats->iterations,

@@ -167,9 +167,9 @@ static inline GEMST_HD void GEMST_FN(gemst_connect)(uint32_t r, const uint32_t *
  * halving step from overwriting a link another thread already pointed
  * closer to the root (e.g. at the root itself), so once flatten_root(r) has
  * stored r's root, link[r] stays the root. */
-static inline GEMST_HD uint32_t gemst_find_root(uint32_t *link, uint32_t x, uint32_t max_steps)
+static inline GEMST_HD uint32_t gemst_find_root(uint32_t *link, uint32_t x)
 {
-    for (uint32_t step = 0; step <= max_steps; step++) {
+    for (;;) {
         uint32_t y = gemst_load_relaxed(&link[x]);
         if (y == x)
             return x;
@@ -179,19 +179,20 @@ static inline GEMST_HD uint32_t gemst_find_root(uint32_t *link, uint32_t x, uint
         gemst_atomic_cas_u32(&link[x], y, z);
         x = z;
     }
-    return GEMST_NONE;
 }
 
-/* Points root r's link at its new root.  The hooks form a forest over the
- * roots, so a walk longer than their number means a cycle: a bug, reported
- * through *failed rather than looping forever. */
-static inline GEMST_HD void gemst_flatten_root(uint32_t *link, uint32_t r, uint32_t roots, uint32_t *failed)
+static inline GEMST_HD void gemst_flatten_root(uint32_t *link, uint32_t r)
 {
-    uint32_t root = gemst_find_root(link, r, roots);
-    if (root == GEMST_NONE)
-        gemst_store_relaxed(failed, 1);
-    else
-        gemst_store_relaxed(&link[r], root);
+    gemst_store_relaxed(&link[r], gemst_find_root(link, r));
+}
+
+/* After a merge: every emitted edge hooked one root to another, so the
+ * roots went down by exactly the edges added, unless the hooks held a
+ * cycle (which path halving collapses into one root): inconsistent minima,
+ * a bug that the caller reports instead of returning a wrong tree. */
+static inline int gemst_merge_consistent(uint32_t roots_before, uint32_t roots_after, uint32_t edges_added)
+{
+    return (uint64_t)roots_after + edges_added == roots_before;
 }
 
 #endif

@@ -79,10 +79,12 @@ static inline GEMST_HD int gemst_slab_3d(gemst_real dx, gemst_real dy, gemst_rea
 }
 
 /*
- * The smallest dot product of d with a unit direction of 2D slab s: the
- * minimum over the slab's two extreme rays (every direction of the cone is
- * a non-negative combination of them).  For slab {x >= |y|} with its signs
- * the rays are (sx, 0) and (sx, sy)/sqrt2.
+ * For d that makes an acute angle with every direction of 2D slab s: the
+ * smallest dot product of d with a unit direction of the slab, the minimum
+ * over its two extreme rays (every direction of the cone is a non-negative
+ * combination of them).  Otherwise the result is not positive, which is
+ * all the caller needs to know.  For slab {x >= |y|} with its signs the
+ * rays are (sx, 0) and (sx, sy)/sqrt2.
  */
 static inline GEMST_HD double gemst_slab_min_dot_2d(int s, double dx, double dy)
 {
