@@ -443,8 +443,8 @@ START_TEST(test_slab_min_dot_2d)
 }
 END_TEST
 
-/* gemst_shadows_slab_2d(s, d, r2): every point w of slab s with
- * r2 <= |w|^2 <= 2 (the unit square) is nearer to d than to the origin. */
+/* gemst_shadows_slab_2d(s, dx, dy, |d|^2, r): every point w of slab s with
+ * r^2 <= |w|^2 <= 2 (the unit square) is nearer to d than to the origin. */
 START_TEST(test_shadows_slab_2d)
 {
     uint64_t seed = 32;
@@ -462,7 +462,7 @@ START_TEST(test_shadows_slab_2d)
         double m = gemst_slab_min_dot_2d(s, d[0], d[1]), edge = dot3(d, d) / (2.0 * m);
         if (k % 2 && m > 0 && edge * edge < 2.0)
             r2 = edge * edge * (1.0 + (rng_unit(&seed) - 0.5) * 1e-4);
-        if (!gemst_shadows_slab_2d(s, d[0], d[1], r2))
+        if (!gemst_shadows_slab_2d(s, d[0], d[1], dot3(d, d), sqrt(r2)))
             continue;
         shadowing++;
         double rays[8][3];

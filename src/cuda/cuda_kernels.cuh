@@ -388,14 +388,20 @@ static __global__ void GEMST_FN(k_fallback)(gemst_grid g, const uint32_t *pts, c
     }
 }
 
+/* An edge past edge_cap is counted but not stored: only inconsistent minima
+ * could produce it, and the host reports the count. */
 static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_roots, const uint32_t *win_in,
                                          const uint32_t *win_out, const gemst_word1 *w1, const uint32_t *comp,
                                          const uint32_t *oid, uint32_t *link, uint32_t *edge_count, uint32_t edge_cap,
                                          uint32_t *edge_lo, uint32_t *edge_hi, gemst_real *edge_d2)
 {
     GEMST_LIST_INDEX(k, n_roots);
-    GEMST_FN(gemst_connect)(roots[k], win_in, win_out, w1, comp, oid, link, edge_count, edge_cap, edge_lo, edge_hi,
-                            edge_d2);
+    gemst_edge_key e;
+    if (!GEMST_FN(gemst_hook)(roots[k], win_in, win_out, w1, comp, oid, link, &e))
+        return;
+    uint32_t at = atomicAdd(edge_count, 1u);
+    if (at < edge_cap)
+        GEMST_FN(gemst_store_edge)(e, at, edge_lo, edge_hi, edge_d2);
 }
 
 static __global__ void GEMST_FN(k_flatten_roots)(const uint32_t *roots, const int *n_roots, uint32_t *link)
@@ -407,7 +413,9 @@ static __global__ void GEMST_FN(k_flatten_roots)(const uint32_t *roots, const in
 static __global__ void GEMST_FN(k_relabel)(uint32_t n, const uint32_t *link, uint32_t *comp)
 {
     GEMST_INDEX(i, n);
-    comp[i] = link[comp[i]];
+    uint32_t r = link[comp[i]];
+    if (r != comp[i])
+        comp[i] = r;
 }
 
 /* Flags for the next iteration's lists; the points dropped from the active

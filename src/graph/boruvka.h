@@ -133,29 +133,29 @@ static inline GEMST_HD void GEMST_FN(gemst_atomic_pass3)(uint32_t q, const uint3
 }
 
 /* Connect and union, Algorithm 5: root r hooks to the component at the
- * other end of its shortest edge and emits the edge, unless the two
- * components chose the same edge and r is the smaller root (which stays a
- * root; the other hooks to it).  An edge past edge_cap is counted but not
- * stored: only inconsistent minima could produce it, and the caller reports
- * the count as an internal error. */
-static inline GEMST_HD void GEMST_FN(gemst_connect)(uint32_t r, const uint32_t *win_in, const uint32_t *win_out,
-                                                  const gemst_word1 *w1, const uint32_t *comp, const uint32_t *oid,
-                                                  uint32_t *link, uint32_t *edge_count, uint32_t edge_cap,
-                                                  uint32_t *edge_lo, uint32_t *edge_hi, gemst_real *edge_d2)
+ * other end of its shortest edge, unless the two components chose the same
+ * edge and r is the smaller root (which stays a root; the other hooks to
+ * it).  Returns whether r hooked, with the edge it emits in *e. */
+static inline GEMST_HD int GEMST_FN(gemst_hook)(uint32_t r, const uint32_t *win_in, const uint32_t *win_out,
+                                              const gemst_word1 *w1, const uint32_t *comp, const uint32_t *oid,
+                                              uint32_t *link, gemst_edge_key *e)
 {
     uint32_t w = win_in[r];
     if (w == GEMST_NONE)
-        return;
+        return 0;
     uint32_t t = win_out[r];
     uint32_t s = comp[t];
     int mutual = win_in[s] == t && win_out[s] == w;
     if (mutual && r < s)
-        return;
+        return 0;
     link[r] = s;
-    uint32_t at = gemst_atomic_add_u32(edge_count, 1);
-    if (at >= edge_cap)
-        return;
-    gemst_edge_key e = gemst_edge_make(gemst_edge_word1_value(w1[r]), oid[w], oid[t]);
+    *e = gemst_edge_make(gemst_edge_word1_value(w1[r]), oid[w], oid[t]);
+    return 1;
+}
+
+static inline GEMST_HD void GEMST_FN(gemst_store_edge)(gemst_edge_key e, uint32_t at, uint32_t *edge_lo,
+                                                     uint32_t *edge_hi, gemst_real *edge_d2)
+{
     edge_lo[at] = e.lo;
     edge_hi[at] = e.hi;
     edge_d2[at] = e.d2;

@@ -10,7 +10,7 @@
  * is one contiguous range of points.  Rows and row ends that cannot hold a
  * point within the current bound are skipped, and whole rows are trimmed to
  * the cells the bound still reaches (two cells of margin cover rounding in
- * the trim and in gemst_cell_guess).
+ * the trim and in gemst_cell_guess, so only rings 3 and beyond shrink).
  *
  * Every lower bound here is shrunk by GEMST_LB_SHRINK so that it never
  * exceeds a squared distance computed for a point it bounds.
@@ -148,17 +148,22 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_grid *g, const 
     while (it->z <= it->zhi) {
         const int32_t y = it->y, z = it->z;
         int32_t xa = 0, xb = -1;
-        gemst_real gy = GEMST_FN(gemst_axis_gap)(g, qq->q[1], y);
-        gemst_real gz = g->dim == 3 ? GEMST_FN(gemst_axis_gap)(g, qq->q[2], z) : (gemst_real)0;
-        gemst_real row2 = GEMST_ADD(GEMST_MUL(gy, gy), GEMST_MUL(gz, gz));
-        if (GEMST_MUL(row2, GEMST_LB_SHRINK) > bound2) {
+        const int bounded = bound2 < GEMST_REAL_INF; /* no pruning while the bound is open */
+        gemst_real row2 = 0;
+        if (bounded) {
+            gemst_real gy = GEMST_FN(gemst_axis_gap)(g, qq->q[1], y);
+            gemst_real gz = g->dim == 3 ? GEMST_FN(gemst_axis_gap)(g, qq->q[2], z) : (gemst_real)0;
+            row2 = GEMST_ADD(GEMST_MUL(gy, gy), GEMST_MUL(gz, gz));
+        }
+        if (bounded && GEMST_MUL(row2, GEMST_LB_SHRINK) > bound2) {
             it->part = 2;
         } else if (y == qq->c[1] - r || y == qq->c[1] + r || z == qq->c[2] - r || z == qq->c[2] + r) {
-            /* A whole row, trimmed to the x range the bound reaches (one
-             * cell of margin covers rounding in the trim). */
+            /* A whole row, trimmed to the x range the bound reaches (two
+             * cells of margin cover rounding in the trim, so rows shorter
+             * than 7 cells cannot shrink). */
             xa = cx - r > 0 ? cx - r : 0;
             xb = cx + r < g->nc[0] - 1 ? cx + r : g->nc[0] - 1;
-            if (r >= 1 && bound2 < GEMST_REAL_INF) {
+            if (r >= 3 && bounded) {
                 gemst_real reach = (gemst_real)sqrt((double)GEMST_SUB(bound2, GEMST_MUL(row2, GEMST_LB_SHRINK)));
                 int32_t ta = GEMST_FN(gemst_cell_guess)(g, GEMST_SUB(qq->q[0], reach), g->nc[0]) - 2;
                 int32_t tb = GEMST_FN(gemst_cell_guess)(g, GEMST_ADD(qq->q[0], reach), g->nc[0]) + 2;
@@ -173,8 +178,8 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_grid *g, const 
                 it->part++;
                 if (x < 0 || x >= g->nc[0])
                     continue;
-                gemst_real gx = GEMST_FN(gemst_axis_gap)(g, qq->q[0], x);
-                if (GEMST_MUL(GEMST_ADD(row2, GEMST_MUL(gx, gx)), GEMST_LB_SHRINK) <= bound2)
+                gemst_real gx = bounded ? GEMST_FN(gemst_axis_gap)(g, qq->q[0], x) : (gemst_real)0;
+                if (!bounded || GEMST_MUL(GEMST_ADD(row2, GEMST_MUL(gx, gx)), GEMST_LB_SHRINK) <= bound2)
                     xa = xb = x;
             }
         }

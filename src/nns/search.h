@@ -196,14 +196,16 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_dynamic_search)(const gemst_gri
     return exact ? GEMST_REAL_INF : lb2;
 }
 
-/* Inserts (d2, p) into the sorted list, dropping its last entry.  On the
- * GPU with fixed indices and no early exit, so that the compiler keeps the
- * lists in registers; on the CPU shifting only as far as needed. */
+/* Inserts (d2, p) into the sorted list of `count` entries (GEMST_KNN when
+ * full, dropping the last).  On the GPU with fixed indices and no early
+ * exit, so that the compiler keeps the lists in registers; on the CPU
+ * shifting only the entries that move. */
 static inline GEMST_HD void GEMST_FN(gemst_knn_insert)(gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN],
-                                                     uint32_t koid[GEMST_KNN], gemst_real d2, uint32_t p,
+                                                     uint32_t koid[GEMST_KNN], int count, gemst_real d2, uint32_t p,
                                                      uint32_t po)
 {
 #ifdef __CUDA_ARCH__
+    (void)count;
     int placed = 0;
 #pragma unroll
     for (int k = GEMST_KNN - 1; k >= 0; k--) {
@@ -219,7 +221,7 @@ static inline GEMST_HD void GEMST_FN(gemst_knn_insert)(gemst_real kd2[GEMST_KNN]
         }
     }
 #else
-    int k = GEMST_KNN - 1;
+    int k = count < GEMST_KNN ? count : GEMST_KNN - 1;
     for (; k > 0 && (d2 < kd2[k - 1] || (d2 == kd2[k - 1] && po < koid[k - 1])); k--) {
         kd2[k] = kd2[k - 1];
         kid[k] = kid[k - 1];
@@ -259,7 +261,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
                 uint32_t po = g->oid[p];
                 if (d2 == kd2[GEMST_KNN - 1] && po >= koid[GEMST_KNN - 1])
                     continue;
-                GEMST_FN(gemst_knn_insert)(kd2, kid, koid, d2, p, po);
+                GEMST_FN(gemst_knn_insert)(kd2, kid, koid, count, d2, p, po);
                 if (count < GEMST_KNN)
                     count++;
             }
@@ -272,30 +274,34 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
 }
 
 /*
- * Whether neighbour p (at d = p - q, squared distance dp2) shadows all of 2D
- * slab s beyond distance sqrt(r2): every point w of the slab with
- * |qw| >= sqrt(r2) is strictly closer to p than to q, so (q, w) is the
- * longest edge of the triangle q-p-w and not in the tree.  For w = q + t*u
- * (u a unit direction of the slab) that is 2*t*(u.d) - dp2 > 0; u.d is
- * smallest at one of the slab's extreme rays, and the condition, with a
- * relative margin that outweighs rounding in the computed squared
- * distances, only has to hold at the two ends of t's range: sqrt(r2) and
- * the longest distance in the unit square, sqrt(2).
+ * Whether a neighbour at d = (dx, dy), squared distance dp2, shadows all of
+ * 2D slab s beyond distance r: every point w of the slab with |qw| >= r is
+ * strictly closer to the neighbour than to q, so (q, w) is the longest edge
+ * of a triangle and not in the tree.  For w = q + t*u (u a unit direction
+ * of the slab) that is 2*t*(u.d) - dp2 > 0; u.d is smallest at one of the
+ * slab's extreme rays, and the condition, with a relative margin that
+ * outweighs rounding in the computed squared distances, only has to hold at
+ * the two ends of t's range: r and the longest distance in the unit square.
  */
-static inline GEMST_HD int gemst_shadows_slab_2d(int s, double dx, double dy, double r2)
+#define GEMST_SHADOW_MARGIN 1e-5
+#define GEMST_UNIT_SQUARE_DIAGONAL 1.41421356237309504880
+
+static inline GEMST_HD int gemst_shadows_slab_2d(int s, double dx, double dy, double dp2, double r)
 {
-    const double margin = 1e-5, far = 1.41421356237309504880;
-    double m = gemst_slab_min_dot_2d(s, dx, dy), dp2 = dx * dx + dy * dy, r = sqrt(r2);
-    return m > 0.0 && 2.0 * r * m - dp2 > margin * r2 && 2.0 * far * m - dp2 > margin * far * far;
+    const double far = GEMST_UNIT_SQUARE_DIAGONAL;
+    double m = gemst_slab_min_dot_2d(s, dx, dy);
+    return m > 0.0 && 2.0 * r * m - dp2 > GEMST_SHADOW_MARGIN * r * r &&
+           2.0 * far * m - dp2 > GEMST_SHADOW_MARGIN * far * far;
 }
 
 /*
  * Whether the query's GEMST_KNN nearest points leave no tree edge of the
  * query beyond the farthest of them: every slab is shadowed by one.  A slab
- * holding a neighbour is (the uniqueness property); the others are tried
- * against each neighbour.  Only in 2D: in 3D, 48 slabs are rarely all
- * covered by GEMST_KNN neighbours (measured: under 1% of uniform points),
- * and trying costs more than the fallback searches it would save.
+ * in `seen` holds a neighbour at least GEMST_SLAB_MIN_D2 away and is
+ * shadowed by it (the uniqueness property); the others are tried against
+ * each neighbour.  Only in 2D: in 3D, 48 slabs are rarely all covered by
+ * GEMST_KNN neighbours (measured: under 1% of uniform points), and trying
+ * costs more than the fallback searches it would save.
  */
 static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, const gemst_query *qq,
                                                       const gemst_real kd2[GEMST_KNN], const uint32_t kid[GEMST_KNN],
@@ -303,7 +309,15 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
 {
     if (g->dim != 2)
         return 0;
-    const double r2 = (double)kd2[GEMST_KNN - 1];
+    double dx[GEMST_KNN], dy[GEMST_KNN];
+    const double r = sqrt((double)kd2[GEMST_KNN - 1]);
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int i = 0; i < GEMST_KNN; i++) {
+        dx[i] = (double)g->x[kid[i]] - (double)qq->q[0];
+        dy[i] = (double)g->y[kid[i]] - (double)qq->q[1];
+    }
     for (int s = 0; s < GEMST_SLABS_2D; s++) {
         int shadowed = (int)((seen >> s) & 1);
 #ifdef __CUDA_ARCH__
@@ -311,8 +325,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
 #endif
         for (int i = 0; i < GEMST_KNN; i++)
             if (!shadowed)
-                shadowed = gemst_shadows_slab_2d(s, (double)g->x[kid[i]] - (double)qq->q[0],
-                                                 (double)g->y[kid[i]] - (double)qq->q[1], r2);
+                shadowed = gemst_shadows_slab_2d(s, dx[i], dy[i], (double)kd2[i], r);
         if (!shadowed)
             return 0;
     }
