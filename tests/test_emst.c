@@ -30,44 +30,12 @@
 #include "tools/generate.h"
 #include "tools/prim.h"
 
-/* Assertions that cost nothing when they hold. */
-#define REQUIRE(cond, ...)                                                                                        \
-    do {                                                                                                          \
-        if (!(cond))                                                                                              \
-            ck_abort_msg(__VA_ARGS__);                                                                            \
-    } while (0)
 
 #define PI 3.14159265358979323846
 #define FLOAT GRIDEMST_PRECISION_FLOAT
 #define DOUBLE GRIDEMST_PRECISION_DOUBLE
 
 /* ----------------------------------------------------------------- helpers */
-
-/* splitmix64: a tiny deterministic generator. */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static double rng_unit(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * 0x1.0p-53;
-}
-
-static int64_t rng_below(uint64_t *s, int64_t m)
-{
-    return (int64_t)(rng_next(s) % (uint64_t)m);
-}
-
-static void *xcalloc(size_t count, size_t size)
-{
-    void *p = calloc(count ? count : 1, size);
-    ck_assert_ptr_nonnull(p);
-    return p;
-}
 
 static const char *prec_name(int prec)
 {

@@ -26,37 +26,7 @@
 /* acos(1 / sqrt(3)) in degrees: the widest angle of a 3D cone. */
 #define CONE_3D_DEG 54.735610317245346
 
-/* Assertions that cost nothing when they hold (Check's own record every
- * passing check, which is slow in tight loops). */
-#define REQUIRE(cond, ...)                                                                                        \
-    do {                                                                                                          \
-        if (!(cond))                                                                                              \
-            ck_abort_msg(__VA_ARGS__);                                                                            \
-    } while (0)
-#define REQUIRE_TRUE(cond) REQUIRE(cond, "assertion failed: %s", #cond)
-#define REQUIRE_CMP(a, op, b)                                                                                     \
-    do {                                                                                                          \
-        long long a_ = (long long)(a), b_ = (long long)(b);                                                       \
-        if (!(a_ op b_))                                                                                          \
-            ck_abort_msg("assertion failed: %s %s %s (%lld vs %lld)", #a, #op, #b, a_, b_);                       \
-    } while (0)
-
 /* ----------------------------------------------------------------- helpers */
-
-/* splitmix64: a tiny deterministic generator. */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, 1). */
-static double rng_unit(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * 0x1.0p-53;
-}
 
 /* Standard normal (Box-Muller). */
 static double rng_normal(uint64_t *s)

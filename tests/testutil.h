@@ -3,6 +3,7 @@
 #define GEMST_TESTUTIL_H
 
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Files shipped with the sources (GEMST_SRCDIR is set by Makefile.am). */
@@ -17,6 +18,49 @@ static inline int run_suite(Suite *s)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Assertions that cost nothing when they hold (Check records every passing
+ * ck_assert, which is slow in tight loops). */
+#define REQUIRE(cond, ...)                                                                                        \
+    do {                                                                                                          \
+        if (!(cond))                                                                                              \
+            ck_abort_msg(__VA_ARGS__);                                                                            \
+    } while (0)
+#define REQUIRE_TRUE(cond) REQUIRE(cond, "assertion failed: %s", #cond)
+#define REQUIRE_CMP(a, op, b)                                                                                     \
+    do {                                                                                                          \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                                       \
+        if (!(a_ op b_))                                                                                          \
+            ck_abort_msg("assertion failed: %s %s %s (%lld vs %lld)", #a, #op, #b, a_, b_);                       \
+    } while (0)
+
+/* splitmix64: a tiny deterministic generator for test data. */
+static inline uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1). */
+static inline double rng_unit(uint64_t *s)
+{
+    return (double)(rng_next(s) >> 11) * 0x1.0p-53;
+}
+
+/* Uniform in [0, m). */
+static inline uint64_t rng_below(uint64_t *s, uint64_t m)
+{
+    return rng_next(s) % m;
+}
+
+static inline void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size);
+    ck_assert_ptr_nonnull(p);
+    return p;
 }
 
 #endif

@@ -10,8 +10,7 @@
 
 #include "cuda/cuda_common.cuh"
 #include "grid/grid.h"
-#include "nns/search.h"
-#include "graph/boruvka.h"
+#include "nns/findmin1.h"
 
 /* A list whose length is known on the device only: threads past *count
  * return.  Launches are sized by a host-side upper bound. */
@@ -248,51 +247,15 @@ static __global__ void GEMST_FN(k_static_prepare)(gemst_grid g, uint32_t *cand, 
                                                          &rb2[i]);
 }
 
-static __global__ void GEMST_FN(k_findmin1_static)(gemst_grid g, const uint32_t *active, const int *n_active,
-                                                 const uint32_t *comp, uint32_t *cand, uint8_t *ncand,
-                                                 gemst_real *best_d2, uint32_t *best_to)
+/* One instance per strategy (PRUNE), so that each compiles to the
+ * registers its own search needs. */
+template <int PRUNE>
+static __global__ void GEMST_FN(k_findmin1)(gemst_grid g, gemst_findmin1_state st, const uint32_t *active,
+                                          const int *n_active)
 {
     GEMST_LIST_INDEX(a, n_active);
-    uint32_t q = active[a];
-    gemst_query qq;
-    gemst_edge_key best = gemst_edge_none();
-    uint32_t to = GEMST_NONE;
-    GEMST_FN(gemst_query_make)(&g, q, &qq);
-    ncand[q] = (uint8_t)GEMST_FN(gemst_static_scan)(&g, &qq, comp, comp[q], cand + (size_t)q * GEMST_CAND_SLOTS, ncand[q],
-                                                   &best, &to);
-    best_d2[q] = best.d2;
-    best_to[q] = to;
-}
-
-static __global__ void GEMST_FN(k_findmin1_none)(gemst_grid g, const uint32_t *active, const int *n_active,
-                                               const uint32_t *comp, gemst_real *rb2, gemst_real *best_d2,
-                                               uint32_t *best_to)
-{
-    GEMST_LIST_INDEX(a, n_active);
-    uint32_t q = active[a];
-    gemst_query qq;
-    gemst_edge_key best = gemst_edge_none();
-    uint32_t to = GEMST_NONE;
-    GEMST_FN(gemst_query_make)(&g, q, &qq);
-    rb2[q] = GEMST_FN(gemst_nearest_foreign)(&g, &qq, comp, comp[q], gemst_slab_full_mask(g.dim), GEMST_RING_CAP,
-                                            &best, &to);
-    best_d2[q] = best.d2;
-    best_to[q] = to;
-}
-
-static __global__ void GEMST_FN(k_findmin1_dynamic)(gemst_grid g, const uint32_t *active, const int *n_active,
-                                                  const uint32_t *comp, uint64_t *open, gemst_real *rb2,
-                                                  gemst_real *best_d2, uint32_t *best_to)
-{
-    GEMST_LIST_INDEX(a, n_active);
-    uint32_t q = active[a];
-    gemst_query qq;
-    gemst_edge_key best = gemst_edge_none();
-    uint32_t to = GEMST_NONE;
-    GEMST_FN(gemst_query_make)(&g, q, &qq);
-    rb2[q] = GEMST_FN(gemst_dynamic_search)(&g, &qq, comp, comp[q], &open[q], GEMST_RING_CAP, &best, &to);
-    best_d2[q] = best.d2;
-    best_to[q] = to;
+    st.prune = PRUNE;
+    GEMST_FN(gemst_findmin1_point)(&g, &st, active[a]);
 }
 
 /* FindMin2: see findmin2 in cuda_solve.cuh. */
@@ -363,29 +326,17 @@ static __global__ void GEMST_FN(k_atomic_pass)(int pass, int both, const uint32_
         GEMST_FN(gemst_atomic_pass3)(q, comp, oid, best_d2, best_to, both, w1, w2, win_in, win_out);
 }
 
-/* The fallback (see fallback in cpu_solve.inc). */
-static __global__ void GEMST_FN(k_fallback)(gemst_grid g, const uint32_t *pts, const int *m, const uint32_t *comp,
-                                          const gemst_real *rb2, const uint64_t *open, const gemst_word1 *w1,
-                                          const uint64_t *w2, gemst_real *best_d2, uint32_t *best_to,
-                                          uint32_t *extra, int *n_extra, unsigned long long *searches)
+/* The fallback; points that found a shorter edge go to the extra list. */
+static __global__ void GEMST_FN(k_fallback)(gemst_grid g, gemst_findmin1_state st, const uint32_t *pts, const int *m,
+                                          const gemst_word1 *w1, const uint64_t *w2, uint32_t *extra, int *n_extra,
+                                          unsigned long long *searches)
 {
     GEMST_LIST_INDEX(a, m);
-    uint32_t q = pts[a];
-    uint32_t r = comp[q];
-    gemst_edge_key best = GEMST_FN(gemst_root_edge)(w1, w2, r);
-    if (rb2[q] == GEMST_REAL_INF || !(rb2[q] <= best.d2))
-        return;
-    gemst_query qq;
-    uint32_t to = GEMST_NONE;
-    GEMST_FN(gemst_query_make)(&g, q, &qq);
-    GEMST_FN(gemst_nearest_foreign)(&g, &qq, comp, r, open ? open[q] : gemst_slab_full_mask(g.dim), INT32_MAX, &best,
-                                    &to);
-    atomicAdd(searches, 1ull);
-    if (to != GEMST_NONE) {
-        best_d2[q] = best.d2;
-        best_to[q] = to;
-        extra[atomicAdd(n_extra, 1)] = q;
-    }
+    int outcome = GEMST_FN(gemst_fallback_point)(&g, &st, w1, w2, pts[a]);
+    if (outcome > 0)
+        atomicAdd(searches, 1ull);
+    if (outcome == 2)
+        extra[atomicAdd(n_extra, 1)] = pts[a];
 }
 
 /* An edge past edge_cap is counted but not stored: only inconsistent minima

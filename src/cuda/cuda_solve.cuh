@@ -380,22 +380,24 @@ static const uint32_t *GEMST_FN(uncertain_list)(const cuda_ctx *c, const int **c
     return c->active;
 }
 
+/* The per-point arrays, as the shared FindMin1 functions see them. */
+static gemst_findmin1_state GEMST_FN(findmin1_state)(const cuda_ctx *c)
+{
+    gemst_findmin1_state st = {(int)c->pb->opt.prune, c->comp, c->cand, c->ncand, c->open, c->rb2, c->best_d2,
+                               c->best_to};
+    return st;
+}
+
 static int GEMST_FN(findmin1)(cuda_ctx *c, gridemst_error *err)
 {
     const unsigned b = gemst_blocks(c->n_active);
-    switch (c->pb->opt.prune) {
-    case GRIDEMST_PRUNE_STATIC:
-        GEMST_FN(k_findmin1_static)<<<b, GEMST_THREADS, 0, c->s>>>(c->g, c->active, CNT(c, active), c->comp, c->cand,
-                                                                  c->ncand, c->best_d2, c->best_to);
-        break;
-    case GRIDEMST_PRUNE_DYNAMIC:
-        GEMST_FN(k_findmin1_dynamic)<<<b, GEMST_THREADS, 0, c->s>>>(c->g, c->active, CNT(c, active), c->comp, c->open,
-                                                                   c->rb2, c->best_d2, c->best_to);
-        break;
-    default:
-        GEMST_FN(k_findmin1_none)<<<b, GEMST_THREADS, 0, c->s>>>(c->g, c->active, CNT(c, active), c->comp, c->rb2,
-                                                                c->best_d2, c->best_to);
-    }
+    const gemst_findmin1_state st = GEMST_FN(findmin1_state)(c);
+    if (st.prune == GRIDEMST_PRUNE_STATIC)
+        GEMST_FN(k_findmin1)<GRIDEMST_PRUNE_STATIC><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));
+    else if (st.prune == GRIDEMST_PRUNE_DYNAMIC)
+        GEMST_FN(k_findmin1)<GRIDEMST_PRUNE_DYNAMIC><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));
+    else
+        GEMST_FN(k_findmin1)<GRIDEMST_PRUNE_NONE><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));
     GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }
@@ -444,9 +446,8 @@ static int GEMST_FN(fallback)(cuda_ctx *c, gridemst_error *err)
     uint32_t bound;
     const uint32_t *list = GEMST_FN(uncertain_list)(c, &count, &bound);
     GEMST_CU(cudaMemsetAsync(CNT(c, extra), 0, sizeof(int), c->s));
-    GEMST_FN(k_fallback)<<<gemst_blocks(bound), GEMST_THREADS, 0, c->s>>>(c->g, list, count, c->comp, c->rb2, c->open,
-                                                                         c->w1, c->w2, c->best_d2, c->best_to,
-                                                                         c->extra, CNT(c, extra), CNT(c, searches));
+    GEMST_FN(k_fallback)<<<gemst_blocks(bound), GEMST_THREADS, 0, c->s>>>(
+        c->g, GEMST_FN(findmin1_state)(c), list, count, c->w1, c->w2, c->extra, CNT(c, extra), CNT(c, searches));
     GEMST_LAUNCHED();
     /* The refinement; its kernels see a zero count when nothing improved. */
     return GEMST_FN(findmin2)(c, c->extra, CNT(c, extra), bound, 0, err);

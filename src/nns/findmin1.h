@@ -1,0 +1,77 @@
+/*
+ * FindMin1 per point, for every strategy: what one CPU loop iteration or
+ * one CUDA thread does (precision-generic, see real.h).
+ */
+#ifndef GEMST_FINDMIN1_H
+#define GEMST_FINDMIN1_H
+
+#include "nns/search.h"
+#include "graph/boruvka.h"
+
+/* The per-point arrays FindMin1 reads and writes, indexed by grid point. */
+#define gemst_findmin1_state GEMST_FN(gemst_findmin1_state)
+typedef struct {
+    int prune;              /* gridemst_prune */
+    const uint32_t *comp;   /* component roots */
+    uint32_t *cand;         /* static: GEMST_CAND_SLOTS candidates per point */
+    uint8_t *ncand;         /* static: candidates left */
+    uint64_t *open;         /* dynamic: open slabs */
+    gemst_real *rb2;        /* lower bound of what the point's search left unexamined */
+    gemst_real *best_d2;    /* the point's edge out of its component */
+    uint32_t *best_to;      /* its other end, or GEMST_NONE */
+} gemst_findmin1_state;
+
+/* Point q's shortest edge to another component, as far as its strategy's
+ * first search finds it (see nns/search.h). */
+static inline GEMST_HD void GEMST_FN(gemst_findmin1_point)(const gemst_grid *g, const gemst_findmin1_state *st,
+                                                         uint32_t q)
+{
+    gemst_query qq;
+    gemst_edge_key best = gemst_edge_none();
+    uint32_t to = GEMST_NONE;
+    GEMST_FN(gemst_query_make)(g, q, &qq);
+    if (st->prune == GRIDEMST_PRUNE_STATIC)
+        st->ncand[q] = (uint8_t)GEMST_FN(gemst_static_scan)(g, &qq, st->comp, st->comp[q],
+                                                             st->cand + (size_t)q * GEMST_CAND_SLOTS, st->ncand[q],
+                                                             &best, &to);
+    else if (st->prune == GRIDEMST_PRUNE_DYNAMIC)
+        st->rb2[q] = GEMST_FN(gemst_dynamic_search)(g, &qq, st->comp, st->comp[q], &st->open[q], GEMST_RING_CAP,
+                                                     &best, &to);
+    else
+        st->rb2[q] = GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->comp[q], gemst_slab_full_mask(g->dim),
+                                                      GEMST_RING_CAP, &best, &to);
+    st->best_d2[q] = best.d2;
+    st->best_to[q] = to;
+}
+
+/* The fallback for point q: when its search bound does not exceed its
+ * component's best edge (w1/w2), a search without cap and with that edge
+ * as cutoff; static pruning's also completes the point's candidates.
+ * Returns 1 when it searched, 2 when it also found a shorter edge (written
+ * to best_d2/best_to), 0 when no search was needed. */
+static inline GEMST_HD int GEMST_FN(gemst_fallback_point)(const gemst_grid *g, const gemst_findmin1_state *st,
+                                                        const gemst_word1 *w1, const uint64_t *w2, uint32_t q)
+{
+    uint32_t r = st->comp[q];
+    gemst_edge_key best = GEMST_FN(gemst_root_edge)(w1, w2, r);
+    if (st->rb2[q] == GEMST_REAL_INF || !(st->rb2[q] <= best.d2))
+        return 0;
+    gemst_query qq;
+    uint32_t to = GEMST_NONE;
+    GEMST_FN(gemst_query_make)(g, q, &qq);
+    if (st->prune == GRIDEMST_PRUNE_STATIC)
+        st->ncand[q] = (uint8_t)GEMST_FN(gemst_static_fallback)(g, &qq, st->comp, r,
+                                                                 st->cand + (size_t)q * GEMST_CAND_SLOTS,
+                                                                 st->ncand[q], &st->rb2[q], &best, &to);
+    else if (st->prune == GRIDEMST_PRUNE_DYNAMIC)
+        GEMST_FN(gemst_dynamic_search)(g, &qq, st->comp, r, &st->open[q], INT32_MAX, &best, &to);
+    else
+        GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, r, gemst_slab_full_mask(g->dim), INT32_MAX, &best, &to);
+    if (to == GEMST_NONE)
+        return 1;
+    st->best_d2[q] = best.d2;
+    st->best_to[q] = to;
+    return 2;
+}
+
+#endif
