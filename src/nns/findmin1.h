@@ -46,9 +46,9 @@ static inline GEMST_HD void GEMST_FN(gemst_findmin1_point)(const gemst_grid *g, 
 
 /* The fallback for point q: when its search bound does not exceed its
  * component's best edge (w1/w2), a search without cap and with that edge
- * as cutoff; static pruning's also completes the point's candidates.
- * Returns 1 when it searched, 2 when it also found a shorter edge (written
- * to best_d2/best_to), 0 when no search was needed. */
+ * as cutoff, over the point's open slabs (all of them but for dynamic
+ * pruning).  Returns 1 when it searched, 2 when it also found a shorter
+ * edge (written to best_d2/best_to), 0 when no search was needed. */
 static inline GEMST_HD int GEMST_FN(gemst_fallback_point)(const gemst_grid *g, const gemst_findmin1_state *st,
                                                         const gemst_word1 *w1, const uint64_t *w2, uint32_t q)
 {
@@ -58,15 +58,9 @@ static inline GEMST_HD int GEMST_FN(gemst_fallback_point)(const gemst_grid *g, c
         return 0;
     gemst_query qq;
     uint32_t to = GEMST_NONE;
+    uint64_t open = st->prune == GRIDEMST_PRUNE_DYNAMIC ? st->open[q] : gemst_slab_full_mask(g->dim);
     GEMST_FN(gemst_query_make)(g, q, &qq);
-    if (st->prune == GRIDEMST_PRUNE_STATIC)
-        st->ncand[q] = (uint8_t)GEMST_FN(gemst_static_fallback)(g, &qq, st->comp, r,
-                                                                 st->cand + (size_t)q * GEMST_CAND_SLOTS,
-                                                                 st->ncand[q], &st->rb2[q], &best, &to);
-    else if (st->prune == GRIDEMST_PRUNE_DYNAMIC)
-        GEMST_FN(gemst_dynamic_search)(g, &qq, st->comp, r, &st->open[q], INT32_MAX, &best, &to);
-    else
-        GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, r, gemst_slab_full_mask(g->dim), INT32_MAX, &best, &to);
+    GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, r, open, INT32_MAX, &best, &to);
     if (to == GEMST_NONE)
         return 1;
     st->best_d2[q] = best.d2;

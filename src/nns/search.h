@@ -410,41 +410,4 @@ static inline GEMST_HD int GEMST_FN(gemst_static_scan)(const gemst_grid *g, cons
     return count;
 }
 
-/*
- * Static pruning's fallback: a search with the component's edge as cutoff
- * (*best), which also completes the query's candidates when it can.  When
- * every slab's nearest point is certain, the query's tree edges are among
- * its candidates and those nearest points; the ones in other components
- * join the candidates (those in the query's component never lead out of
- * it again), and the query needs no fallback any more (*rb2 = infinity).
- * Returns the new candidate count.
- */
-static inline GEMST_HD int GEMST_FN(gemst_static_fallback)(const gemst_grid *g, const gemst_query *qq,
-                                                         const uint32_t *comp, uint32_t comp_q, uint32_t *cand,
-                                                         int count, gemst_real *rb2, gemst_edge_key *best,
-                                                         uint32_t *best_to)
-{
-    const uint64_t all = gemst_slab_full_mask(g->dim);
-    gemst_slab_nearest sn;
-    gemst_real lb2 = GEMST_FN(gemst_slab_search)(g, qq, comp, comp_q, all, INT32_MAX, &sn, best, best_to);
-    for (int s = 0; s < gemst_slab_count(g->dim); s++)
-        if (!GEMST_FN(gemst_slab_certain)(&sn, s, lb2, best))
-            return count;
-    gemst_real overflow = GEMST_REAL_INF;
-    for (int s = 0; s < gemst_slab_count(g->dim); s++) {
-        uint32_t p = sn.pt[s];
-        int known = comp[p] == comp_q;
-        for (int i = 0; i < count && !known; i++)
-            known = cand[i] == p;
-        if (known)
-            continue;
-        if (count < GEMST_CAND_SLOTS)
-            cand[count++] = p;
-        else if (sn.d2[s] < overflow)
-            overflow = sn.d2[s];
-    }
-    *rb2 = overflow;
-    return count;
-}
-
 #endif
