@@ -20,7 +20,8 @@ typedef struct gemst_problem {
     gridemst_options opt;    /* checked; backend is CPU or CUDA */
 } gemst_problem;
 
-/* The tree in the caller's ids, sorted by (d2, lo, hi). */
+/* The tree in the caller's ids, sorted by d2 (gridemst_solve puts each run
+ * of equal lengths in (lo, hi) order). */
 typedef struct gemst_tree {
     int64_t n_edges;
     uint32_t *lo, *hi;

@@ -63,9 +63,10 @@ static int cmp_endpoints(const void *pa, const void *pb)
     return (a->v > b->v) - (a->v < b->v);
 }
 
-/* The backends sort by squared length; two squared lengths a few units in
- * the last place apart can have the same square root, so runs of equal w
- * are put in (u, v) order here to keep the promised (w, u, v) order. */
+/* The backends sort by squared length (the CUDA one by (d2, lo, hi)); runs
+ * of equal w, from equal squared lengths or from squared lengths a few
+ * units in the last place apart with the same square root, are put in
+ * (u, v) order here to give the promised (w, u, v) order. */
 static void sort_equal_lengths(gridemst_edge *edges, int64_t m)
 {
     int64_t run = 0;

@@ -48,7 +48,12 @@ static inline GEMST_HD void GEMST_FN(gemst_findmin1_point)(const gemst_grid *g, 
  * component's best edge (w1/w2), a search without cap and with that edge
  * as cutoff, over the point's open slabs (all of them but for dynamic
  * pruning).  Returns 1 when it searched, 2 when it also found a shorter
- * edge (written to best_d2/best_to), 0 when no search was needed. */
+ * edge (written to best_d2/best_to), 0 when no search was needed.
+ *
+ * For static pruning the search also raises the point's bound for good:
+ * every point nearer than what it found (or than the cutoff) is in q's
+ * component, and stays there, so q has no outgoing edge missing from its
+ * candidates below that length in any later iteration either. */
 static inline GEMST_HD int GEMST_FN(gemst_fallback_point)(const gemst_grid *g, const gemst_findmin1_state *st,
                                                         const gemst_word1 *w1, const uint64_t *w2, uint32_t q)
 {
@@ -61,6 +66,8 @@ static inline GEMST_HD int GEMST_FN(gemst_fallback_point)(const gemst_grid *g, c
     uint64_t open = st->prune == GRIDEMST_PRUNE_DYNAMIC ? st->open[q] : gemst_slab_full_mask(g->dim);
     GEMST_FN(gemst_query_make)(g, q, &qq);
     GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, r, open, INT32_MAX, &best, &to);
+    if (st->prune == GRIDEMST_PRUNE_STATIC && best.d2 > st->rb2[q])
+        st->rb2[q] = best.d2;
     if (to == GEMST_NONE)
         return 1;
     st->best_d2[q] = best.d2;
