@@ -39,6 +39,9 @@ int gemst_cuda_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *
 int gemst_cuda_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cuda_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 
+/* Physical memory of this machine in bytes (0 when unknown). */
+uint64_t gemst_host_memory_bytes(void);
+
 /* Bounding box of host coordinates; fails with GRIDEMST_ERR_INPUT naming the
  * first point with a NaN or infinite coordinate. */
 int gemst_host_bbox(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int threads, double lo[3],

@@ -77,7 +77,8 @@ typedef enum gridemst_dtype {
 } gridemst_dtype;
 
 typedef enum gridemst_backend {
-    GRIDEMST_BACKEND_AUTO = 0, /* CUDA when a device is present, else CPU */
+    GRIDEMST_BACKEND_AUTO = 0, /* CUDA when a device is present, else CPU; CPU too when the
+                                  job does not fit in device memory (stats.note says so) */
     GRIDEMST_BACKEND_CPU = 1,
     GRIDEMST_BACKEND_CUDA = 2
 } gridemst_backend;
@@ -121,6 +122,8 @@ typedef struct gridemst_options {
     int threads;                  /* CPU threads; 0 = OpenMP default */
     int device;                   /* CUDA device ordinal; default 0 */
     double cell_occupancy;        /* target mean points per grid cell; 0 = default */
+    int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
+    int64_t max_host_bytes;       /* CPU: host memory the solve may use; 0 = physical memory */
     gridemst_progress_fn progress; /* NULL: no reports */
     void *progress_ctx;           /* passed to progress */
 } gridemst_options;
@@ -160,6 +163,9 @@ typedef struct gridemst_stats {
     int64_t fallback_searches;   /* searches beyond a point's candidate radius */
     int64_t peak_device_bytes;   /* device memory held at the peak (CUDA) */
     char device_name[256];       /* GPU name (CUDA) or "cpu" */
+    char note[256];              /* what the caller should know, e.g. that AUTO fell back
+                                    to the CPU because the job does not fit on the GPU;
+                                    empty otherwise */
     gridemst_times time_ms;
 } gridemst_stats;
 

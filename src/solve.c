@@ -1,5 +1,6 @@
 /* gridemst_solve: argument checks, backend choice, and the result. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,8 @@ static int check_options(const gridemst_options *o, gridemst_error *err)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "device must be >= 0, got %d", o->device);
     if (!(o->cell_occupancy >= 0.0) || !isfinite(o->cell_occupancy))
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "cell occupancy must be a finite number >= 0");
+    if (o->max_device_bytes < 0 || o->max_host_bytes < 0)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "memory limits must be >= 0 (0 = no limit)");
     return GRIDEMST_OK;
 }
 
@@ -81,6 +84,29 @@ static void sort_equal_lengths(gridemst_edge *edges, int64_t m)
         run = e;
     }
 }
+
+#ifdef GRIDEMST_HAVE_CUDA
+/* AUTO chose CUDA but the job does not fit on the device: solve on the CPU
+ * and say so in stats.note. */
+static int fall_back_to_cpu(gemst_problem *pb, gemst_tree *tree, gridemst_stats *st, gridemst_error *err)
+{
+    char why[sizeof err->message];
+    snprintf(why, sizeof why, "%s", err->message);
+    gemst_tree_free(tree);
+    memset(st, 0, sizeof *st);
+    pb->opt.backend = GRIDEMST_BACKEND_CPU;
+    st->backend = GRIDEMST_BACKEND_CPU;
+    st->nns = pb->opt.nns;
+    st->prune = pb->opt.prune;
+    st->findmin2 = pb->opt.findmin2;
+    st->precision = pb->opt.precision;
+    strcpy(st->device_name, "cpu");
+    snprintf(st->note, sizeof st->note, "solved on the CPU: the GPU could not take it (%.200s)", why);
+    err->code = GRIDEMST_OK;
+    err->message[0] = '\0';
+    return gemst_cpu_solve(pb, tree, st, err);
+}
+#endif
 
 int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim, const gridemst_options *opt,
                    gridemst_result *result, gridemst_error *err)
@@ -135,6 +161,8 @@ int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
     } else if (pb.opt.backend == GRIDEMST_BACKEND_CUDA) {
 #ifdef GRIDEMST_HAVE_CUDA
         rc = gemst_cuda_solve(&pb, &tree, st, err);
+        if (rc == GRIDEMST_ERR_DEVICE_MEMORY && (!opt || opt->backend == GRIDEMST_BACKEND_AUTO))
+            rc = fall_back_to_cpu(&pb, &tree, st, err);
 #endif
     } else {
         rc = gemst_cpu_solve(&pb, &tree, st, err);

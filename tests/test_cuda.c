@@ -193,6 +193,34 @@ START_TEST(test_gpu_edge_cases)
 }
 END_TEST
 
+/* A device memory cap below the job's need: CUDA refuses it up front; AUTO
+ * solves it on the CPU and says so. */
+START_TEST(test_device_memory_limit)
+{
+    gemst_pointset ps;
+    gridemst_error err;
+    gridemst_options o;
+    gridemst_result r, cpu;
+    ck_assert_int_eq(gemst_generate(GEMST_GEN_UNIFORM, 100000, 3, 3, &ps, &err), GRIDEMST_OK);
+    gridemst_options_init(&o);
+    o.max_device_bytes = 1 << 20;
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    ck_assert_int_eq(gridemst_solve(ps.coords, ps.dtype, ps.n, ps.dim, &o, &r, &err), GRIDEMST_ERR_DEVICE_MEMORY);
+    ck_assert_msg(strstr(err.message, "device memory") != NULL, "message: %s", err.message);
+    o.backend = GRIDEMST_BACKEND_AUTO;
+    solve_or_fail(&ps, &o, &r);
+    ck_assert_int_eq(r.stats.backend, GRIDEMST_BACKEND_CPU);
+    ck_assert_msg(strstr(r.stats.note, "CPU") != NULL, "note: %s", r.stats.note);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    o.max_device_bytes = 0;
+    solve_or_fail(&ps, &o, &cpu);
+    ck_assert(cpu.n_edges == r.n_edges && memcmp(cpu.edges, r.edges, sizeof *r.edges * (size_t)r.n_edges) == 0);
+    gridemst_result_free(&r);
+    gridemst_result_free(&cpu);
+    free(ps.coords);
+}
+END_TEST
+
 int main(void)
 {
     if (gridemst_cuda_device_count() == 0) {
@@ -206,6 +234,7 @@ int main(void)
     tcase_add_loop_test(tc, test_special_sets, 0, 4);
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_test(tc, test_gpu_edge_cases);
+    tcase_add_test(tc, test_device_memory_limit);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -115,6 +115,8 @@ static int solve_once(job *j)
     cli_progress_start(&progress, &j->args->opt);
     int rc = gridemst_solve(j->ps.coords, j->ps.dtype, j->ps.n, j->ps.dim, &j->args->opt, &j->res, &j->err);
     cli_progress_end(&progress);
+    if (rc == GRIDEMST_OK && j->res.stats.note[0])
+        fprintf(stderr, "gridemst: warning: %s\n", j->res.stats.note);
     return rc;
 }
 

@@ -378,6 +378,8 @@ void cli_print_json(FILE *f, const cli_run *r)
     json_int(&j, "cells", st->cells);
     json_int(&j, "fallback_searches", st->fallback_searches);
     json_int(&j, "peak_device_bytes", st->peak_device_bytes);
+    if (st->note[0])
+        json_str(&j, "note", st->note);
     json_times(&j, r);
     json_num(&j, "mfeatures_per_s", mfeatures_per_s(r));
     if (r->ps->is_tsplib)

@@ -1,5 +1,6 @@
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "backend.h"
 
@@ -59,6 +60,12 @@ int gemst_host_bbox(const void *coords, gridemst_dtype dtype, int64_t n, int dim
                           (long long)bad, v[0], v[1], v[2]);
     }
     return GRIDEMST_OK;
+}
+
+uint64_t gemst_host_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
 void gemst_tree_free(gemst_tree *t)

@@ -204,10 +204,13 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
     stats->cells = (int64_t)cells;
     size_t free_b = 0, total_b = 0, need = GEMST_FN(bytes_needed)(pb, cells);
     GEMST_CU(cudaMemGetInfo(&free_b, &total_b));
-    if (need > free_b + c->mem.live)
+    size_t usable = free_b + c->mem.live;
+    if (pb->opt.max_device_bytes > 0 && (size_t)pb->opt.max_device_bytes < usable)
+        usable = (size_t)pb->opt.max_device_bytes;
+    if (need > usable)
         return gemst_fail(err, GRIDEMST_ERR_DEVICE_MEMORY,
-                          "%lld points need about %zu bytes of device memory; %zu of %zu are free",
-                          (long long)pb->n, need, free_b + c->mem.live, total_b);
+                          "%lld points need about %zu bytes of device memory; %zu may be used (%zu of %zu free)",
+                          (long long)pb->n, need, usable, free_b + c->mem.live, total_b);
 
     /* Sort by cell (stable: points of a cell stay in caller-id order). */
     uint32_t *key, *val, *key2, *oid;
