@@ -1,9 +1,10 @@
 /*
- * Determinism and invariance (the robustness issue): the same input gives
- * the identical tree across runs and thread counts; permuting the input
- * keeps the total weight and the sorted weights bit for bit, and where all
- * distances differ (a unique tree) the same edges once mapped back; and
- * jobs beyond a memory limit are refused before anything is allocated.
+ * Robustness through the public API: the same input gives the identical
+ * tree across runs and thread counts; permuting the input keeps the total
+ * weight and the sorted weights bit for bit, and where all distances differ
+ * (a unique tree) the same edges once mapped back; jobs beyond a memory
+ * limit are refused before anything is allocated; extreme shapes (a 1e9 x 1
+ * strip, a million copies of three points) solve correctly.
  */
 #include <math.h>
 #include <stdio.h>
@@ -166,14 +167,63 @@ START_TEST(test_host_memory_limit)
 }
 END_TEST
 
+/* A million points on a 1e9 x 1 strip (and its 3D twin): the grid adapts
+ * its cells to the thin axis; the tree is the sorted chain along x. */
+START_TEST(test_extreme_strip)
+{
+    const int dim = 2 + _i;
+    const int64_t n = 1000000;
+    double *p = xcalloc((size_t)(n * dim), sizeof *p);
+    uint64_t seed = 3;
+    for (int64_t i = 0; i < n; i++) {
+        p[i * dim] = 1e9 * (double)i / (double)n + 100.0 * rng_unit(&seed); /* increasing in i */
+        for (int d = 1; d < dim; d++)
+            p[i * dim + d] = rng_unit(&seed) * 1e-3;
+    }
+    gridemst_result r = solve_cpu(p, GRIDEMST_FLOAT64, n, dim, 0, GRIDEMST_PRECISION_DOUBLE);
+    REQUIRE_CMP(r.n_edges, ==, n - 1);
+    /* x steps of about 1000 dwarf the 1e-3 spread: the chain i - (i+1) */
+    for (int64_t e = 0; e < r.n_edges; e++)
+        REQUIRE(r.edges[e].v == r.edges[e].u + 1, "edge %lld is (%lld, %lld)", (long long)e,
+                (long long)r.edges[e].u, (long long)r.edges[e].v);
+    REQUIRE_CMP(r.stats.cells, <=, 4 * n + 1024);
+    gridemst_result_free(&r);
+    free(p);
+}
+END_TEST
+
+/* A million copies of three points: two zero-free edges and n - 3 zero
+ * edges, each duplicate joined to the smallest id of its point. */
+START_TEST(test_million_copies)
+{
+    const int64_t n = 1000000;
+    const double pts[3][3] = {{0, 0, 0}, {3, 4, 0}, {3, 4, 12}};
+    double *p = xcalloc((size_t)(n * 3), sizeof *p);
+    for (int64_t i = 0; i < n; i++)
+        memcpy(p + 3 * i, pts[i % 3], sizeof pts[0]);
+    gridemst_result r = solve_cpu(p, GRIDEMST_FLOAT64, n, 3, 0, GRIDEMST_PRECISION_FLOAT);
+    REQUIRE_CMP(r.n_edges, ==, n - 1);
+    REQUIRE_CMP(r.stats.n_unique, ==, 3);
+    for (int64_t e = 0; e < n - 3; e++)
+        REQUIRE(r.edges[e].w == 0.0 && r.edges[e].u == r.edges[e].v % 3, "zero edge %lld is (%lld, %lld, %g)",
+                (long long)e, (long long)r.edges[e].u, (long long)r.edges[e].v, r.edges[e].w);
+    REQUIRE(r.edges[n - 3].w == 5.0 && r.edges[n - 3].u == 0 && r.edges[n - 3].v == 1, "first real edge");
+    REQUIRE(r.edges[n - 2].w == 12.0 && r.edges[n - 2].u == 1 && r.edges[n - 2].v == 2, "second real edge");
+    gridemst_result_free(&r);
+    free(p);
+}
+END_TEST
+
 int main(void)
 {
-    Suite *s = suite_create("determinism");
-    TCase *tc = tcase_create("determinism");
+    Suite *s = suite_create("robustness");
+    TCase *tc = tcase_create("robustness");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_runs_and_threads_identical);
     tcase_add_loop_test(tc, test_permutation_invariance, 0, (int)(sizeof perm_cases / sizeof perm_cases[0]));
     tcase_add_test(tc, test_host_memory_limit);
+    tcase_add_loop_test(tc, test_extreme_strip, 0, 2);
+    tcase_add_test(tc, test_million_copies);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
