@@ -1,27 +1,9 @@
 #!/bin/sh
 # Tests of the gridemst command-line tool: options, outputs, exit statuses
-# and error messages.  Run by automake with top_builddir and top_srcdir set;
-# exit 0 pass, 1 fail, 77 skip.
+# and error messages (tests/testlib.sh says how it is run).
 
-top_builddir=${top_builddir:-.}
-top_srcdir=${top_srcdir:-.}
-prog=$(cd "$top_builddir" && pwd)/gridemst
-tsplib=$top_srcdir/tsplib
-
-if [ ! -x "$prog" ]; then
-    echo "SKIP: $prog is not built"
-    exit 77
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gridemst-cli.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' 1 2 15
-
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
+# shellcheck source=tests/testlib.sh
+. "$(dirname "$0")/testlib.sh"
 
 # run ARGS...: runs gridemst; stdout in $tmp/out, stderr in $tmp/err, status in $status.
 run() {
@@ -361,9 +343,4 @@ if [ "$status" -ne 0 ]; then
     expect_error "--backend cuda" "without CUDA|CUDA device" --generate uniform --n 100 --backend cuda
 fi
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures check(s) failed"
-    exit 1
-fi
-echo "all checks passed"
-exit 0
+finish
