@@ -665,6 +665,30 @@ START_TEST(tsplib_bad_nodes)
 }
 END_TEST
 
+/* Found by fuzzing: a GEO value beyond about 5.7e307 degrees overflowed to infinite radians, and the point
+ * read came out as NaN instead of an error. */
+START_TEST(tsplib_geo_out_of_range)
+{
+    const char *head = "NAME: g\nDIMENSION: 2\nEDGE_WEIGHT_TYPE: GEO\nNODE_COORD_SECTION\n";
+    char text[512];
+    snprintf(text, sizeof text, "%s1 0 0\n2 -1.7e308 0\nEOF\n", head);
+    tsplib_fails(text, ":6: GEO coordinate out of range: '-1.7e308'");
+    snprintf(text, sizeof text, "%s1 0 1e308\n2 0 0\nEOF\n", head);
+    tsplib_fails(text, ":5: GEO coordinate out of range: '1e308'");
+    /* 5e307 degrees is still a finite angle, and any finite number is fine for the other metrics */
+    gemst_pointset ps;
+    snprintf(text, sizeof text, "%s1 5e307 -5e307\n2 0 0\nEOF\n", head);
+    read_ok(write_tmp_str("big.tsp", text), GEMST_FORMAT_TSPLIB, &ps);
+    for (int d = 0; d < 3; d++)
+        ck_assert(isfinite(gemst_pointset_coord(&ps, 0, d)));
+    gemst_pointset_free(&ps);
+    read_ok(write_tmp_str("big.tsp", "DIMENSION: 1\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 -1.7e308 1e308\n"),
+            GEMST_FORMAT_TSPLIB, &ps);
+    ck_assert(gemst_pointset_coord(&ps, 0, 0) == -1.7e308);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
 START_TEST(tsplib_bad_files)
 {
     read_fails("/dev/null", GEMST_FORMAT_TSPLIB, GRIDEMST_ERR_INPUT, ": no NODE_COORD_SECTION");
@@ -859,6 +883,7 @@ static Suite *io_suite(void)
     tcase_add_test(tsplib, tsplib_man_2d_warns);
     tcase_add_test(tsplib, tsplib_geo);
     tcase_add_test(tsplib, tsplib_bad_nodes);
+    tcase_add_test(tsplib, tsplib_geo_out_of_range);
     tcase_add_test(tsplib, tsplib_bad_files);
     suite_add_tcase(s, tsplib);
 

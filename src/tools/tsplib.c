@@ -176,6 +176,16 @@ static int append_node(tsp_reader *r, int64_t id, const double *p, gridemst_erro
     return GRIDEMST_OK;
 }
 
+/* A coordinate.  GEO ones are angles in DDD.MM: beyond about 5.7e307 their
+ * radians overflow to infinity, and the unit vector would be NaN. */
+static int read_coordinate(const tsp_reader *r, const char *s, const char *e, double *out, gridemst_error *err)
+{
+    int rc = gemst_lines_number(&r->ln, s, e, out, err);
+    if (rc == GRIDEMST_OK && r->metric->metric == GEMST_TSP_GEO && !isfinite(gemst_tsp_geo_radians(*out)))
+        return gemst_lines_bad_token(&r->ln, err, "GEO coordinate out of range", s, e);
+    return rc;
+}
+
 /* "id x y" or "id x y z". */
 static int read_node(tsp_reader *r, char *line, gridemst_error *err)
 {
@@ -188,7 +198,7 @@ static int read_node(tsp_reader *r, char *line, gridemst_error *err)
         if (count == 0)
             rc = parse_id(r, s, e, &id, err);
         else if (count < want)
-            rc = gemst_lines_number(&r->ln, s, e, &p[count - 1], err);
+            rc = read_coordinate(r, s, e, &p[count - 1], err);
         if (rc != GRIDEMST_OK)
             return rc;
         count++;

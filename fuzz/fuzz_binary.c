@@ -1,0 +1,18 @@
+/* libFuzzer harness of the binary (ArborX format) point reader (see fuzz_common.h). */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *path = fuzz_input_file(data, size);
+    gemst_pointset ps;
+    gridemst_error err = {0};
+    int rc = gemst_read_binary(path, &ps, &err);
+    fuzz_check_result(rc, &err, &ps, GRIDEMST_FLOAT32);
+    /* the format is exactly a header and n * dim floats */
+    if (rc == GRIDEMST_OK && (ps.is_tsplib || (size_t)(8 + 4 * ps.n * ps.dim) != size))
+        abort();
+    gemst_pointset_free(&ps);
+    return 0;
+}
