@@ -196,6 +196,38 @@ GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_
 /* Releases what gridemst_solve allocated; safe on an empty result. */
 GRIDEMST_API void gridemst_result_free(gridemst_result *result);
 
+/* ------------------------------------------------------------ clustering
+ * Single linkage from a tree: every function takes a result of
+ * gridemst_solve (edges sorted by (w, u, v)) over n points. */
+
+/* One merge of the single-linkage hierarchy, as a row of SciPy's linkage
+ * matrix: clusters a < b (points are 0 .. n-1, the cluster made by row i
+ * is n + i) joined at distance, making a cluster of size points. */
+typedef struct gridemst_merge {
+    int64_t a, b;
+    double distance;
+    int64_t size;
+} gridemst_merge;
+
+/* The n - 1 merges, in edge order (equal distances merge in (u, v) order).
+ * rows has room for n - 1 entries (none needed when n < 2). */
+GRIDEMST_API int gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst_error *err);
+
+/*
+ * Flat clusters: labels[i] for each of the n points, numbered 0, 1, ... in
+ * the order of each cluster's smallest point id.  gridemst_clusters_k cuts
+ * the k - 1 heaviest edges (in edge order) into k clusters (fewer when
+ * n < k); gridemst_clusters_cut cuts every edge longer than distance (the
+ * friends-of-friends groups at that linking length: points closer than or
+ * at the distance are friends).  Clusters with fewer than min_size points
+ * are labelled -1 (noise) and take no number.  *n_clusters (may be NULL)
+ * receives the number of labels used.
+ */
+GRIDEMST_API int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size, int64_t *labels,
+                                     int64_t *n_clusters, gridemst_error *err);
+GRIDEMST_API int gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size,
+                                       int64_t *labels, int64_t *n_clusters, gridemst_error *err);
+
 /* Number of usable CUDA devices; 0 when none or when built without CUDA. */
 GRIDEMST_API int gridemst_cuda_device_count(void);
 

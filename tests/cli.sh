@@ -107,7 +107,7 @@ expect_tree() {
 run --help
 expect_ok "--help"
 for opt in output json format generate n dim seed backend prune findmin2 precision threads device occupancy \
-    verify save-points quiet help version; do
+    verify save-points linkage clusters cut min-cluster-size labels quiet help version; do
     grep -Eq -- " --$opt( |$)" "$tmp/out" || fail "--help does not mention --$opt"
 done
 for opt in "-o, --output" "-q, --quiet" "-h, --help" "-V, --version"; do
@@ -295,6 +295,104 @@ status=$?
 expect_ok "-oFILE and --"
 expect_tree "-oFILE and --" "$tmp/attached.csv" 5
 
+# --------------------------------------------------------------- single linkage, flat clusters
+
+# Two groups of unit-spaced points 10 apart and a far point: the merges and
+# clusters below are worked out by hand from the tree 0-1, 1-4, 2-3 (1),
+# 0-2 (10), 3-5 (sqrt(40^2 + 49^2)).
+printf '0 0\n0 1\n10 0\n10 1\n0 2\n50 50\n' >"$tmp/six.txt"
+far=$(awk 'BEGIN { printf "%.17g", sqrt(40 * 40 + 49 * 49) }')
+printf '0,1,1,2\n4,6,1,3\n2,3,1,2\n7,8,10,5\n5,9,%s,6\n' "$far" >"$tmp/six.linkage"
+run "$tmp/six.txt" -q --linkage "$tmp/linkage.csv"
+expect_ok "--linkage"
+awk -F, 'NR == FNR { want[FNR] = $0; next }
+    { split(want[FNR], w, ",") }
+    $1 != w[1] || $2 != w[2] || $4 != w[4] || ($3 - w[3]) ^ 2 > 1e-20 || FNR > 5 { bad = 1 }
+    END { exit bad || FNR != 5 }' "$tmp/six.linkage" "$tmp/linkage.csv" ||
+    fail "--linkage: got $(cat "$tmp/linkage.csv")"
+
+# check_labels NAME EXPECTED ARGS...: the labels written by gridemst ARGS
+# --labels FILE are EXPECTED (space separated), and the summary line counts
+# the clusters and noise points.
+check_labels() {
+    name=$1 want=$2
+    shift 2
+    run "$tmp/six.txt" --labels "$tmp/labels.txt" "$@"
+    expect_ok "$name"
+    got=$(tr '\n' ' ' <"$tmp/labels.txt")
+    [ "$got" = "$want " ] || fail "$name: labels $got, expected $want"
+    clusters=$(echo "$want" | tr ' ' '\n' | grep -v -- -1 | sort -u | wc -l | tr -d ' ')
+    noise=$(echo "$want" | tr ' ' '\n' | grep -c -- -1)
+    grep -Eq "^clusters: $clusters \($noise noise points?\)$" "$tmp/out" || fail "$name: summary $(cat "$tmp/out")"
+}
+check_labels "--cut 1.5" "0 0 1 1 0 2" --cut 1.5
+check_labels "--cut 1 (a pair at the distance is linked)" "0 0 1 1 0 2" --cut 1
+check_labels "--cut 0.5" "0 1 2 3 4 5" --cut 0.5
+check_labels "--cut 100" "0 0 0 0 0 0" --cut 100
+check_labels "--clusters 1" "0 0 0 0 0 0" --clusters 1
+check_labels "--clusters 2" "0 0 0 0 0 1" --clusters 2
+check_labels "--clusters 3" "0 0 1 1 0 2" --clusters 3
+check_labels "--clusters 3 --min-cluster-size 2" "0 0 1 1 0 -1" --clusters 3 --min-cluster-size 2
+check_labels "--clusters 30 (more than n)" "0 1 2 3 4 5" --clusters 30
+check_labels "--cut 1.5 --min-cluster-size 3" "0 0 -1 -1 0 -1" --cut 1.5 --min-cluster-size 3
+
+run "$tmp/six.txt" --cut 1.5 --min-cluster-size 2 --json
+expect_ok "--cut --json"
+expect_json "--cut --json" "$tmp/out"
+[ "$(json_value clusters "$tmp/out")" = 2 ] || fail "--cut --json: clusters is not 2"
+[ "$(json_value noise_points "$tmp/out")" = 1 ] || fail "--cut --json: noise_points is not 1"
+run "$tmp/six.txt" --json
+grep -q '"clusters"' "$tmp/out" && fail "--json without clustering reports clusters"
+
+# --labels - keeps standard output for the labels; the summary goes to stderr.
+run "$tmp/six.txt" --clusters 2 --labels -
+[ "$status" -eq 0 ] || fail "--labels -: exit status $status"
+[ "$(tr '\n' ' ' <"$tmp/out")" = "0 0 0 0 0 1 " ] || fail "--labels -: $(cat "$tmp/out")"
+grep -q '^clusters: 2 (0 noise points)$' "$tmp/err" || fail "--labels -: the summary did not go to stderr"
+run "$tmp/six.txt" --linkage -
+[ "$status" -eq 0 ] || fail "--linkage -: exit status $status"
+[ "$(lines "$tmp/out")" -eq 5 ] || fail "--linkage -: $(cat "$tmp/out")"
+
+# Against SciPy's single linkage, where SciPy is installed: the same merge
+# heights and sizes (the merge order among equal heights may differ), and
+# the same friends-of-friends partition at several linking lengths.
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import scipy.cluster.hierarchy' 2>/dev/null; then
+    for gen in "clustered --dim 2" "uniform --dim 3" "lattice --dim 2"; do
+        # shellcheck disable=SC2086
+        run --generate $gen --n 1500 -q --save-points "$tmp/pts.bin" --linkage "$tmp/linkage.csv" --cut 0.01 \
+            --labels "$tmp/labels.txt"
+        expect_ok "$gen: linkage for SciPy"
+        python3 - "$tmp/pts.bin" "$tmp/linkage.csv" "$tmp/labels.txt" >"$tmp/scipy" 2>&1 <<'PY' ||
+import sys
+import numpy as np
+from scipy.cluster.hierarchy import fcluster, linkage
+
+points_file, linkage_file, labels_file = sys.argv[1:4]
+raw = open(points_file, "rb").read()
+n, dim = np.frombuffer(raw[:8], dtype="<i4")
+pts = np.frombuffer(raw[8:], dtype="<f4").reshape(n, dim).astype(np.float64)
+ours = np.loadtxt(linkage_file, delimiter=",", ndmin=2)
+ref = linkage(pts, method="single")
+heights = np.sort(ref[:, 2])
+assert np.allclose(ours[:, 2], heights, rtol=1e-6, atol=0), "merge heights differ"
+assert np.all(np.diff(ours[:, 2]) >= 0), "merge heights are not nondecreasing"
+# once all merges of a height are done the partition is unique: the largest
+# cluster so far agrees
+ends = np.flatnonzero(np.append(np.diff(ref[:, 2]) > 0, True))
+largest_ours = np.maximum.accumulate(ours[:, 3])[ends]
+largest_ref = np.maximum.accumulate(ref[:, 3])[ends]
+assert np.array_equal(largest_ours, largest_ref), "cluster sizes differ"
+labels = np.loadtxt(labels_file, dtype=np.int64)
+flat = fcluster(ref, 0.01, criterion="distance")
+pairs = set(zip(labels.tolist(), flat.tolist()))
+assert len(pairs) == len(set(labels.tolist())) == len(set(flat.tolist())), "--cut 0.01 partition differs"
+PY
+            fail "$gen: disagrees with SciPy: $(tail -n 3 "$tmp/scipy")"
+    done
+else
+    echo "note: python3 with SciPy not found, the SciPy cross-check is skipped"
+fi
+
 # --------------------------------------------------------------- errors
 
 expect_error "missing file" "No such file" "$tmp/missing.txt"
@@ -336,6 +434,17 @@ expect_usage "two inputs" "more than one INPUT" "$tmp/one.txt" "$tmp/empty.txt"
 expect_usage "--generate without --n" "needs --n" --generate uniform
 expect_usage "--dim without --generate" "--dim applies only with --generate" --dim 3 "$tmp/one.txt"
 expect_usage "--json with -o -" "standard output" --json -o - "$tmp/one.txt"
+expect_usage "--labels - with -o -" "standard output" --labels - --cut 1 -o - "$tmp/one.txt"
+expect_usage "--linkage - with --json" "standard output" --linkage - --json "$tmp/one.txt"
+expect_usage "--clusters with --cut" "either --clusters or --cut" --clusters 2 --cut 1 "$tmp/one.txt"
+expect_usage "--labels alone" "--labels needs" --labels "$tmp/labels.txt" "$tmp/one.txt"
+expect_usage "--min-cluster-size alone" "--min-cluster-size needs" --min-cluster-size 2 "$tmp/one.txt"
+expect_usage "--clusters 0" "--clusters" --clusters 0 "$tmp/one.txt"
+expect_usage "--cut -1" "--cut" --cut -1 "$tmp/one.txt"
+expect_usage "--cut nan" "--cut" --cut nan "$tmp/one.txt"
+expect_usage "--min-cluster-size -1" "--min-cluster-size" --min-cluster-size -1 --cut 1 "$tmp/one.txt"
+expect_error "unwritable --labels" "/nonexistent/dir/l.txt" --cut 1 --labels /nonexistent/dir/l.txt "$tmp/one.txt"
+expect_error "unwritable --linkage" "/nonexistent/dir/k.csv" --linkage /nonexistent/dir/k.csv "$tmp/one.txt"
 
 # CUDA: fine where a GPU is present, else exit 2 with a clear message.
 run --generate uniform --n 100 --backend cuda

@@ -15,21 +15,6 @@
 #include "testutil.h"
 #include "tools/generate.h"
 
-static gridemst_result solve_cpu(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int threads,
-                                 gridemst_precision precision)
-{
-    gridemst_options o;
-    gridemst_result r;
-    gridemst_error err;
-    gridemst_options_init(&o);
-    o.backend = GRIDEMST_BACKEND_CPU;
-    o.threads = threads;
-    o.precision = precision;
-    int rc = gridemst_solve(coords, dtype, n, dim, &o, &r, &err);
-    REQUIRE(rc == GRIDEMST_OK, "solve failed: %s", err.message);
-    return r;
-}
-
 static int same_edges(const gridemst_result *a, const gridemst_result *b)
 {
     return a->n_edges == b->n_edges && memcmp(a->edges, b->edges, sizeof *a->edges * (size_t)a->n_edges) == 0;

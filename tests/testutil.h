@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "gridemst.h"
+
 /* Files shipped with the sources (GEMST_SRCDIR is set by Makefile.am). */
 #define TEST_DATA(name) GEMST_SRCDIR "/tests/data/" name
 #define TSPLIB_FILE(name) GEMST_SRCDIR "/tsplib/" name
@@ -61,6 +63,23 @@ static inline void *xcalloc(size_t count, size_t size)
     void *p = calloc(count ? count : 1, size);
     ck_assert_ptr_nonnull(p);
     return p;
+}
+
+/* The tree from the CPU backend (threads 0: OpenMP's default); the test
+ * stops on failure. */
+static inline gridemst_result solve_cpu(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int threads,
+                                        gridemst_precision precision)
+{
+    gridemst_options o;
+    gridemst_result r;
+    gridemst_error err;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    o.threads = threads;
+    o.precision = precision;
+    int rc = gridemst_solve(coords, dtype, n, dim, &o, &r, &err);
+    REQUIRE(rc == GRIDEMST_OK, "solve failed: %s", err.message);
+    return r;
 }
 
 #endif

@@ -26,6 +26,11 @@ typedef enum opt_id {
     OPT_VERIFY,
     OPT_REPEAT,
     OPT_SAVE_POINTS,
+    OPT_LINKAGE,
+    OPT_CLUSTERS,
+    OPT_CUT,
+    OPT_MIN_CLUSTER_SIZE,
+    OPT_LABELS,
     OPT_QUIET,
     OPT_HELP,
     OPT_VERSION,
@@ -71,6 +76,17 @@ static const opt_spec options[] = {
     {OPT_REPEAT, "repeat", 0, "R",
      "after a warm-up solve, solve R times and report the median time of each phase (benchmarking)", ANY},
     {OPT_SAVE_POINTS, "save-points", 0, "FILE", "write the points in the ArborX binary format (float32)", ANY},
+    {OPT_LINKAGE, "linkage", 0, "FILE",
+     "write the single-linkage hierarchy as CSV lines a,b,distance,size (SciPy's linkage matrix)", ANY},
+    {OPT_CLUSTERS, "clusters", 0, "K", "flat clusters: cut the tree's K-1 longest edges", ANY},
+    {OPT_CUT, "cut", 0, "D",
+     "flat clusters: cut the edges longer than D (friends-of-friends with linking length D)", ANY},
+    {OPT_MIN_CLUSTER_SIZE, "min-cluster-size", 0, "M",
+     "with --clusters or --cut: clusters of fewer than M points are noise, label -1", ANY},
+    {OPT_LABELS, "labels", 0, "FILE",
+     "with --clusters or --cut: write each point's cluster label, one per line, numbered from 0 in order of "
+     "each cluster's first point",
+     ANY},
     {OPT_QUIET, "quiet", 'q', NULL, "print no summary (errors and warnings still go to standard error)", ANY},
     {OPT_HELP, "help", 'h', NULL, "print this help and exit", ANY},
     {OPT_VERSION, "version", 'V', NULL, "print the version and exit", ANY},
@@ -208,6 +224,11 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_VERIFY: a->verify = 1; return 0;
     case OPT_REPEAT: return int_option(p, o, value, 0, INT_MAX, &a->repeat);
     case OPT_SAVE_POINTS: a->save_points = value; return 0;
+    case OPT_LINKAGE: a->linkage = value; return 0;
+    case OPT_CLUSTERS: return integer_option(p, o, value, 1, INT64_MAX, &a->clusters);
+    case OPT_CUT: return number_option(p, o, value, &a->cut);
+    case OPT_MIN_CLUSTER_SIZE: return integer_option(p, o, value, 0, INT64_MAX, &a->min_cluster_size);
+    case OPT_LABELS: a->labels = value; return 0;
     case OPT_QUIET: a->quiet = 1; return 0;
     case OPT_HELP: a->help = 1; return 0;
     case OPT_VERSION: a->version = 1; return 0;
@@ -285,8 +306,20 @@ static int check_combination(parser *p)
         if (p->given[o->id] && o->scope == FILES && a->generate)
             return fail(p, "--%s applies only to an INPUT file", o->name);
     }
-    if (a->json && a->output && strcmp(a->output, "-") == 0)
-        return fail(p, "--json and -o - would both write to standard output");
+    if (p->given[OPT_CLUSTERS] && p->given[OPT_CUT])
+        return fail(p, "give either --clusters or --cut, not both");
+    int flat = p->given[OPT_CLUSTERS] || p->given[OPT_CUT];
+    if (!flat && p->given[OPT_LABELS])
+        return fail(p, "--labels needs --clusters K or --cut D");
+    if (!flat && p->given[OPT_MIN_CLUSTER_SIZE])
+        return fail(p, "--min-cluster-size needs --clusters K or --cut D");
+    /* at most one of the files may go to standard output */
+    const char *to_stdout[] = {a->output, a->linkage, a->labels};
+    int n_stdout = a->json;
+    for (size_t k = 0; k < sizeof to_stdout / sizeof to_stdout[0]; k++)
+        n_stdout += to_stdout[k] && strcmp(to_stdout[k], "-") == 0;
+    if (n_stdout > 1)
+        return fail(p, "more than one of --json, -o -, --linkage - and --labels - would write to standard output");
     return 0;
 }
 
@@ -297,6 +330,7 @@ static void set_defaults(cli_args *a)
     a->kind = GEMST_GEN_UNIFORM;
     a->dim = 2;
     a->seed = 1;
+    a->cut = -1.0;
     gridemst_options_init(&a->opt);
 }
 

@@ -20,6 +20,11 @@ typedef struct cli_args {
     int64_t seed;            /* --seed */
     const char *output;      /* -o: the tree as CSV; NULL: not written */
     const char *save_points; /* --save-points; NULL: not written */
+    const char *linkage;     /* --linkage: the single-linkage merges as CSV; NULL: not written */
+    int64_t clusters;        /* --clusters K; 0: not asked */
+    double cut;              /* --cut D; negative: not asked */
+    int64_t min_cluster_size; /* --min-cluster-size: smaller clusters are noise (-1) */
+    const char *labels;      /* --labels: flat cluster labels, one per line; NULL: not written */
     gridemst_options opt;    /* solver options (progress is set by main) */
     int json;
     int verify;

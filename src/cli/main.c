@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/clusters.h"
 #include "cli/report.h"
 #include "tools/generate.h"
 #include "tools/io.h"
@@ -49,6 +50,7 @@ typedef struct job {
     gemst_pointset ps;
     gridemst_result res;
     cli_verify verify;
+    cli_clusters clusters;
     cli_run run; /* what the reports describe */
     char label[160]; /* the name of a generated set */
     gridemst_error err;
@@ -192,6 +194,10 @@ static int compute(job *j)
     }
     if (rc == GRIDEMST_OK && a->output)
         rc = gemst_write_edges_csv(a->output, j->res.edges, j->res.n_edges, &j->err);
+    if (rc == GRIDEMST_OK) {
+        rc = cli_cluster(a, &j->res, &j->clusters, &j->err);
+        j->run.clusters = cli_flat_clusters_asked(a) ? &j->clusters : NULL;
+    }
     if (rc == GRIDEMST_OK && a->verify) {
         rc = cli_verify_tree(&j->ps, &j->res, &j->verify, &j->err);
         j->run.verify = &j->verify;
@@ -203,8 +209,12 @@ static int compute(job *j)
 static int report(const cli_args *a, const cli_run *run)
 {
     const cli_verify *v = run->verify;
-    /* -o - keeps standard output for the tree alone */
-    FILE *human = a->output && strcmp(a->output, "-") == 0 ? stderr : stdout;
+    /* a file written to standard output keeps it for itself */
+    const char *files[] = {a->output, a->linkage, a->labels};
+    FILE *human = stdout;
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
+        if (files[k] && strcmp(files[k], "-") == 0)
+            human = stderr;
     if (a->json)
         cli_print_json(stdout, run);
     else if (!a->quiet)

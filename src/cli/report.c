@@ -386,6 +386,10 @@ void cli_print_json(FILE *f, const cli_run *r)
         json_tsplib(&j, r);
     if (r->verify)
         json_verify(&j, r->verify);
+    if (r->clusters) {
+        json_int(&j, "clusters", r->clusters->count);
+        json_int(&j, "noise_points", r->clusters->noise_points);
+    }
     json_close(&j);
     fputc('\n', f);
 }
@@ -443,6 +447,9 @@ void cli_print_summary(FILE *f, const cli_run *r)
     print_time_line(f, r);
     if (r->ps->is_tsplib)
         print_tsplib_line(f, r);
+    if (r->clusters)
+        fprintf(f, "clusters: %lld (%lld noise point%s)\n", (long long)r->clusters->count,
+                (long long)r->clusters->noise_points, plural(r->clusters->noise_points));
 }
 
 /* -------------------------------------------------------------- progress */

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "cli/clusters.h"
 #include "gridemst.h"
 #include "tools/pointset.h"
 
@@ -30,6 +31,7 @@ typedef struct cli_run {
     int repeat;               /* timed solves (--repeat); res's times are their medians */
     double device_ms[3];      /* device time of the solves: median, min, max (see cli_device_ms) */
     const cli_verify *verify; /* NULL without --verify */
+    const cli_clusters *clusters; /* NULL without --clusters or --cut */
 } cli_run;
 
 /* The solve's time from points on the device to the sorted tree on the

@@ -60,6 +60,12 @@ int gemst_write_binary(const char *path, const gemst_pointset *ps, gridemst_erro
  * path "-" is standard output. */
 int gemst_write_edges_csv(const char *path, const gridemst_edge *edges, int64_t m, gridemst_error *err);
 
+/* Writes the single-linkage merges as CSV lines "a,b,distance,size" (the
+ * rows of SciPy's linkage matrix) and flat cluster labels, one per line
+ * in point order.  path "-" is standard output. */
+int gemst_write_linkage_csv(const char *path, const gridemst_merge *rows, int64_t m, gridemst_error *err);
+int gemst_write_labels(const char *path, const int64_t *labels, int64_t n, gridemst_error *err);
+
 /* The tree's length under the TSPLIB instance's own integer metric
  * (EUC_2D, CEIL_2D, ATT, GEO, EUC_3D).  Returns 0 and sets *length, or -1
  * when the instance's metric is not one of those (MAN, MAX). */

@@ -261,6 +261,27 @@ static inline int gemst_output_close(gemst_output *o, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
+/* Prints line i of a text output (fprintf's return value). */
+typedef int (*gemst_line_printer)(FILE *f, const void *rows, int64_t i);
+
+/* Writes count lines to path ("-": standard output), each by print_line;
+ * what names the rows in the message when they are missing. */
+static inline int gemst_write_lines(const char *path, const void *rows, int64_t count, const char *what,
+                                    gemst_line_printer print_line, gridemst_error *err)
+{
+    if (!path)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "no output file named");
+    if (count < 0 || (count > 0 && !rows))
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "%s: no %s to write", path, what);
+    gemst_output o;
+    int rc = gemst_output_open(&o, path, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    for (int64_t i = 0; i < count && !o.error; i++)
+        gemst_output_check(&o, print_line(o.f, rows, i) >= 0);
+    return gemst_output_close(&o, err);
+}
+
 /* ----------------------------------------------------------------- TSPLIB metrics (tsplib_metric.c) */
 
 typedef enum gemst_tsp_metric {
