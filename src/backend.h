@@ -13,7 +13,8 @@ extern "C" {
 #endif
 
 typedef struct gemst_problem {
-    const void *coords;      /* n * dim interleaved, host or device memory */
+    const void *coords;      /* n * dim interleaved */
+    int on_device;           /* coords is device memory (gridemst_solve_device) */
     gridemst_dtype dtype;
     int64_t n;               /* >= 2 */
     int dim;                 /* 2 or 3 */
@@ -34,6 +35,11 @@ void gemst_tree_free(gemst_tree *t);
 int gemst_cpu_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cpu_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cpu_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+
+/* Fails unless p is device or managed memory of CUDA device `device`. */
+int gemst_cuda_check_device_input(const void *p, int device, gridemst_error *err);
+/* Copies bytes of device memory to host memory on the options' stream. */
+int gemst_cuda_download(const gridemst_options *opt, const void *d_src, void *dst, size_t bytes, gridemst_error *err);
 
 int gemst_cuda_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cuda_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);

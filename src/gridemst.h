@@ -126,6 +126,9 @@ typedef struct gridemst_options {
     int64_t max_host_bytes;       /* CPU: host memory the solve may use; 0 = physical memory */
     gridemst_progress_fn progress; /* NULL: no reports */
     void *progress_ctx;           /* passed to progress */
+    void *cuda_stream;            /* CUDA: a cudaStream_t of opt.device to work on, so that the
+                                     solve follows the caller's work queued on it; NULL: a
+                                     stream of the solve's own */
 } gridemst_options;
 
 /* One tree edge: endpoints as 0-based indices into the caller's array,
@@ -192,6 +195,21 @@ GRIDEMST_API void gridemst_options_init(gridemst_options *opt);
 GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
                                 const gridemst_options *opt, gridemst_result *result,
                                 gridemst_error *err);
+
+/*
+ * gridemst_solve for points already on the GPU: d_coords is device memory
+ * (cudaMalloc) or managed memory (cudaMallocManaged) readable by CUDA device
+ * opt->device, laid out as for gridemst_solve.  The solve runs on the CUDA
+ * backend (opt->backend AUTO or CUDA; CPU is GRIDEMST_ERR_INVALID_ARGUMENT,
+ * and there is no fallback to the CPU), on opt->cuda_stream when set, and
+ * returns once the tree is in host memory, as gridemst_solve gives it.  The
+ * points are only read.  Device memory allocations and frees in the solve
+ * synchronize the device as cudaMalloc and cudaFree do.  Without CUDA in the
+ * build: GRIDEMST_ERR_UNSUPPORTED.
+ */
+GRIDEMST_API int gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
+                                       const gridemst_options *opt, gridemst_result *result,
+                                       gridemst_error *err);
 
 /* Releases what gridemst_solve allocated; safe on an empty result. */
 GRIDEMST_API void gridemst_result_free(gridemst_result *result);

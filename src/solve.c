@@ -108,8 +108,40 @@ static int fall_back_to_cpu(gemst_problem *pb, gemst_tree *tree, gridemst_stats 
 }
 #endif
 
-int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim, const gridemst_options *opt,
-                   gridemst_result *result, gridemst_error *err)
+/* gridemst_solve_device runs on the CUDA backend only (AUTO means CUDA). */
+static int device_input_backend(gridemst_options *o, gridemst_error *err)
+{
+#ifdef GRIDEMST_HAVE_CUDA
+    if (o->backend == GRIDEMST_BACKEND_CPU)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "points in device memory need the cuda backend");
+    o->backend = GRIDEMST_BACKEND_CUDA;
+    return GRIDEMST_OK;
+#else
+    (void)o;
+    return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "this gridemst was built without CUDA: no device input");
+#endif
+}
+
+#ifdef GRIDEMST_HAVE_CUDA
+/* The caller's points must be device memory of the chosen device.  Fewer
+ * than 2 points are copied to host_points for the host's checks. */
+static int check_device_input(gemst_problem *pb, double *host_points, gridemst_error *err)
+{
+    if (pb->n == 0)
+        return GRIDEMST_OK;
+    int rc = gemst_cuda_check_device_input(pb->coords, pb->opt.device, err);
+    if (rc == GRIDEMST_OK && pb->n < 2) {
+        size_t bytes = (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
+        rc = gemst_cuda_download(&pb->opt, pb->coords, host_points, bytes, err);
+        pb->coords = host_points;
+        pb->on_device = 0;
+    }
+    return rc;
+}
+#endif
+
+static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_t n, int dim,
+                 const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
     double t0 = gemst_now_ms();
     if (err) {
@@ -135,15 +167,23 @@ int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
     gridemst_options_init(&pb.opt);
     if (opt)
         pb.opt = *opt;
-    int rc = check_options(&pb.opt, err);
-    if (rc == GRIDEMST_OK)
-        rc = resolve_backend(&pb.opt, err);
-    if (rc != GRIDEMST_OK)
-        return rc;
     pb.coords = coords;
+    pb.on_device = on_device;
     pb.dtype = dtype;
     pb.n = n;
     pb.dim = dim;
+    int rc = check_options(&pb.opt, err);
+    if (rc == GRIDEMST_OK && on_device)
+        rc = device_input_backend(&pb.opt, err);
+    if (rc == GRIDEMST_OK)
+        rc = resolve_backend(&pb.opt, err);
+#ifdef GRIDEMST_HAVE_CUDA
+    double one_point[3];
+    if (rc == GRIDEMST_OK && on_device)
+        rc = check_device_input(&pb, one_point, err);
+#endif
+    if (rc != GRIDEMST_OK)
+        return rc;
 
     gridemst_stats *st = &result->stats;
     st->backend = pb.opt.backend;
@@ -157,11 +197,11 @@ int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
     gemst_tree tree = {0};
     if (n < 2) {
         double lo[3], hi[3];
-        rc = gemst_host_bbox(coords, dtype, n, dim, 1, lo, hi, err);
+        rc = gemst_host_bbox(pb.coords, dtype, n, dim, 1, lo, hi, err);
     } else if (pb.opt.backend == GRIDEMST_BACKEND_CUDA) {
 #ifdef GRIDEMST_HAVE_CUDA
         rc = gemst_cuda_solve(&pb, &tree, st, err);
-        if (rc == GRIDEMST_ERR_DEVICE_MEMORY && (!opt || opt->backend == GRIDEMST_BACKEND_AUTO))
+        if (rc == GRIDEMST_ERR_DEVICE_MEMORY && !on_device && (!opt || opt->backend == GRIDEMST_BACKEND_AUTO))
             rc = fall_back_to_cpu(&pb, &tree, st, err);
 #endif
     } else {
@@ -198,6 +238,18 @@ int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
     gemst_tree_free(&tree);
     st->time_ms.total = gemst_now_ms() - t0;
     return GRIDEMST_OK;
+}
+
+int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim, const gridemst_options *opt,
+                   gridemst_result *result, gridemst_error *err)
+{
+    return solve(coords, 0, dtype, n, dim, opt, result, err);
+}
+
+int gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
+                          const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
+{
+    return solve(d_coords, 1, dtype, n, dim, opt, result, err);
 }
 
 void gridemst_result_free(gridemst_result *result)

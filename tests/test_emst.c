@@ -751,6 +751,11 @@ START_TEST(test_bad_arguments)
         b.backend = GRIDEMST_BACKEND_CUDA;
         int rc = solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, &err);
         REQUIRE(rc == GRIDEMST_ERR_UNSUPPORTED || rc == GRIDEMST_ERR_NO_DEVICE, "cuda without a device: %d", rc);
+        gridemst_result r;
+        rc = gridemst_solve_device(c, GRIDEMST_FLOAT64, 3, 2, NULL, &r, &err);
+        REQUIRE(rc == GRIDEMST_ERR_UNSUPPORTED || rc == GRIDEMST_ERR_NO_DEVICE, "device input without a device: %d",
+                rc);
+        REQUIRE(r.n_edges == 0 && r.edges == NULL, "device input without a device: a result");
     }
 }
 END_TEST

@@ -1,8 +1,9 @@
-/* The CUDA backend's entry points: device discovery and the precision
- * dispatch. */
+/* The CUDA backend's entry points: device discovery, checks and copies of
+ * a caller's device input, and the precision dispatch. */
 #include <cuda_runtime.h>
 
 #include "backend.h"
+#include "cuda/cuda_common.cuh"
 
 extern "C" int gridemst_cuda_device_count(void)
 {
@@ -12,6 +13,34 @@ extern "C" int gridemst_cuda_device_count(void)
         return 0;
     }
     return count;
+}
+
+extern "C" int gemst_cuda_check_device_input(const void *p, int device, gridemst_error *err)
+{
+    cudaPointerAttributes a;
+    cudaError_t e = cudaPointerGetAttributes(&a, p);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "coords: not a CUDA pointer (%s)",
+                          cudaGetErrorString(e));
+    }
+    if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
+                          "coords is %s memory, not device memory: use gridemst_solve for host points",
+                          a.type == cudaMemoryTypeHost ? "pinned host" : "host");
+    if (a.type == cudaMemoryTypeDevice && a.device != device)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
+                          "coords is memory of CUDA device %d, but the options name device %d", a.device, device);
+    return GRIDEMST_OK;
+}
+
+extern "C" int gemst_cuda_download(const gridemst_options *opt, const void *d_src, void *dst, size_t bytes,
+                                   gridemst_error *err)
+{
+    cudaStream_t s = (cudaStream_t)opt->cuda_stream;
+    GEMST_CU(cudaMemcpyAsync(dst, d_src, bytes, cudaMemcpyDeviceToHost, s));
+    GEMST_CU(cudaStreamSynchronize(s));
+    return GRIDEMST_OK;
 }
 
 extern "C" int gemst_cuda_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err)

@@ -139,6 +139,8 @@ static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
         per_point += GEMST_CAND_SLOTS * 4 + 1 + 4;
     if (pb->opt.prune == GRIDEMST_PRUNE_DYNAMIC)
         per_point += 8;
+    if (pb->on_device) /* not copied */
+        input = 0;
     return n * (per_point + input) + (size_t)(cells + 1) * 4 + ((size_t)64 << 20);
 }
 
@@ -612,16 +614,20 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     GEMST_DALLOC(&c->mem, c->cnt, 1, "counters");
     GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));
     size_t in_bytes = (size_t)pb->n * pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
-    void *coords;
+    const void *coords = pb->coords;
+    void *uploaded = NULL;
     GEMST_CU(cudaEventRecord(ev[0], c->s));
-    GEMST_TRY(gemst_dalloc(&c->mem, &coords, in_bytes, "the input points", err));
-    GEMST_CU(cudaMemcpyAsync(coords, pb->coords, in_bytes, cudaMemcpyHostToDevice, c->s));
+    if (!pb->on_device) {
+        GEMST_TRY(gemst_dalloc(&c->mem, &uploaded, in_bytes, "the input points", err));
+        GEMST_CU(cudaMemcpyAsync(uploaded, pb->coords, in_bytes, cudaMemcpyHostToDevice, c->s));
+        coords = uploaded;
+    }
     GEMST_CU(cudaEventRecord(ev[1], c->s));
     if (pb->dtype == GRIDEMST_FLOAT32)
         GEMST_TRY(GEMST_FN(build_grid)<float>(c, (const float *)coords, stats, err));
     else
         GEMST_TRY(GEMST_FN(build_grid)<double>(c, (const double *)coords, stats, err));
-    gemst_dfree(&c->mem, coords);
+    gemst_dfree(&c->mem, uploaded);
     GEMST_CU(cudaEventRecord(ev[2], c->s));
     GEMST_CU(cudaEventSynchronize(ev[2]));
     GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.upload, err));
@@ -655,19 +661,22 @@ extern "C" int GEMST_FN(gemst_cuda_solve)(const gemst_problem *pb, gemst_tree *t
     memset(&c, 0, sizeof c);
     c.pb = pb;
     cudaEvent_t ev[6] = {0};
-    cudaError_t e = cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking);
+    /* the caller's stream, or one of our own that does not wait for other
+     * work on the legacy default stream */
+    int own_stream = pb->opt.cuda_stream == NULL;
+    c.s = (cudaStream_t)pb->opt.cuda_stream;
+    cudaError_t e = own_stream ? cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking) : cudaSuccess;
     for (int i = 0; i < 6 && e == cudaSuccess; i++)
         e = cudaEventCreate(&ev[i]);
     int rc = e == cudaSuccess ? GEMST_FN(run)(&c, ev, tree, stats, err)
                               : gemst_cuda_fail(err, e, "creating a stream and events", __FILE__, __LINE__);
-    if (c.s)
-        cudaStreamSynchronize(c.s);
+    cudaStreamSynchronize(c.s);
     stats->peak_device_bytes = (int64_t)c.mem.peak;
     gemst_dfree_all(&c.mem);
     for (int i = 0; i < 6; i++)
         if (ev[i])
             cudaEventDestroy(ev[i]);
-    if (c.s)
+    if (own_stream && c.s)
         cudaStreamDestroy(c.s);
     cudaSetDevice(previous);
     if (rc != GRIDEMST_OK)
