@@ -152,6 +152,21 @@ typedef struct gridemst_times {
     double download;  /* device to host copy of the tree (CUDA only) */
 } gridemst_times;
 
+/* One Boruvka iteration's work, in milliseconds (CUDA: device time between
+ * events; CPU: wall time). */
+typedef struct gridemst_iteration_times {
+    int64_t components; /* components at the iteration's start */
+    double findmin1;    /* each point's nearest point in another component (with
+                           static pruning: the candidate scan and the fallback searches) */
+    double findmin2;    /* each component's shortest outgoing edge */
+    double connect;     /* hooking components along those edges (the union) */
+    double flatten;     /* pointer jumping to the roots, relabelling, next lists */
+} gridemst_iteration_times;
+
+/* Boruvka at least halves the components each iteration: n < 2^32 points
+ * need at most 32 iterations. */
+#define GRIDEMST_MAX_ITERATIONS 64
+
 typedef struct gridemst_stats {
     gridemst_backend backend;    /* the backend that ran (never AUTO) */
     gridemst_nns nns;
@@ -170,6 +185,7 @@ typedef struct gridemst_stats {
                                     to the CPU because the job does not fit on the GPU;
                                     empty otherwise */
     gridemst_times time_ms;
+    gridemst_iteration_times iteration_ms[GRIDEMST_MAX_ITERATIONS]; /* the first `iterations` */
 } gridemst_stats;
 
 typedef struct gridemst_result {

@@ -110,6 +110,7 @@ static void compare_backends(const char *name, const gemst_pointset *ps)
                               first < 0 ? 0LL : (long long)ref.edges[first].u,
                               first < 0 ? 0LL : (long long)ref.edges[first].v, first < 0 ? 0.0 : ref.edges[first].w);
                 ck_assert_int_eq(got.stats.n_duplicates, ref.stats.n_duplicates);
+                check_iteration_stats(&got.stats, name);
                 ck_assert(got.stats.peak_device_bytes > 0);
                 ck_assert(strlen(got.stats.device_name) > 0);
                 gridemst_result_free(&got);

@@ -409,6 +409,7 @@ static void check_tree_shape(const gridemst_result *r, int64_t n, int dim, const
             (long long)st->n_unique, (long long)st->n_duplicates, (long long)n);
     REQUIRE(st->n_unique >= (n > 0) && st->n_unique <= n, "%s: %lld unique points", what, (long long)st->n_unique);
     REQUIRE(st->n_unique < 2 || st->iterations >= 1, "%s: %d iterations", what, st->iterations);
+    check_iteration_stats(st, what);
     free(parent);
 }
 

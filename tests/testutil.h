@@ -3,6 +3,7 @@
 #define GEMST_TESTUTIL_H
 
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -63,6 +64,32 @@ static inline void *xcalloc(size_t count, size_t size)
     void *p = calloc(count ? count : 1, size);
     ck_assert_ptr_nonnull(p);
     return p;
+}
+
+/* The per-iteration times add up to the phase totals, and the component
+ * counts start at the unique points and at least halve each iteration. */
+static inline void check_iteration_stats(const gridemst_stats *st, const char *what)
+{
+    REQUIRE(st->iterations >= 0 && st->iterations <= GRIDEMST_MAX_ITERATIONS, "%s: %d iterations", what,
+            st->iterations);
+    double f1 = st->time_ms.prepare, f2 = 0.0, merge = 0.0;
+    for (int k = 0; k < st->iterations; k++) {
+        const gridemst_iteration_times *it = &st->iteration_ms[k];
+        int64_t expected_max = k == 0 ? st->n_unique : st->iteration_ms[k - 1].components / 2;
+        REQUIRE(it->components >= 2 && it->components <= expected_max && (k > 0 || it->components == st->n_unique),
+                "%s: iteration %d starts with %lld components", what, k + 1, (long long)it->components);
+        REQUIRE(it->findmin1 >= 0 && it->findmin2 >= 0 && it->connect >= 0 && it->flatten >= 0,
+                "%s: iteration %d has a negative time", what, k + 1);
+        f1 += it->findmin1;
+        f2 += it->findmin2;
+        merge += it->connect + it->flatten;
+    }
+    const double tol = 1e-9 * (st->time_ms.findmin1 + st->time_ms.findmin2 + st->time_ms.merge) + 1e-12;
+    REQUIRE(fabs(f1 - st->time_ms.findmin1) <= tol && fabs(f2 - st->time_ms.findmin2) <= tol &&
+                fabs(merge - st->time_ms.merge) <= tol,
+            "%s: per-iteration times do not add up to the phase totals", what);
+    REQUIRE(st->time_ms.grid + f1 + f2 + merge <= st->time_ms.total * (1 + 1e-9) + 1e-3,
+            "%s: the phases take longer than the solve", what);
 }
 
 /* The tree from the CPU backend (threads 0: OpenMP's default); the test

@@ -458,17 +458,23 @@ static int GEMST_FN(fallback)(cuda_ctx *c, gridemst_error *err)
     return GEMST_FN(findmin2)(c, c->extra, CNT(c, extra), bound, 0, err);
 }
 
-/* Connect, union, flatten, and the next iteration's lists. */
-static int GEMST_FN(merge)(cuda_ctx *c, gridemst_error *err)
+/* Connect and union: each root hooks along its component's minimum edge. */
+static int GEMST_FN(connect)(cuda_ctx *c, gridemst_error *err)
+{
+    GEMST_FN(k_connect)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(
+        c->roots, CNT(c, roots), c->win_in, c->win_out, c->w1, c->comp, c->g.oid, c->link, CNT(c, edges), c->nu - 1,
+        c->edge_lo, c->edge_hi, c->edge_d2);
+    GEMST_LAUNCHED();
+    return GRIDEMST_OK;
+}
+
+/* Flatten, relabel, and the next iteration's lists. */
+static int GEMST_FN(flatten)(cuda_ctx *c, gridemst_error *err)
 {
     const unsigned br = gemst_blocks(c->n_roots);
     uint32_t bound;
     const int *count;
     GEMST_FN(uncertain_list)(c, &count, &bound);
-    GEMST_FN(k_connect)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->win_in, c->win_out, c->w1,
-                                                       c->comp, c->g.oid, c->link, CNT(c, edges), c->nu - 1,
-                                                       c->edge_lo, c->edge_hi, c->edge_d2);
-    GEMST_LAUNCHED();
     GEMST_FN(k_flatten_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link);
     GEMST_LAUNCHED();
     GEMST_FN(k_relabel)<<<gemst_blocks(c->nu), GEMST_THREADS, 0, c->s>>>(c->nu, c->link, c->comp);
@@ -495,6 +501,24 @@ static int GEMST_FN(add_time)(cudaEvent_t a, cudaEvent_t b, double *ms, gridemst
     return GRIDEMST_OK;
 }
 
+/* Device time between consecutive events ev[0] .. ev[5] into the iteration's
+ * record and the phase totals. */
+static int GEMST_FN(iteration_times)(cudaEvent_t ev[6], gridemst_iteration_times *it, gridemst_stats *stats,
+                                     gridemst_error *err)
+{
+    double search = 0.0; /* the fallback searches and their FindMin2 refinement */
+    GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &it->findmin1, err));
+    GEMST_TRY(GEMST_FN(add_time)(ev[1], ev[2], &it->findmin2, err));
+    GEMST_TRY(GEMST_FN(add_time)(ev[2], ev[3], &search, err));
+    GEMST_TRY(GEMST_FN(add_time)(ev[3], ev[4], &it->connect, err));
+    GEMST_TRY(GEMST_FN(add_time)(ev[4], ev[5], &it->flatten, err));
+    it->findmin1 += search;
+    stats->time_ms.findmin1 += it->findmin1;
+    stats->time_ms.findmin2 += it->findmin2;
+    stats->time_ms.merge += it->connect + it->flatten;
+    return GRIDEMST_OK;
+}
+
 static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *stats, gridemst_error *err)
 {
     GEMST_CU(cudaEventRecord(ev[0], c->s));
@@ -503,8 +527,9 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
     GEMST_CU(cudaEventSynchronize(ev[1]));
     GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.prepare, err));
     stats->time_ms.findmin1 += stats->time_ms.prepare;
-    while (c->host.edges < c->nu - 1) {
-        stats->iterations++;
+    while (c->host.edges < c->nu - 1 && stats->iterations < GRIDEMST_MAX_ITERATIONS) {
+        gridemst_iteration_times *it = &stats->iteration_ms[stats->iterations++];
+        it->components = c->n_roots;
         GEMST_CU(cudaEventRecord(ev[0], c->s));
         GEMST_TRY(GEMST_FN(findmin1)(c, err));
         GEMST_CU(cudaEventRecord(ev[1], c->s));
@@ -512,14 +537,13 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         GEMST_CU(cudaEventRecord(ev[2], c->s));
         GEMST_TRY(GEMST_FN(fallback)(c, err));
         GEMST_CU(cudaEventRecord(ev[3], c->s));
-        GEMST_TRY(GEMST_FN(merge)(c, err));
+        GEMST_TRY(GEMST_FN(connect)(c, err));
         GEMST_CU(cudaEventRecord(ev[4], c->s));
+        GEMST_TRY(GEMST_FN(flatten)(c, err));
+        GEMST_CU(cudaEventRecord(ev[5], c->s));
         uint32_t before = c->host.edges;
         GEMST_TRY(GEMST_FN(read_counters)(c, err));
-        GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.findmin1, err));
-        GEMST_TRY(GEMST_FN(add_time)(ev[1], ev[2], &stats->time_ms.findmin2, err));
-        GEMST_TRY(GEMST_FN(add_time)(ev[2], ev[3], &stats->time_ms.findmin1, err));
-        GEMST_TRY(GEMST_FN(add_time)(ev[3], ev[4], &stats->time_ms.merge, err));
+        GEMST_TRY(GEMST_FN(iteration_times)(ev, it, stats, err));
         uint32_t roots = c->n_roots, added = c->host.edges - before;
         c->n_active = (uint32_t)c->host.active;
         c->n_roots = (uint32_t)c->host.roots;
@@ -535,6 +559,9 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
                               c->n_roots);
     }
     stats->fallback_searches = (int64_t)c->host.searches;
+    if (c->host.edges < c->nu - 1)
+        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "%u components left after %d Boruvka iterations", c->n_roots,
+                          stats->iterations);
     return GRIDEMST_OK;
 }
 
