@@ -345,7 +345,10 @@ expect_error "bad header" "badheader.pgm: bad header: the height is not a decima
 expect_error "empty file" "null.pgm: empty file" -k 2 "$tmp/null.pgm"
 expect_error "unknown option" "unknown option '--frobnicate'" --frobnicate -k 2 "$tmp/grey.pgm"
 expect_error "unknown short option" "unknown option '-z'" -z -k 2 "$tmp/grey.pgm"
+expect_error "grouped unknown option" "unknown option '-q'" -qk 2 "$tmp/grey.pgm"
 expect_error "missing value" "option '--lambda' needs a value" -k 2 "$tmp/grey.pgm" --lambda
+expect_error "missing -k value" "option '-k/--segments' needs a value" "$tmp/grey.pgm" -k
+expect_error "flag with a value" "option '--json' takes no value" --json=yes -k 2 "$tmp/grey.pgm"
 expect_error "-k 0" "-k: expected an integer >= 1, got '0'" -k 0 "$tmp/grey.pgm"
 expect_error "lambda 0" "--lambda: expected a number > 0" -k 2 --lambda 0 "$tmp/grey.pgm"
 expect_error "lambda nan" "--lambda: expected a number > 0" -k 2 --lambda nan "$tmp/grey.pgm"

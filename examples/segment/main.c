@@ -95,6 +95,22 @@ static int parse_count(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return 0;
 }
 
+/* How the option whose getopt value is val is written, or NULL for none:
+ * "--lambda", or "-k/--segments" for one with a short form too. */
+static const char *option_name(const struct option *longs, int val, char *buf, size_t size)
+{
+    for (const struct option *o = longs; o->name; o++) {
+        if (o->val == val) {
+            if (val < 256)
+                snprintf(buf, size, "-%c/--%s", val, o->name);
+            else
+                snprintf(buf, size, "--%s", o->name);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
 /* Returns 0, or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, args *a)
 {
@@ -111,6 +127,7 @@ static int parse_args(int argc, char **argv, args *a)
     a->seg.min_size = 1;
     gridemst_options_init(&a->opt);
     opterr = 0; /* our messages, not getopt's */
+    char name[64];
     int c;
     while ((c = getopt_long(argc, argv, ":k:o:hV", longs, NULL)) != -1) {
         int64_t count;
@@ -147,8 +164,18 @@ static int parse_args(int argc, char **argv, args *a)
         case OPT_JSON: a->json = 1; break;
         case 'h': a->help = 1; return 0;
         case 'V': a->version = 1; return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        case ':': return usage_error("option '%s' needs a value", option_name(longs, optopt, name, sizeof name));
+        default:
+            /* getopt sets optopt to 0 for an unknown or ambiguous long option
+             * (then the last argument read), to the option's value for a
+             * long option given a value it does not take, else to the
+             * unknown short option */
+            if (optopt == 0)
+                return usage_error("unknown option '%s'", argv[optind - 1]);
+            if (option_name(longs, optopt, name, sizeof name))
+                return usage_error("option '%s' takes no value", name);
+            name[0] = '-', name[1] = (char)optopt, name[2] = '\0';
+            return usage_error("unknown option '%s'", name);
         }
     }
     if (optind == argc)
