@@ -5,88 +5,14 @@
 #    region a brute-force nearest-pixel search names;
 #  * the same cut by the gridemst tool on the same points (its own
 #    clustering code) as an independent reference;
-#  * a real photograph from a Debian package (insighttoolkit5-examples),
-#    skipped when absent: segment count, labels in range, label file and
-#    colour picture consistent, determinism across runs and thread counts;
+#  * brightness thresholds from the documented formula;
 #  * bad input and bad usage: one line "gridemst-segment: ..." and status 2.
+# tests/segment_photo.sh segments a real photograph.
 
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
-
-seg=$(cd "$top_builddir" && pwd)/gridemst-segment
-photo=${GEMST_SEGMENT_PHOTO:-/usr/share/doc/insighttoolkit5-examples/examples/Data/VisibleWomanHeadSlice.png}
-if [ ! -x "$seg" ]; then
-    echo "SKIP: $seg is not built"
-    exit 77
-fi
-LC_ALL=C
-export LC_ALL
-
-# run ARGS...: runs gridemst-segment; stdout in $tmp/out, stderr in $tmp/err, status in $status.
-run() {
-    "$seg" "$@" >"$tmp/out" 2>"$tmp/err"
-    status=$?
-}
-
-# expect_ok NAME: the last run succeeded with nothing on stderr.
-expect_ok() {
-    if [ "$status" -ne 0 ] || [ -s "$tmp/err" ]; then
-        fail "$1: exit status $status: $(head -c 300 "$tmp/err")"
-        return 1
-    fi
-}
-
-# expect_error NAME PATTERN ARGS...: status 2, nothing on stdout, and one
-# line "gridemst-segment: ..." matching PATTERN (grep -E) on stderr, plus the
-# hint "Try 'gridemst-segment --help'." after a usage error.
-expect_error() {
-    name=$1 pattern=$2
-    shift 2
-    run "$@"
-    if [ "$status" -ne 2 ]; then
-        fail "$name: exit status $status, expected 2: $(head -c 300 "$tmp/err")"
-    elif ! head -n 1 "$tmp/err" | grep -Eq "^gridemst-segment: .*($pattern)"; then
-        fail "$name: expected an error matching '$pattern', got: $(cat "$tmp/err")"
-    elif [ "$(sed -n '2,$p' "$tmp/err")" != "" ] && [ "$(sed -n '2,$p' "$tmp/err")" != "Try 'gridemst-segment --help'." ]; then
-        fail "$name: more than one line on stderr: $(cat "$tmp/err")"
-    elif [ -s "$tmp/out" ]; then
-        fail "$name: unexpected standard output"
-    fi
-}
-
-# summary_segments: the segment count of the last run's summary.
-summary_segments() {
-    sed -n 's/^segments: \([0-9]*\) .*/\1/p' "$tmp/out"
-}
-
-# json_number KEY FILE: the number KEY of the JSON object in FILE.
-json_number() {
-    sed -n "s/.*\"$1\": \([0-9.eE+-]*\).*/\1/p" "$2"
-}
-
-# pgm16_values FILE: the samples of a binary 16-bit PGM written by the tool
-# (three header lines), one per line.
-pgm16_values() {
-    tail -c +$(($(head -n 3 "$1" | wc -c) + 1)) "$1" | od -An -v -tu1 |
-        awk '{ for (i = 1; i <= NF; i++) if (n++ % 2 == 0) hi = $i; else print hi * 256 + $i }'
-}
-
-# ppm_colours FILE: the pixels of a binary PPM written by the tool, "r,g,b" per line.
-ppm_colours() {
-    tail -c +$(($(head -n 3 "$1" | wc -c) + 1)) "$1" | od -An -v -tu1 |
-        awk '{ for (i = 1; i <= NF; i++) { c[n++ % 3] = $i; if (n % 3 == 0) print c[0] "," c[1] "," c[2] } }'
-}
-
-# same_partition A B: files of one label per line, the same length, that
-# split the lines the same way (equal up to renaming the labels).
-same_partition() {
-    [ "$(wc -l <"$1")" -eq "$(wc -l <"$2")" ] && [ -s "$1" ] &&
-        paste -d ' ' "$1" "$2" | awk '{
-            if (($1) in ab && ab[$1] != $2) bad = 1
-            if (($2) in ba && ba[$2] != $1) bad = 1
-            ab[$1] = $2; ba[$2] = $1
-        } END { exit bad }'
-}
+# shellcheck source=tests/segmentlib.sh
+. "$(dirname "$0")/segmentlib.sh"
 
 # ---------------------------------------------------------------- synthetic image
 # synth MODE SPECKS OUT: a 120 x 80 plain PNM (MODE grey: P2, colour: P3)
@@ -277,52 +203,6 @@ else
     fail "cannot make the speck test image"
 fi
 
-# ---------------------------------------------------------------- the photograph
-png=no
-"$seg" --help | grep -q "^PNG support: yes" && png=yes
-photo_tested=no
-if [ "$png" = yes ] && [ -r "$photo" ]; then
-    photo_tested=yes
-    k=12 size=30
-    run -k $k --min-size $size --threads 1 -o "$tmp/a.ppm" --labels "$tmp/a.pgm" "$photo"
-    expect_ok "photo -k $k"
-    [ "$(summary_segments)" = $k ] || fail "photo -k $k: $(summary_segments) segments"
-    pgm16_values "$tmp/a.pgm" >"$tmp/labels"
-    ppm_colours "$tmp/a.ppm" >"$tmp/colours"
-    # every pixel labelled 0 .. k-1, each label used by at least $size pixels
-    awk -v k=$k -v size=$size '{ if ($1 !~ /^[0-9]+$/ || $1 >= k) bad = 1; count[$1]++; n++ }
-        END { for (l = 0; l < k; l++) if (count[l] < size) bad = 1; exit bad || n != 142 * 167 }' "$tmp/labels" ||
-        fail "photo -k $k: labels out of range, or a segment under $size pixels"
-    # the first pixel of each label comes in label order
-    awk '!seen[$1]++ { if ($1 != next_label++) bad = 1 } END { exit bad }' "$tmp/labels" ||
-        fail "photo: labels not numbered in the order of first pixels"
-    same_partition "$tmp/labels" "$tmp/colours" || fail "photo: the colour picture does not match the labels"
-    # the same with 2 threads, and again, and in PNG
-    run -k $k --min-size $size --threads 2 -o "$tmp/b.ppm" --labels "$tmp/b.pgm" "$photo"
-    expect_ok "photo 2 threads"
-    cmp -s "$tmp/a.pgm" "$tmp/b.pgm" && cmp -s "$tmp/a.ppm" "$tmp/b.ppm" || fail "photo: 1 and 2 threads differ"
-    run -k $k --min-size $size -o "$tmp/c.png" --labels "$tmp/c.pgm" "$photo"
-    cmp -s "$tmp/a.pgm" "$tmp/c.pgm" || fail "photo: a second run differs"
-    # the PNG picture holds the same pixels as the PPM: segmenting both agrees
-    run -k 20 --labels "$tmp/from_png.pgm" "$tmp/c.png"
-    expect_ok "reading our PNG"
-    run -k 20 --labels "$tmp/from_ppm.pgm" "$tmp/a.ppm"
-    cmp -s "$tmp/from_png.pgm" "$tmp/from_ppm.pgm" || fail "photo: the PNG and PPM pictures differ"
-    # --cut: labels 0 .. segments-1, every one used
-    run --cut 8 --min-size 20 --json --labels "$tmp/d.pgm" "$photo"
-    expect_ok "photo --cut --json"
-    segments=$(json_number segments "$tmp/out")
-    [ "$(json_number width "$tmp/out")" = 142 ] && [ "$(json_number height "$tmp/out")" = 167 ] ||
-        fail "photo --json: wrong size: $(cat "$tmp/out")"
-    if command -v python3 >/dev/null 2>&1; then
-        python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/out" || fail "photo --json: not JSON"
-    fi
-    [ "$(pgm16_values "$tmp/d.pgm" | sort -n -u | awk 'NR - 1 != $1 { bad = 1 } END { print bad ? -1 : NR }')" = "$segments" ] ||
-        fail "photo --cut: labels are not 0 .. $segments - 1"
-else
-    echo "SKIP: the photograph ($photo; Debian package insighttoolkit5-examples) or PNG support (libpng) is missing"
-fi
-
 # ---------------------------------------------------------------- errors
 printf 'P5\n4 4\n255\n0123456789' >"$tmp/truncated.pgm"
 printf 'P2\n2 2\n255\n1 2 3\n' >"$tmp/truncated_plain.pgm"
@@ -374,5 +254,4 @@ run --help
 run --version
 [ "$status" -eq 0 ] && grep -q "^gridemst-segment (gridemst) [0-9]" "$tmp/out" || fail "--version"
 
-[ "$photo_tested" = yes ] || echo "note: the photograph was not tested"
 finish
