@@ -302,7 +302,9 @@ static int run(const args *a)
         goto done;
     }
     if (a->have_k && r.s.segments < a->seg.k)
-        fprintf(stderr, PROG ": warning: made %lld of the %lld segments asked: only %lld tree edges have at least %lld pixels on both sides\n",
+        fprintf(stderr,
+                PROG ": warning: made %lld of the %lld segments asked: only %lld tree edges have at least %lld "
+                     "pixels on both sides\n",
                 (long long)r.s.segments, (long long)a->seg.k, (long long)r.s.splits, (long long)a->seg.min_size);
     double t3 = now_ms();
     if (a->labels && r.s.segments > 65536) {
