@@ -1,0 +1,107 @@
+/*
+ * FindMin1 on the BVH (precision-generic, see real.h; layout in bvh.h): the
+ * nearest point of another component, by a depth-first traversal with an
+ * explicit stack of fixed size and a cutoff radius (Prokopenko et al. 2022,
+ * Algorithm 2), for one CPU loop iteration or one CUDA thread.
+ *
+ * The radius starts at the component's upper bound ub (labels.h): its
+ * shortest outgoing edge is no longer, so a point whose nearest foreign
+ * point lies beyond it cannot give that edge, and finds nothing.  Nodes
+ * farther than the radius and subtrees labelled with the query's component
+ * are skipped; the nearer child is visited first; each leaf found shrinks
+ * the radius to its distance.  Comparisons keep equal distances in (d2 <=
+ * radius), and candidates are compared in edge order, so ties resolve as in
+ * the grid searches.  Distances are gemst_dist2_q's and box distances never
+ * exceed them (gemst_bvh_box_dist2): the search is exact.
+ */
+#ifndef GEMST_BVH_QUERY_H
+#define GEMST_BVH_QUERY_H
+
+#include "bvh/bvh_build.h"
+#include "nns/ring.h"
+#include "graph/boruvka.h"
+
+/* Nodes a traversal may hold: each internal node on the current path
+ * (at most GEMST_BVH_MAX_DEPTH, bvh_build.h) leaves at most one child
+ * pending, and one more is being entered. */
+#define GEMST_BVH_STACK (GEMST_BVH_MAX_DEPTH + 1)
+
+/* The nearest point (in edge order) of a component other than comp_q
+ * within squared distance radius of the query, if it beats *best; updates
+ * *best and *best_to. */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_nearest_foreign)(const gemst_bvh *b, const gemst_grid *pts,
+                                                              const uint32_t *comp, const gemst_query *qq,
+                                                              uint32_t comp_q, gemst_real radius,
+                                                              gemst_edge_key *best, uint32_t *best_to)
+{
+    uint32_t node[GEMST_BVH_STACK];
+    gemst_real node_d2[GEMST_BVH_STACK];
+    int top = 0;
+    if (b->label[0] == comp_q)
+        return;
+    if (best->d2 < radius)
+        radius = best->d2;
+    node[top] = 0;
+    node_d2[top++] = 0;
+    while (top > 0) {
+        top--;
+        if (node_d2[top] > radius)
+            continue;
+        uint32_t child[2], push[2];
+        gemst_real push_d2[2];
+        int np = 0;
+        gemst_bvh_children(b->n, b->end, b->split, node[top], child);
+        for (int k = 0; k < 2; k++) {
+            uint32_t id = child[k];
+            if (gemst_bvh_is_leaf(b->n, id)) {
+                uint32_t p = id - (b->n - 1);
+                if (comp[p] == comp_q)
+                    continue;
+                gemst_real d2 = GEMST_FN(gemst_dist2_q)(pts, qq, p);
+                if (d2 > radius)
+                    continue;
+                gemst_edge_key cand = gemst_edge_make(d2, qq->oid, pts->oid[p]);
+                if (gemst_edge_less(cand, *best)) {
+                    *best = cand;
+                    *best_to = p;
+                    radius = d2;
+                }
+            } else if (b->label[id] != comp_q) {
+                gemst_real d2 = GEMST_FN(gemst_bvh_box_dist2)(b, id, qq->q);
+                if (d2 <= radius) {
+                    push[np] = id;
+                    push_d2[np++] = d2;
+                }
+            }
+        }
+        if (np == 2 && push_d2[0] < push_d2[1]) { /* the nearer one on top */
+            uint32_t t = push[0];
+            gemst_real t2 = push_d2[0];
+            push[0] = push[1];
+            push_d2[0] = push_d2[1];
+            push[1] = t;
+            push_d2[1] = t2;
+        }
+        for (int k = 0; k < np; k++) {
+            node[top] = push[k];
+            node_d2[top++] = push_d2[k];
+        }
+    }
+}
+
+/* FindMin1 for point q: its nearest foreign point within its component's
+ * bound, into best_d2[q] and best_to[q] (GEMST_NONE when none). */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_findmin1_point)(const gemst_bvh *b, const gemst_grid *pts,
+                                                             const uint32_t *comp, const gemst_word1 *ub,
+                                                             gemst_real *best_d2, uint32_t *best_to, uint32_t q)
+{
+    gemst_query qq;
+    gemst_edge_key best = gemst_edge_none();
+    uint32_t to = GEMST_NONE, r = comp[q];
+    GEMST_FN(gemst_query_point)(pts, q, &qq);
+    GEMST_FN(gemst_bvh_nearest_foreign)(b, pts, comp, &qq, r, gemst_edge_word1_value(ub[r]), &best, &to);
+    best_d2[q] = best.d2;
+    best_to[q] = to;
+}
+
+#endif
