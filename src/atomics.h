@@ -70,6 +70,15 @@ static inline GEMST_HD uint32_t gemst_load_relaxed(const uint32_t *p)
 #endif
 }
 
+static inline GEMST_HD uint64_t gemst_load_relaxed_u64(const uint64_t *p)
+{
+#ifdef __CUDA_ARCH__
+    return *(const volatile uint64_t *)p;
+#else
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
 static inline GEMST_HD void gemst_store_relaxed(uint32_t *p, uint32_t v)
 {
 #ifdef __CUDA_ARCH__

@@ -28,8 +28,10 @@
 
 /* The nearest point (in edge order) of a component other than comp_q
  * within squared distance radius of the query, if it beats *best; updates
- * *best and *best_to. */
-static inline GEMST_HD void GEMST_FN(gemst_bvh_nearest_foreign)(const gemst_bvh *b, const gemst_grid *pts,
+ * *best and *best_to.  Returns the least squared distance of the nodes and
+ * points it passed over as farther than the radius (infinity when none):
+ * every foreign point it did not examine is at least that far. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gemst_bvh *b, const gemst_grid *pts,
                                                               const uint32_t *comp, const gemst_query *qq,
                                                               uint32_t comp_q, gemst_real radius,
                                                               gemst_edge_key *best, uint32_t *best_to)
@@ -37,16 +39,19 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_nearest_foreign)(const gemst_bvh 
     uint32_t node[GEMST_BVH_STACK];
     gemst_real node_d2[GEMST_BVH_STACK];
     int top = 0;
+    gemst_real beyond = GEMST_REAL_INF;
     if (b->label[0] == comp_q)
-        return;
+        return beyond;
     if (best->d2 < radius)
         radius = best->d2;
     node[top] = 0;
     node_d2[top++] = 0;
     while (top > 0) {
         top--;
-        if (node_d2[top] > radius)
+        if (node_d2[top] > radius) {
+            beyond = node_d2[top] < beyond ? node_d2[top] : beyond;
             continue;
+        }
         uint32_t child[2], push[2];
         gemst_real push_d2[2];
         int np = 0;
@@ -58,8 +63,10 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_nearest_foreign)(const gemst_bvh 
                 if (comp[p] == comp_q)
                     continue;
                 gemst_real d2 = GEMST_FN(gemst_dist2_q)(pts, qq, p);
-                if (d2 > radius)
+                if (d2 > radius) {
+                    beyond = d2 < beyond ? d2 : beyond;
                     continue;
+                }
                 gemst_edge_key cand = gemst_edge_make(d2, qq->oid, pts->oid[p]);
                 if (gemst_edge_less(cand, *best)) {
                     *best = cand;
@@ -71,6 +78,8 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_nearest_foreign)(const gemst_bvh 
                 if (d2 <= radius) {
                     push[np] = id;
                     push_d2[np++] = d2;
+                } else {
+                    beyond = d2 < beyond ? d2 : beyond;
                 }
             }
         }
@@ -87,20 +96,46 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_nearest_foreign)(const gemst_bvh 
             node_d2[top++] = push_d2[k];
         }
     }
+    return beyond;
 }
 
-/* FindMin1 for point q: its nearest foreign point within its component's
- * bound, into best_d2[q] and best_to[q] (GEMST_NONE when none). */
+/*
+ * FindMin1 for point q: its nearest foreign point within its component's
+ * bound, into best_d2[q] and best_to[q] (GEMST_NONE when none).  An edge
+ * found leaves both its components, and lowers both their bounds at once
+ * (the paper's Optimization 2 carried through the iteration), so that the
+ * points searched after it search less.  Bounds are read and lowered while
+ * other points search: any value read is a valid bound, and the result
+ * does not depend on the timing (each component's shortest edge is always
+ * found by its inner endpoint).
+ *
+ * Between iterations best_d2[q] holds a lower bound on q's nearest foreign
+ * distance (0 at first): the distance found, or after a search in vain the
+ * least distance of what it passed over (subtrees it skipped as q's own
+ * component stay q's own).  The bound stays valid as components merge (the
+ * foreign points only become fewer), and when it exceeds the component's
+ * bound ub, q cannot give the component's shortest edge: no search.  Late iterations, where
+ * most points lie deep inside large components, are mostly such points.
+ */
 static inline GEMST_HD void GEMST_FN(gemst_bvh_findmin1_point)(const gemst_bvh *b, const gemst_grid *pts,
-                                                             const uint32_t *comp, const gemst_word1 *ub,
+                                                             const uint32_t *comp, gemst_word1 *ub,
                                                              gemst_real *best_d2, uint32_t *best_to, uint32_t q)
 {
-    gemst_query qq;
+    const uint32_t r = comp[q];
+    const gemst_real radius = gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[r]));
     gemst_edge_key best = gemst_edge_none();
-    uint32_t to = GEMST_NONE, r = comp[q];
-    GEMST_FN(gemst_query_point)(pts, q, &qq);
-    GEMST_FN(gemst_bvh_nearest_foreign)(b, pts, comp, &qq, r, gemst_edge_word1_value(ub[r]), &best, &to);
-    best_d2[q] = best.d2;
+    uint32_t to = GEMST_NONE;
+    if (!(best_d2[q] > radius)) {
+        gemst_query qq;
+        GEMST_FN(gemst_query_point)(pts, q, &qq);
+        gemst_real beyond = GEMST_FN(gemst_bvh_nearest_foreign)(b, pts, comp, &qq, r, radius, &best, &to);
+        best_d2[q] = to == GEMST_NONE ? beyond : best.d2;
+        if (to != GEMST_NONE) {
+            gemst_word1 w = gemst_edge_word1(best.d2);
+            GEMST_FN(gemst_atomic_min_word1)(&ub[r], w);
+            GEMST_FN(gemst_atomic_min_word1)(&ub[comp[to]], w);
+        }
+    }
     best_to[q] = to;
 }
 
