@@ -28,9 +28,10 @@
 
 /* The nearest point (in edge order) of a component other than comp_q
  * within squared distance radius of the query, if it beats *best; updates
- * *best and *best_to.  Returns the least squared distance of the nodes and
- * points it passed over as farther than the radius (infinity when none):
- * every foreign point it did not examine is at least that far. */
+ * *best and *best_to.  When it finds none, returns the least squared
+ * distance of the nodes and points it passed over as farther than the
+ * radius (infinity when none): every foreign point is at least that far.
+ * (The radius only shrinks when a point is found.) */
 static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gemst_bvh *b, const gemst_grid *pts,
                                                               const uint32_t *comp, const gemst_query *qq,
                                                               uint32_t comp_q, gemst_real radius,
@@ -48,10 +49,8 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
     node_d2[top++] = 0;
     while (top > 0) {
         top--;
-        if (node_d2[top] > radius) {
-            beyond = node_d2[top] < beyond ? node_d2[top] : beyond;
+        if (node_d2[top] > radius) /* the radius shrank since the push */
             continue;
-        }
         uint32_t child[2], push[2];
         gemst_real push_d2[2];
         int np = 0;
