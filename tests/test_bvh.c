@@ -200,13 +200,14 @@ START_TEST(test_structure)
     while (top > 0) {
         uint32_t i = stack[--top], child[2], first, last;
         REQUIRE(!gemst_bvh_is_leaf(n, i), "%s: internal node expected", t.name);
-        gemst_bvh_range(b.end, i, &first, &last);
-        REQUIRE(first <= b.split[i] && b.split[i] < last && last < n, "%s: node %u covers [%u, %u], split %u", t.name,
-                i, first, last, b.split[i]);
+        const gemst_bvh_node *nd = &b.node[i];
+        GEMST_FN(gemst_bvh_range)(b.node, i, &first, &last);
+        REQUIRE(first <= nd->split && nd->split < last && last < n, "%s: node %u covers [%u, %u], split %u", t.name,
+                i, first, last, nd->split);
         REQUIRE(depth[i] < GEMST_BVH_MAX_DEPTH, "%s: node %u at depth %u", t.name, i, depth[i]);
-        gemst_bvh_children(n, b.end, b.split, i, child);
+        GEMST_FN(gemst_bvh_children)(n, b.node, i, child);
         for (int k = 0; k < 2; k++) {
-            uint32_t id = child[k], cf = k == 0 ? first : b.split[i] + 1, cl = k == 0 ? b.split[i] : last;
+            uint32_t id = child[k], cf = k == 0 ? first : nd->split + 1, cl = k == 0 ? nd->split : last;
             REQUIRE(id < nodes && seen[id] == 0, "%s: node %u reached twice (or out of range)", t.name, id);
             seen[id] = 1;
             depth[id] = depth[i] + 1;
@@ -216,13 +217,13 @@ START_TEST(test_structure)
                 continue;
             }
             uint32_t f2, l2;
-            gemst_bvh_range(b.end, id, &f2, &l2);
+            GEMST_FN(gemst_bvh_range)(b.node, id, &f2, &l2);
             REQUIRE(f2 == cf && l2 == cl, "%s: node %u covers [%u, %u], its part of %u is [%u, %u]", t.name, id, f2,
                     l2, i, cf, cl);
             stack[top++] = id;
         }
         /* The box: exact over the leaves, and around each child's box. */
-        const double *lo = b.box + (size_t)2 * t.dim * i, *hi = lo + t.dim;
+        const double *lo = nd->lo, *hi = nd->hi;
         for (int d = 0; d < t.dim; d++) {
             double mn = INF, mx = -INF;
             for (uint32_t j = first; j <= last; j++) {
@@ -295,13 +296,13 @@ START_TEST(test_labels)
     GEMST_FN(gemst_cpu_bvh_labels)(&b, &t.g, comp, roots, n_roots, brk, ub, 2);
     for (uint32_t i = 0; i + 1 < n; i++) {
         uint32_t first, last, want;
-        gemst_bvh_range(b.end, i, &first, &last);
+        GEMST_FN(gemst_bvh_range)(b.node, i, &first, &last);
         want = comp[first];
         for (uint32_t j = first; j <= last; j++)
             if (comp[j] != comp[first])
                 want = GEMST_NONE;
-        REQUIRE(b.label[i] == want, "%s, comps %d: node %u over [%u, %u] labelled %u, leaves say %u", t.name, (int)ck,
-                i, first, last, b.label[i], want);
+        REQUIRE(b.node[i].label == want, "%s, comps %d: node %u over [%u, %u] labelled %u, leaves say %u", t.name,
+                (int)ck, i, first, last, b.node[i].label, want);
     }
     for (uint32_t k = 0; k < n_roots; k++) {
         uint32_t r = roots[k];

@@ -5,7 +5,7 @@
  *  1. gemst_bvh_build_node for every internal node i (Karras 2012,
  *     Algorithm 2): its leaf range, split and the parent links of its two
  *     children, from the sorted Morton codes alone.
- *  2. gemst_bvh_fit_from_leaf for every leaf, with label[] zeroed: each
+ *  2. gemst_bvh_fit_from_leaf for every leaf, with the labels zeroed: each
  *     walk goes up from a leaf; the first walk to reach a node stops there,
  *     the second computes the node's box from both children and goes on, so
  *     that every box is computed once, after its children's.
@@ -41,8 +41,8 @@ static inline GEMST_HD int gemst_bvh_delta(const uint64_t *code, uint32_t n, int
 
 /* Internal node i (0 <= i < n - 1): range end, split, and its children's
  * parent links. */
-static inline GEMST_HD void gemst_bvh_build_node(const uint64_t *code, uint32_t n, uint32_t i, uint32_t *end,
-                                               uint32_t *split, uint32_t *parent)
+static inline GEMST_HD void GEMST_FN(gemst_bvh_build_node)(const uint64_t *code, uint32_t n, uint32_t i,
+                                                         gemst_bvh_node *node, uint32_t *parent)
 {
     /* The direction of the range: towards the neighbour sharing more. */
     const int64_t d = gemst_bvh_delta(code, n, i, (int64_t)i + 1) > gemst_bvh_delta(code, n, i, (int64_t)i - 1) ? 1 : -1;
@@ -67,10 +67,10 @@ static inline GEMST_HD void gemst_bvh_build_node(const uint64_t *code, uint32_t 
             break;
     }
     const uint32_t gamma = (uint32_t)((int64_t)i + s * d + (d < 0 ? -1 : 0));
-    end[i] = (uint32_t)j;
-    split[i] = gamma;
+    node[i].end = (uint32_t)j;
+    node[i].split = gamma;
     uint32_t child[2];
-    gemst_bvh_children(n, end, split, i, child);
+    GEMST_FN(gemst_bvh_children)(n, node, i, child);
     parent[child[0]] = i;
     parent[child[1]] = i;
     if (i == 0)
@@ -85,29 +85,28 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_corner)(const gemst_bvh *b,
         const gemst_real *axis = d == 0 ? pts->x : d == 1 ? pts->y : pts->z;
         return axis[id - (b->n - 1)];
     }
-    return b->box[(size_t)2 * b->dim * id + (size_t)hi * b->dim + d];
+    return hi ? b->node[id].hi[d] : b->node[id].lo[d];
 }
 
-/* The walk up from leaf j (label[] zeroed before the first walk). */
+/* The walk up from leaf j (the labels zeroed before the first walk). */
 static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_from_leaf)(gemst_bvh *b, const gemst_grid *pts, uint32_t j)
 {
     for (uint32_t k = b->parent[gemst_bvh_leaf_id(b->n, j)]; k != GEMST_NONE; k = b->parent[k]) {
         /* The fences order this walk's box writes before the counter and the
          * sibling's box writes before the reads below. */
         gemst_fence();
-        if (gemst_atomic_add_u32(&b->label[k], 1) == 0)
+        if (gemst_atomic_add_u32(&b->node[k].label, 1) == 0)
             return;
         gemst_fence();
         uint32_t child[2];
-        gemst_bvh_children(b->n, b->end, b->split, k, child);
-        gemst_real *box = b->box + (size_t)2 * b->dim * k;
+        GEMST_FN(gemst_bvh_children)(b->n, b->node, k, child);
         for (int d = 0; d < b->dim; d++) {
             gemst_real l0 = GEMST_FN(gemst_bvh_corner)(b, pts, child[0], 0, d);
             gemst_real l1 = GEMST_FN(gemst_bvh_corner)(b, pts, child[1], 0, d);
             gemst_real h0 = GEMST_FN(gemst_bvh_corner)(b, pts, child[0], 1, d);
             gemst_real h1 = GEMST_FN(gemst_bvh_corner)(b, pts, child[1], 1, d);
-            box[d] = l0 < l1 ? l0 : l1;
-            box[b->dim + d] = h0 > h1 ? h0 : h1;
+            b->node[k].lo[d] = l0 < l1 ? l0 : l1;
+            b->node[k].hi[d] = h0 > h1 ? h0 : h1;
         }
     }
 }

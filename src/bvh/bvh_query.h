@@ -37,24 +37,24 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
                                                               uint32_t comp_q, gemst_real radius,
                                                               gemst_edge_key *best, uint32_t *best_to)
 {
-    uint32_t node[GEMST_BVH_STACK];
-    gemst_real node_d2[GEMST_BVH_STACK];
+    uint32_t stack[GEMST_BVH_STACK];
+    gemst_real stack_d2[GEMST_BVH_STACK];
     int top = 0;
     gemst_real beyond = GEMST_REAL_INF;
-    if (b->label[0] == comp_q)
+    if (b->node[0].label == comp_q)
         return beyond;
     if (best->d2 < radius)
         radius = best->d2;
-    node[top] = 0;
-    node_d2[top++] = 0;
+    stack[top] = 0;
+    stack_d2[top++] = 0;
     while (top > 0) {
         top--;
-        if (node_d2[top] > radius) /* the radius shrank since the push */
+        if (stack_d2[top] > radius) /* the radius shrank since the push */
             continue;
         uint32_t child[2], push[2];
         gemst_real push_d2[2];
         int np = 0;
-        gemst_bvh_children(b->n, b->end, b->split, node[top], child);
+        GEMST_FN(gemst_bvh_children)(b->n, b->node, stack[top], child);
         for (int k = 0; k < 2; k++) {
             uint32_t id = child[k];
             if (gemst_bvh_is_leaf(b->n, id)) {
@@ -72,7 +72,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
                     *best_to = p;
                     radius = d2;
                 }
-            } else if (b->label[id] != comp_q) {
+            } else if (b->node[id].label != comp_q) {
                 gemst_real d2 = GEMST_FN(gemst_bvh_box_dist2)(b, id, qq->q);
                 if (d2 <= radius) {
                     push[np] = id;
@@ -91,8 +91,8 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
             push_d2[1] = t2;
         }
         for (int k = 0; k < np; k++) {
-            node[top] = push[k];
-            node_d2[top++] = push_d2[k];
+            stack[top] = push[k];
+            stack_d2[top++] = push_d2[k];
         }
     }
     return beyond;
@@ -108,7 +108,10 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
  * does not depend on the timing (each component's shortest edge is always
  * found by its inner endpoint).
  *
- * Between iterations best_d2[q] holds a lower bound on q's nearest foreign
+ * Between iterations best_to[q] and best_d2[q] hold what q's last search
+ * found.  When the point found is still in another component, it is still
+ * q's nearest foreign point (the foreign points only become fewer): no
+ * search.  Otherwise best_d2[q] is a lower bound on q's nearest foreign
  * distance (0 at first): the distance found, or after a search in vain the
  * least distance of what it passed over (subtrees it skipped as q's own
  * component stay q's own).  The bound stays valid as components merge (the
@@ -120,20 +123,23 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_findmin1_point)(const gemst_bvh *
                                                              const uint32_t *comp, gemst_word1 *ub,
                                                              gemst_real *best_d2, uint32_t *best_to, uint32_t q)
 {
-    const uint32_t r = comp[q];
+    const uint32_t r = comp[q], prev = best_to[q];
     const gemst_real radius = gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[r]));
     gemst_edge_key best = gemst_edge_none();
     uint32_t to = GEMST_NONE;
-    if (!(best_d2[q] > radius)) {
+    if (prev != GEMST_NONE && comp[prev] != r) {
+        to = prev; /* still foreign: still the nearest */
+        best.d2 = best_d2[q];
+    } else if (!(best_d2[q] > radius)) {
         gemst_query qq;
         GEMST_FN(gemst_query_point)(pts, q, &qq);
         gemst_real beyond = GEMST_FN(gemst_bvh_nearest_foreign)(b, pts, comp, &qq, r, radius, &best, &to);
         best_d2[q] = to == GEMST_NONE ? beyond : best.d2;
-        if (to != GEMST_NONE) {
-            gemst_word1 w = gemst_edge_word1(best.d2);
-            GEMST_FN(gemst_atomic_min_word1)(&ub[r], w);
-            GEMST_FN(gemst_atomic_min_word1)(&ub[comp[to]], w);
-        }
+    }
+    if (to != GEMST_NONE) {
+        gemst_word1 w = gemst_edge_word1(best.d2);
+        GEMST_FN(gemst_atomic_min_word1)(&ub[r], w);
+        GEMST_FN(gemst_atomic_min_word1)(&ub[comp[to]], w);
     }
     best_to[q] = to;
 }

@@ -44,11 +44,11 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_pair_bound)(const gemst_grid 
 }
 
 /* Internal node i's label from the scanned breaks. */
-static inline GEMST_HD uint32_t gemst_bvh_node_label(const uint32_t *end, const uint32_t *comp, const uint32_t *brk,
-                                                   uint32_t i)
+static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_node_label)(const gemst_bvh_node *node, const uint32_t *comp,
+                                                             const uint32_t *brk, uint32_t i)
 {
     uint32_t first, last;
-    gemst_bvh_range(end, i, &first, &last);
+    GEMST_FN(gemst_bvh_range)(node, i, &first, &last);
     return brk[first] == brk[last] ? comp[first] : GEMST_NONE;
 }
 
