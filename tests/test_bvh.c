@@ -393,6 +393,53 @@ START_TEST(test_query)
 }
 END_TEST
 
+/* ----------------------------------------------------------------- memory */
+
+/* The BVH solve computes its memory need before allocating: a cap below it
+ * is refused with a clear message, a generous one is not, and a cap
+ * between the two needs tells the BVH's need from the grid's. */
+START_TEST(test_memory_cap)
+{
+    const int64_t n = 100000;
+    double *c = xcalloc((size_t)n * 3, sizeof *c);
+    uint64_t seed = 5;
+    for (int64_t i = 0; i < n * 3; i++)
+        c[i] = rng_unit(&seed);
+    gridemst_options o;
+    gridemst_result r;
+    gridemst_error err;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    o.nns = GRIDEMST_NNS_BVH;
+    o.precision = GRIDEMST_PRECISION_DOUBLE;
+    o.max_host_bytes = 1 << 20;
+    REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, n, 3, &o, &r, &err) == GRIDEMST_ERR_NO_MEMORY &&
+                strstr(err.message, "bytes of host memory") != NULL,
+            "1 MiB cap: %s", err.message);
+    REQUIRE(r.n_edges == 0 && r.edges == NULL, "a refused job left a result");
+    /* The need as the message states it, then just enough. */
+    unsigned long long need = 0;
+    REQUIRE(sscanf(strstr(err.message, "need about ") + strlen("need about "), "%llu", &need) == 1 && need > 0,
+            "no need in: %s", err.message);
+    o.max_host_bytes = (int64_t)need - 1;
+    REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, n, 3, &o, &r, &err) == GRIDEMST_ERR_NO_MEMORY, "need - 1: %d",
+            err.code);
+    o.max_host_bytes = (int64_t)need;
+    REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, n, 3, &o, &r, &err) == GRIDEMST_OK, "need: %s", err.message);
+    REQUIRE(r.n_edges == n - 1, "%lld edges", (long long)r.n_edges);
+    gridemst_result_free(&r);
+    /* The grid's need is its own. */
+    o.nns = GRIDEMST_NNS_GRID;
+    o.max_host_bytes = 1 << 20;
+    REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, n, 3, &o, &r, &err) == GRIDEMST_ERR_NO_MEMORY, "grid: %d", err.code);
+    unsigned long long grid_need = 0;
+    REQUIRE(sscanf(strstr(err.message, "need about ") + strlen("need about "), "%llu", &grid_need) == 1 &&
+                grid_need != need,
+            "grid need %llu, bvh need %llu", grid_need, need);
+    free(c);
+}
+END_TEST
+
 /* ----------------------------------------------------------------- suite */
 
 static Suite *bvh_suite(void)
@@ -404,6 +451,7 @@ static Suite *bvh_suite(void)
     tcase_add_loop_test(tc, test_structure, 0, 2 * T_COUNT);
     tcase_add_loop_test(tc, test_labels, 0, T_COUNT * C_COUNT);
     tcase_add_loop_test(tc, test_query, 0, T_COUNT * C_COUNT);
+    tcase_add_test(tc, test_memory_cap);
     suite_add_tcase(s, tc);
     return s;
 }
