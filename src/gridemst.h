@@ -151,7 +151,8 @@ typedef struct gridemst_edge {
 typedef struct gridemst_times {
     double total;     /* the whole solve */
     double upload;    /* host to device copy (CUDA only) */
-    double grid;      /* bounding box, cell sort, duplicate removal, cell table */
+    double grid;      /* bounding box, cell sort, duplicate removal, cell table (nns BVH:
+                         Morton sort, duplicate removal, the tree's build) */
     double findmin1;  /* each point's nearest point in another component */
     double prepare;   /* static pruning's one search for candidates (part of findmin1) */
     double findmin2;  /* each component's shortest outgoing edge */
