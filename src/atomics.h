@@ -48,12 +48,32 @@ static inline GEMST_HD void gemst_atomic_min_u64(uint64_t *p, uint64_t v)
 #endif
 }
 
+/* A full memory fence: this thread's writes before it are seen by any
+ * thread that sees its writes after it (bottom-up passes over a tree). */
+static inline GEMST_HD void gemst_fence(void)
+{
+#ifdef __CUDA_ARCH__
+    __threadfence();
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
 /* Plain loads and stores of words other threads may write at the same time
  * (pointer jumping, where any value read is a valid ancestor). */
 static inline GEMST_HD uint32_t gemst_load_relaxed(const uint32_t *p)
 {
 #ifdef __CUDA_ARCH__
     return *(const volatile uint32_t *)p;
+#else
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
+static inline GEMST_HD uint64_t gemst_load_relaxed_u64(const uint64_t *p)
+{
+#ifdef __CUDA_ARCH__
+    return *(const volatile uint64_t *)p;
 #else
     return __atomic_load_n(p, __ATOMIC_RELAXED);
 #endif

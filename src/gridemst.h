@@ -83,9 +83,17 @@ typedef enum gridemst_backend {
     GRIDEMST_BACKEND_CUDA = 2
 } gridemst_backend;
 
-/* Spatial index used for nearest-neighbour search (FindMin1). */
+/* Spatial index used for nearest-neighbour search (FindMin1).  Both give
+ * the identical tree; only the search differs. */
 typedef enum gridemst_nns {
-    GRIDEMST_NNS_GRID = 0
+    GRIDEMST_NNS_GRID = 0, /* uniform grid, ring search with the prune strategy (default) */
+    GRIDEMST_NNS_BVH = 1   /* linear BVH over Morton codes (Karras 2012) with the ArborX
+                              single-tree traversal: subtree skipping by component and
+                              Morton-neighbour bounds (Prokopenko et al. 2022).  CPU
+                              backend only for now: AUTO runs it on the CPU, CUDA (and
+                              gridemst_solve_device) gives GRIDEMST_ERR_UNSUPPORTED.  The
+                              prune option does not apply and is ignored (stats.prune
+                              reads none); stats.cells is 0 */
 } gridemst_nns;
 
 /* Grid search strategy (Qiao & Creput 2021, section 3.3). */
@@ -116,7 +124,7 @@ typedef void (*gridemst_progress_fn)(void *ctx, const char *phase, int iteration
 typedef struct gridemst_options {
     gridemst_backend backend;     /* default AUTO */
     gridemst_nns nns;             /* default GRID */
-    gridemst_prune prune;         /* default STATIC */
+    gridemst_prune prune;         /* default STATIC; grid only (ignored with nns BVH) */
     gridemst_findmin2 findmin2;   /* default ATOMIC */
     gridemst_precision precision; /* default FLOAT */
     int threads;                  /* CPU threads; 0 = OpenMP default */
@@ -144,7 +152,8 @@ typedef struct gridemst_edge {
 typedef struct gridemst_times {
     double total;     /* the whole solve */
     double upload;    /* host to device copy (CUDA only) */
-    double grid;      /* bounding box, cell sort, duplicate removal, cell table */
+    double grid;      /* bounding box, cell sort, duplicate removal, cell table (nns BVH:
+                         Morton sort, duplicate removal, the tree's build) */
     double findmin1;  /* each point's nearest point in another component */
     double prepare;   /* static pruning's one search for candidates (part of findmin1) */
     double findmin2;  /* each component's shortest outgoing edge */

@@ -43,7 +43,7 @@ static const char *const status_names[] = {"ok", "invalid argument", "invalid in
                                            "out of device memory", "no CUDA device", "CUDA error",
                                            "unsupported", "internal error"};
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
-static const char *const nns_names[] = {"grid"};
+static const char *const nns_names[] = {"grid", "bvh"};
 static const char *const prune_names[] = {"none", "dynamic", "static"};
 static const char *const findmin2_names[] = {"list", "atomic"};
 static const char *const precision_names[] = {"float", "double"};

@@ -18,7 +18,7 @@ static int check_options(const gridemst_options *o, gridemst_error *err)
 {
     if ((unsigned)o->backend > GRIDEMST_BACKEND_CUDA)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)o->backend);
-    if ((unsigned)o->nns > GRIDEMST_NNS_GRID)
+    if ((unsigned)o->nns > GRIDEMST_NNS_BVH)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown nearest-neighbour index %d", (int)o->nns);
     if ((unsigned)o->prune > GRIDEMST_PRUNE_STATIC)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown pruning strategy %d", (int)o->prune);
@@ -35,6 +35,18 @@ static int check_options(const gridemst_options *o, gridemst_error *err)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "cell occupancy must be a finite number >= 0");
     if (o->max_device_bytes < 0 || o->max_host_bytes < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "memory limits must be >= 0 (0 = no limit)");
+    return GRIDEMST_OK;
+}
+
+/* The BVH index runs on the CPU backend only (AUTO means CPU), and the
+ * grid's pruning strategies do not apply to it (prune becomes none). */
+static int bvh_options(gridemst_options *o, gridemst_error *err)
+{
+    if (o->backend == GRIDEMST_BACKEND_CUDA)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
+                          "the BVH index (nns bvh) has no CUDA implementation yet; use the cpu backend or nns grid");
+    o->backend = GRIDEMST_BACKEND_CPU;
+    o->prune = GRIDEMST_PRUNE_NONE;
     return GRIDEMST_OK;
 }
 
@@ -175,6 +187,8 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     int rc = check_options(&pb.opt, err);
     if (rc == GRIDEMST_OK && on_device)
         rc = device_input_backend(&pb.opt, err);
+    if (rc == GRIDEMST_OK && pb.opt.nns == GRIDEMST_NNS_BVH)
+        rc = bvh_options(&pb.opt, err);
     if (rc == GRIDEMST_OK)
         rc = resolve_backend(&pb.opt, err);
 #ifdef GRIDEMST_HAVE_CUDA

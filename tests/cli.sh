@@ -106,7 +106,7 @@ expect_tree() {
 
 run --help
 expect_ok "--help"
-for opt in output json format generate n dim seed backend prune findmin2 precision threads device occupancy \
+for opt in output json format generate n dim seed backend nns prune findmin2 precision threads device occupancy \
     verify save-points linkage clusters cut min-cluster-size labels quiet help version; do
     grep -Eq -- " --$opt( |$)" "$tmp/out" || fail "--help does not mention --$opt"
 done
@@ -176,6 +176,24 @@ for gen in "uniform --dim 2" "lattice --dim 3" "clustered --dim 2"; do
     done
 done
 
+for gen in "uniform --dim 2" "lattice --dim 3" "clustered --dim 2"; do
+    for precision in float double; do
+        name="--verify $gen --nns bvh --precision $precision"
+        # shellcheck disable=SC2086
+        run --generate $gen --n 700 --nns bvh --precision $precision --verify
+        expect_ok "$name"
+        grep -q '^verify: ok (Prim reference total ' "$tmp/out" || fail "$name: $(cat "$tmp/out")"
+    done
+done
+
+# The BVH reports itself, no pruning and no cells, on the CPU.
+run --generate uniform --n 1000 --nns bvh --prune dynamic --json
+expect_ok "--nns bvh --json"
+expect_json "--nns bvh --json" "$tmp/out"
+for kv in nns=bvh prune=none cells=0 backend=cpu; do
+    [ "$(json_value "${kv%%=*}" "$tmp/out")" = "${kv#*=}" ] || fail "--nns bvh --json: ${kv%%=*} is not ${kv#*=}"
+done
+
 run --generate normal --n 500 --dim 3 --verify --json
 expect_ok "--verify --json"
 expect_json "--verify --json" "$tmp/out"
@@ -191,7 +209,7 @@ for gen in "uniform --dim 2" "lattice --dim 3"; do
     # shellcheck disable=SC2086
     "$prog" --generate $gen --n 3000 -q -o "$tmp/ref.csv" || fail "reference tree for $gen"
     for variant in "--prune none" "--prune dynamic" "--findmin2 atomic" "--threads 1" "--threads 2" \
-        "--occupancy 0.5" "--occupancy 8" "--backend cpu"; do
+        "--occupancy 0.5" "--occupancy 8" "--backend cpu" "--nns bvh" "--nns bvh --findmin2 list"; do
         # shellcheck disable=SC2086
         run --generate $gen --n 3000 -q -o "$tmp/variant.csv" $variant
         expect_ok "$gen $variant"
@@ -423,6 +441,7 @@ expect_usage "--seed x" "--seed" --generate uniform --n 10 --seed x
 expect_usage "--occupancy -1" "--occupancy" --occupancy -1 "$tmp/one.txt"
 expect_usage "--device x" "--device" --device x "$tmp/one.txt"
 expect_usage "--prune bogus" "--prune: expected none\|dynamic\|static" --prune bogus "$tmp/one.txt"
+expect_usage "--nns bogus" "--nns: expected grid\|bvh" --nns bogus "$tmp/one.txt"
 expect_usage "--findmin2 bogus" "--findmin2" --findmin2 bogus "$tmp/one.txt"
 expect_usage "--precision bogus" "--precision" --precision bogus "$tmp/one.txt"
 expect_usage "--backend bogus" "--backend" --backend bogus "$tmp/one.txt"
@@ -451,5 +470,7 @@ run --generate uniform --n 100 --backend cuda
 if [ "$status" -ne 0 ]; then
     expect_error "--backend cuda" "without CUDA|CUDA device" --generate uniform --n 100 --backend cuda
 fi
+# The BVH has no CUDA implementation yet.
+expect_error "--backend cuda --nns bvh" "no CUDA implementation" --generate uniform --n 100 --backend cuda --nns bvh
 
 finish

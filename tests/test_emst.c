@@ -403,8 +403,12 @@ static void check_tree_shape(const gridemst_result *r, int64_t n, int dim, const
             total);
     const gridemst_stats *st = &r->stats;
     REQUIRE(st->backend == GRIDEMST_BACKEND_CPU, "%s: backend %d", what, (int)st->backend);
-    REQUIRE(st->precision == o->precision && st->prune == o->prune && st->findmin2 == o->findmin2,
+    /* The BVH ignores the grid's pruning: none ran. */
+    gridemst_prune prune = o->nns == GRIDEMST_NNS_BVH ? GRIDEMST_PRUNE_NONE : o->prune;
+    REQUIRE(st->precision == o->precision && st->nns == o->nns && st->prune == prune && st->findmin2 == o->findmin2,
             "%s: stats do not echo the options", what);
+    REQUIRE(o->nns == GRIDEMST_NNS_GRID || st->cells == 0, "%s: the BVH reports %lld cells", what,
+            (long long)st->cells);
     REQUIRE(st->n_unique + st->n_duplicates == n, "%s: %lld unique + %lld duplicates != %lld", what,
             (long long)st->n_unique, (long long)st->n_duplicates, (long long)n);
     REQUIRE(st->n_unique >= (n > 0) && st->n_unique <= n, "%s: %lld unique points", what, (long long)st->n_unique);
@@ -477,22 +481,42 @@ static int same_edges(const gridemst_result *a, const gridemst_result *b)
 
 static const gridemst_prune prunes[] = {GRIDEMST_PRUNE_NONE, GRIDEMST_PRUNE_DYNAMIC, GRIDEMST_PRUNE_STATIC};
 static const gridemst_findmin2 findmin2s[] = {GRIDEMST_FINDMIN2_LIST, GRIDEMST_FINDMIN2_ATOMIC};
-#define COMBOS 12 /* prune x findmin2 x threads (1, 2) */
+
+/* The FindMin1 searches: the grid with each pruning strategy (0, 1, 2), and
+ * the BVH (3), given the default prune, which it ignores. */
+#define SEARCHES 4
+#define SEARCH_BVH 3
+
+static gridemst_options search_options(int prec, int search, gridemst_findmin2 fm2, int threads)
+{
+    gridemst_options o = cpu_options(prec, search == SEARCH_BVH ? GRIDEMST_PRUNE_STATIC : prunes[search], fm2, threads);
+    if (search == SEARCH_BVH)
+        o.nns = GRIDEMST_NNS_BVH;
+    return o;
+}
+
+static const char *search_name(const gridemst_options *o)
+{
+    return o->nns == GRIDEMST_NNS_BVH ? "bvh" : gridemst_prune_name(o->prune);
+}
+
+#define COMBOS (4 * SEARCHES) /* search x findmin2 x threads (1, 2) */
 /* The CPU backend runs one thread per 20000 points, so on the small sets
- * below two threads would repeat the one-thread run: they get prune x
+ * below two threads would repeat the one-thread run: they get search x
  * findmin2 only, and the threads are tested on large sets. */
-#define SMALL_COMBOS 6
+#define SMALL_COMBOS (2 * SEARCHES)
 
 static gridemst_options combo_options(int prec, int c)
 {
-    return cpu_options(prec, prunes[c % 3], findmin2s[c / 3 % 2], 1 + c / 6);
+    return search_options(prec, c % SEARCHES, findmin2s[c / SEARCHES % 2], 1 + c / SMALL_COMBOS);
 }
 
 /*
  * One point set, both precisions: the default solve is a spanning tree,
  * exactly the working-precision tree, close to Prim's (identical where the
- * data have no near-ties), and every strategy (prune x findmin2) and a
- * repeated run give byte-identical edges.
+ * data have no near-ties), and every strategy (search x findmin2: the grid
+ * with each pruning, and the BVH) and a repeated run give byte-identical
+ * edges.
  */
 START_TEST(test_against_prim)
 {
@@ -517,8 +541,8 @@ START_TEST(test_against_prim)
             gridemst_result r;
             o = c < SMALL_COMBOS ? combo_options(prec, c)
                                  : cpu_options(prec, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
-            snprintf(what, sizeof what, "%s, %s, prune %s, findmin2 %s, %d threads%s", ds.name, prec_name(prec),
-                     gridemst_prune_name(o.prune), gridemst_findmin2_name(o.findmin2), o.threads,
+            snprintf(what, sizeof what, "%s, %s, search %s, findmin2 %s, %d threads%s", ds.name, prec_name(prec),
+                     search_name(&o), gridemst_findmin2_name(o.findmin2), o.threads,
                      c < SMALL_COMBOS ? "" : " (repeated)");
             solve_ok(&ds, &o, &r, what);
             check_tree_shape(&r, ds.n, ds.dim, &o, what);
@@ -549,8 +573,8 @@ START_TEST(test_strategies_threads)
         for (int c = 0; c < COMBOS; c++) {
             char what[160];
             gridemst_options o = combo_options(prec, c);
-            snprintf(what, sizeof what, "%s, %s, prune %s, findmin2 %s, %d threads", ds.name, prec_name(prec),
-                     gridemst_prune_name(o.prune), gridemst_findmin2_name(o.findmin2), o.threads);
+            snprintf(what, sizeof what, "%s, %s, search %s, findmin2 %s, %d threads", ds.name, prec_name(prec),
+                     search_name(&o), gridemst_findmin2_name(o.findmin2), o.threads);
             solve_ok(&ds, &o, c == 0 ? &first : &r, what);
             if (c == 0) {
                 check_tree_shape(&first, n, 2, &o, what);
@@ -576,12 +600,12 @@ START_TEST(test_determinism_large)
     REQUIRE(gemst_generate(GEMST_GEN_UNIFORM, n, 3, 5, &ps, &err) == GRIDEMST_OK, "%s", err.message);
     dataset ds = {.name = "uniform 3D n=300000", .dim = 3, .n = n, .dtype = GRIDEMST_FLOAT32, .coords = ps.coords};
     gridemst_result first;
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < SEARCHES; p++)
         for (int run = 0; run < 3; run++) {
             char what[160];
             gridemst_result r;
-            gridemst_options o = cpu_options(FLOAT, prunes[p], GRIDEMST_FINDMIN2_ATOMIC, 2);
-            snprintf(what, sizeof what, "%s, prune %s, run %d", ds.name, gridemst_prune_name(o.prune), run);
+            gridemst_options o = search_options(FLOAT, p, GRIDEMST_FINDMIN2_ATOMIC, 2);
+            snprintf(what, sizeof what, "%s, search %s, run %d", ds.name, search_name(&o), run);
             solve_ok(&ds, &o, p + run == 0 ? &first : &r, what);
             if (p + run == 0) {
                 check_tree_shape(&first, n, 3, &o, what);
@@ -651,8 +675,8 @@ START_TEST(test_all_identical)
         c[3 * i + 2] = 7.0;
     }
     for (int prec = FLOAT; prec <= DOUBLE; prec++)
-        for (int p = 0; p < 3; p++) {
-            gridemst_options o = cpu_options(prec, prunes[p], GRIDEMST_FINDMIN2_ATOMIC, 1);
+        for (int p = 0; p < SEARCHES; p++) {
+            gridemst_options o = search_options(prec, p, GRIDEMST_FINDMIN2_ATOMIC, 1);
             gridemst_result r;
             gridemst_error err;
             REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, N, 3, &o, &r, &err) == GRIDEMST_OK, "%s", err.message);
@@ -732,7 +756,7 @@ START_TEST(test_bad_arguments)
         gridemst_options b = o;
         switch (k) {
         case 0: b.backend = (gridemst_backend)3; break;
-        case 1: b.nns = (gridemst_nns)1; break;
+        case 1: b.nns = (gridemst_nns)2; break;
         case 2: b.prune = (gridemst_prune)3; break;
         case 3: b.findmin2 = (gridemst_findmin2)2; break;
         case 4: b.precision = (gridemst_precision)2; break;
@@ -745,6 +769,25 @@ START_TEST(test_bad_arguments)
         REQUIRE(solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, &err) == GRIDEMST_ERR_INVALID_ARGUMENT, "option %d", k);
         REQUIRE(solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, NULL) == GRIDEMST_ERR_INVALID_ARGUMENT,
                 "option %d, no error record", k);
+    }
+    /* The BVH has no CUDA implementation yet: refused whether or not this
+     * build or machine has CUDA, also for points in device memory. */
+    {
+        gridemst_options b = o;
+        gridemst_result r;
+        b.nns = GRIDEMST_NNS_BVH;
+        b.backend = GRIDEMST_BACKEND_CUDA;
+        REQUIRE(solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, &err) == GRIDEMST_ERR_UNSUPPORTED &&
+                    strstr(err.message, "bvh") != NULL,
+                "bvh on cuda: %s", err.message);
+        b.backend = GRIDEMST_BACKEND_AUTO;
+        REQUIRE(gridemst_solve_device(c, GRIDEMST_FLOAT64, 3, 2, &b, &r, &err) == GRIDEMST_ERR_UNSUPPORTED,
+                "bvh with device input: %s", err.message);
+        /* AUTO runs it on the CPU. */
+        REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, 3, 2, &b, &r, &err) == GRIDEMST_OK, "bvh, auto: %s", err.message);
+        REQUIRE(r.stats.backend == GRIDEMST_BACKEND_CPU && r.stats.nns == GRIDEMST_NNS_BVH && r.n_edges == 2,
+                "bvh, auto: backend %d, %lld edges", (int)r.stats.backend, (long long)r.n_edges);
+        gridemst_result_free(&r);
     }
     /* The CUDA backend where no device is: a clear refusal. */
     if (gridemst_cuda_device_count() == 0) {
@@ -801,16 +844,16 @@ START_TEST(test_extreme_scales)
     gridemst_edge *prim = xcalloc((size_t)ds.n, sizeof *prim);
     double prim_total = gemst_prim_reference(ds.coords, ds.dtype, ds.n, ds.dim, prim);
     pair *ref = work_prim(&ds, DOUBLE);
-    for (int p = 0; p < 3; p++) {
+    for (int p = 0; p < SEARCHES; p++) {
         char what[160];
         gridemst_result r;
-        gridemst_options o = cpu_options(DOUBLE, prunes[p], GRIDEMST_FINDMIN2_ATOMIC, 1);
-        snprintf(what, sizeof what, "%s, prune %s", ds.name, gridemst_prune_name(o.prune));
+        gridemst_options o = search_options(DOUBLE, p, GRIDEMST_FINDMIN2_ATOMIC, 1);
+        snprintf(what, sizeof what, "%s, search %s", ds.name, search_name(&o));
         solve_ok(&ds, &o, &r, what);
         check_tree_shape(&r, ds.n, ds.dim, &o, what);
         check_against_work_prim(&r, ref, what);
         check_against_prim(&r, prim, prim_total, ds.exact_double, 1e-9, length_slack(&ds, DOUBLE), what);
-        REQUIRE(r.stats.cells >= 1 && r.stats.cells <= 4 * ds.n + 1024, "%s: %lld cells", what,
+        REQUIRE(p == SEARCH_BVH || (r.stats.cells >= 1 && r.stats.cells <= 4 * ds.n + 1024), "%s: %lld cells", what,
                 (long long)r.stats.cells);
         gridemst_result_free(&r);
     }
@@ -947,18 +990,19 @@ static void check_strategies_isolated(child_fn fn, const dataset *ds, const pair
     char report[2048] = "";
     size_t used = 0;
     int failures = 0;
-    for (int c = 0; c < 6; c++) {
+    for (int c = 0; c < SMALL_COMBOS; c++) {
         isolated_solve job = {ds, combo_options(prec, c), ref};
         char msg[512];
         if (run_isolated(fn, &job, msg, sizeof msg) == 0)
             continue;
         failures++;
-        used += (size_t)snprintf(report + used, sizeof report - used, "\n  prune %s, findmin2 %s: %s",
-                                 gridemst_prune_name(job.opt.prune), gridemst_findmin2_name(job.opt.findmin2), msg);
+        used += (size_t)snprintf(report + used, sizeof report - used, "\n  search %s, findmin2 %s: %s",
+                                 search_name(&job.opt), gridemst_findmin2_name(job.opt.findmin2), msg);
         if (used >= sizeof report)
             used = sizeof report - 1;
     }
-    REQUIRE(failures == 0, "%s, %s precision: %d of 6 strategies fail:%s", what, prec_name(prec), failures, report);
+    REQUIRE(failures == 0, "%s, %s precision: %d of %d strategies fail:%s", what, prec_name(prec), failures,
+            SMALL_COMBOS, report);
 }
 
 /*

@@ -17,6 +17,7 @@ typedef enum opt_id {
     OPT_DIM,
     OPT_SEED,
     OPT_BACKEND,
+    OPT_NNS,
     OPT_PRUNE,
     OPT_FINDMIN2,
     OPT_PRECISION,
@@ -65,7 +66,9 @@ static const opt_spec options[] = {
     {OPT_DIM, "dim", 0, "D", "dimension of the generated points, 2 or 3 (default 2)", GENERATED},
     {OPT_SEED, "seed", 0, "S", "seed of the generator (default 1)", GENERATED},
     {OPT_BACKEND, "backend", 0, "auto|cpu|cuda", "where to solve (default auto: cuda when a GPU is usable)", ANY},
-    {OPT_PRUNE, "prune", 0, "none|dynamic|static", "grid search pruning (default static)", ANY},
+    {OPT_NNS, "nns", 0, "grid|bvh", "nearest-neighbour index: uniform grid or linear BVH (default grid; bvh: cpu only)",
+     ANY},
+    {OPT_PRUNE, "prune", 0, "none|dynamic|static", "grid search pruning (default static; ignored with --nns bvh)", ANY},
     {OPT_FINDMIN2, "findmin2", 0, "list|atomic", "how each component's shortest edge is selected (default atomic)",
      ANY},
     {OPT_PRECISION, "precision", 0, "float|double", "distance arithmetic (default float)", ANY},
@@ -215,6 +218,7 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_DIM: return int_option(p, o, value, 2, 3, &a->dim);
     case OPT_SEED: return integer_option(p, o, value, 0, INT64_MAX, &a->seed);
     case OPT_BACKEND: return choice_option(p, o, value, gridemst_parse_backend(value, &a->opt.backend));
+    case OPT_NNS: return choice_option(p, o, value, gridemst_parse_nns(value, &a->opt.nns));
     case OPT_PRUNE: return choice_option(p, o, value, gridemst_parse_prune(value, &a->opt.prune));
     case OPT_FINDMIN2: return choice_option(p, o, value, gridemst_parse_findmin2(value, &a->opt.findmin2));
     case OPT_PRECISION: return choice_option(p, o, value, gridemst_parse_precision(value, &a->opt.precision));

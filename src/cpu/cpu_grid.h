@@ -2,6 +2,9 @@
  * The CPU backend's grid (precision-generic, see real.h): unique points in
  * cell order with the cell table, and the zero-length edges joining each
  * exact duplicate to its representative (the equal point of smallest id).
+ * For the BVH (options.nns) the same build sorts the points by Morton code
+ * instead of by cell and keeps the unique points' codes; there are no
+ * cells (g has no cell table, stats->cells is 0).
  */
 #ifndef GEMST_CPU_GRID_H
 #define GEMST_CPU_GRID_H
@@ -15,7 +18,8 @@ typedef struct {
     gemst_grid g;                 /* views the arrays below */
     uint32_t nu;                  /* unique points */
     gemst_real *x, *y, *z;        /* z is NULL in 2D */
-    uint32_t *oid, *cell_start;
+    uint32_t *oid, *cell_start;   /* cell_start: NULL for the BVH */
+    uint64_t *code;               /* BVH: the unique points' Morton codes, ascending; else NULL */
     uint32_t n_dup;               /* duplicate points */
     uint32_t *dup_lo, *dup_hi;    /* representative id, duplicate id */
 } gemst_cpu_grid;

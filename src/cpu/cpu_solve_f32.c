@@ -1,4 +1,5 @@
 /* The CPU backend in float32 working precision. */
 #define GEMST_REAL_IS_DOUBLE 0
 #include "cpu/cpu_grid.inc"
+#include "cpu/cpu_bvh.inc"
 #include "cpu/cpu_solve.inc"

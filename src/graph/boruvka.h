@@ -27,6 +27,17 @@ static inline GEMST_HD void GEMST_FN(gemst_atomic_min_word1)(gemst_word1 *p, gem
 #endif
 }
 
+/* A word other threads may lower at the same time (any value read is a
+ * valid bound). */
+static inline GEMST_HD gemst_word1 GEMST_FN(gemst_load_word1)(const gemst_word1 *p)
+{
+#if GEMST_REAL_IS_DOUBLE
+    return gemst_load_relaxed_u64(p);
+#else
+    return gemst_load_relaxed(p);
+#endif
+}
+
 static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_point_edge)(const uint32_t *oid, const gemst_real *best_d2,
                                                                const uint32_t *best_to, uint32_t q)
 {

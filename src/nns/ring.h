@@ -30,13 +30,19 @@ typedef struct {
     int32_t c[3];
 } gemst_query;
 
-static inline GEMST_HD void GEMST_FN(gemst_query_make)(const gemst_grid *g, uint32_t i, gemst_query *qq)
+/* The query of point i without its cell (for searches that use no cells). */
+static inline GEMST_HD void GEMST_FN(gemst_query_point)(const gemst_grid *g, uint32_t i, gemst_query *qq)
 {
     qq->idx = i;
     qq->oid = g->oid[i];
     qq->q[0] = g->x[i];
     qq->q[1] = g->y[i];
     qq->q[2] = g->dim == 3 ? g->z[i] : (gemst_real)0;
+}
+
+static inline GEMST_HD void GEMST_FN(gemst_query_make)(const gemst_grid *g, uint32_t i, gemst_query *qq)
+{
+    GEMST_FN(gemst_query_point)(g, i, qq);
     GEMST_FN(gemst_cell_coords)(g, qq->q[0], qq->q[1], qq->q[2], qq->c);
 }
 

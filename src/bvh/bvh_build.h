@@ -1,0 +1,114 @@
+/*
+ * The BVH build, per index, for an OpenMP loop or a CUDA kernel
+ * (precision-generic, see real.h; layout in bvh.h):
+ *
+ *  1. gemst_bvh_build_node for every internal node i (Karras 2012,
+ *     Algorithm 2): its leaf range, split and the parent links of its two
+ *     children, from the sorted Morton codes alone.
+ *  2. gemst_bvh_fit_from_leaf for every leaf, with the labels zeroed: each
+ *     walk goes up from a leaf; the first walk to reach a node stops there,
+ *     the second computes the node's box from both children and goes on, so
+ *     that every box is computed once, after its children's.
+ *
+ * Equal codes of distinct points: the keys compared are the codes extended
+ * by the leaf index (Karras' augmented keys), so every pair of leaves
+ * differs and the tree is well formed whatever the codes.
+ *
+ * Depth: along a root-to-leaf path the internal nodes' common prefix lengths
+ * (gemst_bvh_delta of their range ends) strictly increase and stay below
+ * 64 + 32, so a path holds at most GEMST_BVH_MAX_DEPTH internal nodes.
+ */
+#ifndef GEMST_BVH_BUILD_H
+#define GEMST_BVH_BUILD_H
+
+#include "bvh/bvh.h"
+#include "bvh/morton.h"
+#include "atomics.h"
+
+#define GEMST_BVH_MAX_DEPTH 96
+
+/* Length of the common prefix of the augmented keys of leaves i and j;
+ * -1 when j is out of range. */
+static inline GEMST_HD int gemst_bvh_delta(const uint64_t *code, uint32_t n, int64_t i, int64_t j)
+{
+    if (j < 0 || j >= (int64_t)n)
+        return -1;
+    uint64_t x = code[i] ^ code[j];
+    if (x)
+        return gemst_clz64(x);
+    return 64 + gemst_clz32((uint32_t)i ^ (uint32_t)j);
+}
+
+/* Internal node i (0 <= i < n - 1): range end, split, and its children's
+ * parent links. */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_build_node)(const uint64_t *code, uint32_t n, uint32_t i,
+                                                         gemst_bvh_node *node, uint32_t *parent)
+{
+    /* The direction of the range: towards the neighbour sharing more. */
+    const int64_t d = gemst_bvh_delta(code, n, i, (int64_t)i + 1) > gemst_bvh_delta(code, n, i, (int64_t)i - 1) ? 1 : -1;
+    const int dmin = gemst_bvh_delta(code, n, i, (int64_t)i - d);
+    /* The range's length: an upper bound by doubling, then binary search. */
+    int64_t lmax = 2;
+    while (gemst_bvh_delta(code, n, i, (int64_t)i + lmax * d) > dmin)
+        lmax *= 2;
+    int64_t l = 0;
+    for (int64_t t = lmax / 2; t >= 1; t /= 2)
+        if (gemst_bvh_delta(code, n, i, (int64_t)i + (l + t) * d) > dmin)
+            l += t;
+    const int64_t j = (int64_t)i + l * d;
+    /* The split: the last leaf sharing more than the whole range with i. */
+    const int dnode = gemst_bvh_delta(code, n, i, j);
+    int64_t s = 0;
+    for (int64_t div = 2;; div *= 2) {
+        int64_t t = (l + div - 1) / div;
+        if (gemst_bvh_delta(code, n, i, (int64_t)i + (s + t) * d) > dnode)
+            s += t;
+        if (t == 1)
+            break;
+    }
+    const uint32_t gamma = (uint32_t)((int64_t)i + s * d + (d < 0 ? -1 : 0));
+    node[i].end = (uint32_t)j;
+    node[i].split = gamma;
+    uint32_t child[2];
+    GEMST_FN(gemst_bvh_children)(n, node, i, child);
+    parent[child[0]] = i;
+    parent[child[1]] = i;
+    if (i == 0)
+        parent[0] = GEMST_NONE;
+}
+
+/* Node id's box corner (lo: 0, hi: 1) along axis d; a leaf's is its point. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_corner)(const gemst_bvh *b, const gemst_grid *pts, uint32_t id,
+                                                           int hi, int d)
+{
+    if (gemst_bvh_is_leaf(b->n, id)) {
+        const gemst_real *axis = d == 0 ? pts->x : d == 1 ? pts->y : pts->z;
+        return axis[id - (b->n - 1)];
+    }
+    return hi ? b->node[id].hi[d] : b->node[id].lo[d];
+}
+
+/* The walk up from leaf j (the labels zeroed before the first walk). */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_from_leaf)(gemst_bvh *b, const gemst_grid *pts, uint32_t j)
+{
+    for (uint32_t k = b->parent[gemst_bvh_leaf_id(b->n, j)]; k != GEMST_NONE; k = b->parent[k]) {
+        /* The fences order this walk's box writes before the counter and the
+         * sibling's box writes before the reads below. */
+        gemst_fence();
+        if (gemst_atomic_add_u32(&b->node[k].label, 1) == 0)
+            return;
+        gemst_fence();
+        uint32_t child[2];
+        GEMST_FN(gemst_bvh_children)(b->n, b->node, k, child);
+        for (int d = 0; d < b->dim; d++) {
+            gemst_real l0 = GEMST_FN(gemst_bvh_corner)(b, pts, child[0], 0, d);
+            gemst_real l1 = GEMST_FN(gemst_bvh_corner)(b, pts, child[1], 0, d);
+            gemst_real h0 = GEMST_FN(gemst_bvh_corner)(b, pts, child[0], 1, d);
+            gemst_real h1 = GEMST_FN(gemst_bvh_corner)(b, pts, child[1], 1, d);
+            b->node[k].lo[d] = l0 < l1 ? l0 : l1;
+            b->node[k].hi[d] = h0 > h1 ? h0 : h1;
+        }
+    }
+}
+
+#endif

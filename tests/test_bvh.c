@@ -1,0 +1,462 @@
+/*
+ * The BVH (src/bvh/, src/cpu/cpu_bvh.h), double instance: Morton codes
+ * against a bit-by-bit interleave, the tree's structure, the labels and
+ * bounds against their definitions, and the nearest-foreign query against a
+ * brute force over all points, with gemst_dist2_q for distances (the one
+ * formula the solver compares).  Point sets are sorted by Morton code here
+ * (qsort by (code, index)), not by the solver's build.  The whole solver
+ * with the BVH is tested against Prim and the grid in test_emst.
+ */
+#define GEMST_REAL_IS_DOUBLE 1
+
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "bvh/morton.h"
+#include "bvh/bvh_build.h"
+#include "bvh/labels.h"
+#include "bvh/bvh_query.h"
+#include "cpu/cpu_bvh.h"
+
+#define INF ((double)INFINITY)
+
+/* ----------------------------------------------------------------- Morton codes */
+
+/* Bit b of axis d's quantised value goes to bit b * dim + d. */
+static uint64_t naive_morton(int dim, const uint64_t q[3])
+{
+    const int bits = dim == 2 ? 32 : 21;
+    uint64_t code = 0;
+    for (int b = 0; b < bits; b++)
+        for (int d = 0; d < dim; d++)
+            code |= ((q[d] >> b) & 1) << (b * dim + d);
+    return code;
+}
+
+START_TEST(test_morton)
+{
+    /* Quantisation: floor(v 2^bits), the top value for v = 1. */
+    REQUIRE(gemst_morton_quantize(0.0, 32) == 0 && gemst_morton_quantize(1.0, 32) == 0xffffffffull &&
+                gemst_morton_quantize(0.5, 21) == (1u << 20) && gemst_morton_quantize(1.0 - 0x1p-53, 21) == 0x1fffff &&
+                gemst_morton_quantize(0x1p-32, 32) == 1 && gemst_morton_quantize(0x1p-33, 32) == 0,
+            "quantisation");
+    uint64_t seed = 12345;
+    for (int k = 0; k < 100000; k++) {
+        int dim = 2 + k % 2, bits = dim == 2 ? 32 : 21;
+        double v[3] = {0, 0, 0};
+        uint64_t q[3] = {0, 0, 0};
+        for (int d = 0; d < dim; d++) {
+            v[d] = k < 8 ? (double)((k >> d) & 1) : rng_unit(&seed);
+            q[d] = gemst_morton_quantize(v[d], bits);
+            REQUIRE(q[d] < ((uint64_t)1 << bits) && (double)q[d] <= v[d] * ldexp(1.0, bits) &&
+                        (v[d] == 1.0 || v[d] * ldexp(1.0, bits) < (double)q[d] + 1),
+                    "quantize(%.17g, %d) = %llu", v[d], bits, (unsigned long long)q[d]);
+        }
+        uint64_t got = gemst_morton(dim, v[0], v[1], v[2]), want = naive_morton(dim, q);
+        REQUIRE(got == want, "%dD (%.17g, %.17g, %.17g): %016llx, interleaved %016llx", dim, v[0], v[1], v[2],
+                (unsigned long long)got, (unsigned long long)want);
+    }
+}
+END_TEST
+
+/* ----------------------------------------------------------------- point sets in Morton order */
+
+typedef struct {
+    char name[64];
+    int dim;
+    uint32_t n;
+    double *x, *y, *z;
+    uint32_t *oid;
+    uint64_t *code;
+    gemst_grid g; /* the point view the BVH functions read */
+} tset;
+
+typedef enum {
+    T_UNIFORM_2D,
+    T_UNIFORM_3D,
+    T_SAME_CODE_3D,  /* every point within 2^-22 of the centre: one code, distinct points */
+    T_MIXED_2D,      /* half uniform, half within 2^-34 of the origin (equal codes in runs) */
+    T_LATTICE_3D,    /* a 10 x 10 x 10 lattice: equal coordinates on every axis */
+    T_TWO,           /* n = 2 */
+    T_THREE_SAME,    /* n = 3, one code */
+    T_COUNT
+} tset_kind;
+
+static const uint64_t *sort_codes; /* qsort's context */
+
+static int cmp_by_code(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    if (sort_codes[a] != sort_codes[b])
+        return sort_codes[a] < sort_codes[b] ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+static tset make_tset(tset_kind kind)
+{
+    static const char *names[] = {"uniform 2D", "uniform 3D", "one code 3D", "mixed 2D", "lattice 3D", "two points",
+                                  "three points, one code"};
+    static const uint32_t sizes[] = {3000, 3000, 500, 2000, 1000, 2, 3};
+    tset t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.name, sizeof t.name, "%s", names[kind]);
+    t.n = sizes[kind];
+    t.dim = kind == T_UNIFORM_2D || kind == T_MIXED_2D || kind == T_TWO ? 2 : 3;
+    const uint32_t n = t.n;
+    double *c = xcalloc((size_t)n * 3, sizeof *c);
+    uint64_t seed = 777 + (uint64_t)kind, *code = xcalloc(n, sizeof *code);
+    for (uint32_t i = 0; i < n; i++) {
+        double *p = &c[3 * i];
+        for (int d = 0; d < t.dim; d++) {
+            double u = rng_unit(&seed);
+            switch (kind) {
+            case T_SAME_CODE_3D: p[d] = 0.5 + ldexp(u, -22); break;
+            case T_THREE_SAME: p[d] = 0.25 + ldexp((double)((i + d) % 3), -30); break;
+            case T_MIXED_2D: p[d] = i % 2 ? ldexp(u, -34) : u; break;
+            case T_LATTICE_3D: p[d] = (double)(i / (d == 0 ? 1 : d == 1 ? 10 : 100) % 10) / 9.0; break;
+            default: p[d] = u; break;
+            }
+        }
+        code[i] = gemst_morton(t.dim, p[0], p[1], p[2]);
+    }
+    uint32_t *order = xcalloc(n, sizeof *order);
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = i;
+    sort_codes = code;
+    qsort(order, n, sizeof *order, cmp_by_code);
+    t.x = xcalloc(n, sizeof *t.x);
+    t.y = xcalloc(n, sizeof *t.y);
+    t.z = t.dim == 3 ? xcalloc(n, sizeof *t.z) : NULL;
+    t.oid = xcalloc(n, sizeof *t.oid);
+    t.code = xcalloc(n, sizeof *t.code);
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t i = order[j];
+        t.x[j] = c[3 * i];
+        t.y[j] = c[3 * i + 1];
+        if (t.z)
+            t.z[j] = c[3 * i + 2];
+        t.oid[j] = i;
+        t.code[j] = code[i];
+    }
+    t.g.dim = t.dim;
+    t.g.n = n;
+    t.g.x = t.x;
+    t.g.y = t.y;
+    t.g.z = t.z;
+    t.g.oid = t.oid;
+    free(c);
+    free(code);
+    free(order);
+    return t;
+}
+
+static void free_tset(tset *t)
+{
+    free(t->x);
+    free(t->y);
+    free(t->z);
+    free(t->oid);
+    free(t->code);
+}
+
+static void build_ok(const tset *t, int threads, gemst_bvh *b)
+{
+    gridemst_error err = {0};
+    REQUIRE(GEMST_FN(gemst_cpu_bvh_build)(&t->g, t->code, threads, b, &err) == GRIDEMST_OK, "%s: %s", t->name,
+            err.message);
+}
+
+static double coord(const tset *t, uint32_t j, int d)
+{
+    return d == 0 ? t->x[j] : d == 1 ? t->y[j] : t->z[j];
+}
+
+/* ----------------------------------------------------------------- structure */
+
+/*
+ * From the root, every node is reached exactly once (so every leaf once),
+ * each child's parent link names the node it was reached from, the
+ * children's leaf ranges split the node's range in two at its split, paths
+ * are at most GEMST_BVH_MAX_DEPTH internal nodes long, and each box is the
+ * exact bounding box of its leaves, hence contains its children's boxes.
+ */
+START_TEST(test_structure)
+{
+    tset t = make_tset((tset_kind)(_i / 2));
+    const int threads = 1 + _i % 2;
+    const uint32_t n = t.n, nodes = 2 * n - 1;
+    gemst_bvh b;
+    build_ok(&t, threads, &b);
+    REQUIRE(b.n == n && b.dim == t.dim && b.parent[0] == GEMST_NONE, "%s: header", t.name);
+    uint32_t *seen = xcalloc(nodes, sizeof *seen), *depth = xcalloc(nodes, sizeof *depth);
+    uint32_t *stack = xcalloc(nodes, sizeof *stack), top = 0;
+    stack[top++] = 0;
+    seen[0] = 1;
+    while (top > 0) {
+        uint32_t i = stack[--top], child[2], first, last;
+        REQUIRE(!gemst_bvh_is_leaf(n, i), "%s: internal node expected", t.name);
+        const gemst_bvh_node *nd = &b.node[i];
+        GEMST_FN(gemst_bvh_range)(b.node, i, &first, &last);
+        REQUIRE(first <= nd->split && nd->split < last && last < n, "%s: node %u covers [%u, %u], split %u", t.name,
+                i, first, last, nd->split);
+        REQUIRE(depth[i] < GEMST_BVH_MAX_DEPTH, "%s: node %u at depth %u", t.name, i, depth[i]);
+        GEMST_FN(gemst_bvh_children)(n, b.node, i, child);
+        for (int k = 0; k < 2; k++) {
+            uint32_t id = child[k], cf = k == 0 ? first : nd->split + 1, cl = k == 0 ? nd->split : last;
+            REQUIRE(id < nodes && seen[id] == 0, "%s: node %u reached twice (or out of range)", t.name, id);
+            seen[id] = 1;
+            depth[id] = depth[i] + 1;
+            REQUIRE(b.parent[id] == i, "%s: parent of %u is %u, reached from %u", t.name, id, b.parent[id], i);
+            if (gemst_bvh_is_leaf(n, id)) {
+                REQUIRE(cf == cl && id - (n - 1) == cf, "%s: leaf %u for range [%u, %u]", t.name, id, cf, cl);
+                continue;
+            }
+            uint32_t f2, l2;
+            GEMST_FN(gemst_bvh_range)(b.node, id, &f2, &l2);
+            REQUIRE(f2 == cf && l2 == cl, "%s: node %u covers [%u, %u], its part of %u is [%u, %u]", t.name, id, f2,
+                    l2, i, cf, cl);
+            stack[top++] = id;
+        }
+        /* The box: exact over the leaves, and around each child's box. */
+        const double *lo = nd->lo, *hi = nd->hi;
+        for (int d = 0; d < t.dim; d++) {
+            double mn = INF, mx = -INF;
+            for (uint32_t j = first; j <= last; j++) {
+                mn = fmin(mn, coord(&t, j, d));
+                mx = fmax(mx, coord(&t, j, d));
+            }
+            REQUIRE(lo[d] == mn && hi[d] == mx, "%s: node %u axis %d box [%g, %g], leaves [%g, %g]", t.name, i, d,
+                    lo[d], hi[d], mn, mx);
+            for (int k = 0; k < 2; k++)
+                REQUIRE(GEMST_FN(gemst_bvh_corner)(&b, &t.g, child[k], 0, d) >= lo[d] &&
+                            GEMST_FN(gemst_bvh_corner)(&b, &t.g, child[k], 1, d) <= hi[d],
+                        "%s: child %u of %u sticks out on axis %d", t.name, child[k], i, d);
+        }
+    }
+    for (uint32_t id = 0; id < nodes; id++)
+        REQUIRE(seen[id] == 1, "%s: node %u never reached", t.name, id);
+    free(seen);
+    free(depth);
+    free(stack);
+    GEMST_FN(gemst_cpu_bvh_free)(&b);
+    free_tset(&t);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- labels and bounds */
+
+typedef enum { C_SINGLETONS, C_ONE, C_RUNS, C_RANDOM, C_HALVES, C_COUNT } comp_kind;
+
+/* Components: comp[j] is a root, a point with comp[root] = root; roots
+ * listed in roots[0 .. *n_roots). */
+static void make_comps(comp_kind kind, uint32_t n, uint64_t seed, uint32_t *comp, uint32_t *roots, uint32_t *n_roots)
+{
+    uint32_t k = 1 + (uint32_t)rng_below(&seed, n < 12 ? n : 12), run_root = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        switch (kind) {
+        case C_SINGLETONS: comp[j] = j; break;
+        case C_ONE: comp[j] = 0; break;
+        case C_RUNS: /* Morton runs of random length: whole subtrees share labels */
+            if (j == 0 || rng_below(&seed, 40) == 0)
+                run_root = j;
+            comp[j] = run_root;
+            break;
+        case C_RANDOM: comp[j] = (uint32_t)rng_below(&seed, k); break; /* roots 0 .. k - 1 */
+        default: comp[j] = j < n / 2 ? 0 : n / 2; break;
+        }
+    }
+    if (kind == C_RANDOM)
+        for (uint32_t r = 0; r < k; r++)
+            comp[r] = r;
+    *n_roots = 0;
+    for (uint32_t j = 0; j < n; j++)
+        if (comp[j] == j)
+            roots[(*n_roots)++] = j;
+}
+
+/* Every internal node's label is its leaves' common component or none, and
+ * each root's bound is the shortest edge between Morton neighbours of its
+ * component and another (infinity when it has none). */
+START_TEST(test_labels)
+{
+    tset t = make_tset((tset_kind)(_i / C_COUNT));
+    const comp_kind ck = (comp_kind)(_i % C_COUNT);
+    const uint32_t n = t.n;
+    gemst_bvh b;
+    build_ok(&t, 2, &b);
+    uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
+    uint32_t *brk = xcalloc(n, sizeof *brk);
+    gemst_word1 *ub = xcalloc(n, sizeof *ub);
+    make_comps(ck, n, 99 + (uint64_t)_i, comp, roots, &n_roots);
+    GEMST_FN(gemst_cpu_bvh_labels)(&b, &t.g, comp, roots, n_roots, brk, ub, 2);
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        uint32_t first, last, want;
+        GEMST_FN(gemst_bvh_range)(b.node, i, &first, &last);
+        want = comp[first];
+        for (uint32_t j = first; j <= last; j++)
+            if (comp[j] != comp[first])
+                want = GEMST_NONE;
+        REQUIRE(b.node[i].label == want, "%s, comps %d: node %u over [%u, %u] labelled %u, leaves say %u", t.name,
+                (int)ck, i, first, last, b.node[i].label, want);
+    }
+    for (uint32_t k = 0; k < n_roots; k++) {
+        uint32_t r = roots[k];
+        double want = INF;
+        for (uint32_t j = 0; j + 1 < n; j++)
+            if ((comp[j] == r) != (comp[j + 1] == r))
+                want = fmin(want, GEMST_FN(gemst_dist2)(&t.g, j, j + 1));
+        REQUIRE(gemst_edge_word1_value(ub[r]) == want, "%s, comps %d: root %u bound %.17g, neighbours %.17g", t.name,
+                (int)ck, r, gemst_edge_word1_value(ub[r]), want);
+    }
+    free(comp);
+    free(roots);
+    free(brk);
+    free(ub);
+    GEMST_FN(gemst_cpu_bvh_free)(&b);
+    free_tset(&t);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- the query */
+
+/* The nearest foreign point of q by brute force, in edge order, and its
+ * squared distance (GEMST_NONE, infinity when there is none). */
+static uint32_t brute_nearest(const tset *t, const uint32_t *comp, uint32_t q, double *d2)
+{
+    gemst_query qq;
+    gemst_edge_key best = gemst_edge_none();
+    uint32_t to = GEMST_NONE;
+    GEMST_FN(gemst_query_point)(&t->g, q, &qq);
+    for (uint32_t p = 0; p < t->n; p++) {
+        if (comp[p] == comp[q])
+            continue;
+        gemst_edge_key e = gemst_edge_make(GEMST_FN(gemst_dist2_q)(&t->g, &qq, p), t->oid[q], t->oid[p]);
+        if (gemst_edge_less(e, best)) {
+            best = e;
+            to = p;
+        }
+    }
+    *d2 = best.d2;
+    return to;
+}
+
+/*
+ * For every point and component pattern: without a radius the query finds
+ * the brute-force nearest foreign point; with a radius it finds it exactly
+ * when it lies within (ties included), and otherwise returns a bound that
+ * exceeds the radius (or is infinity: nothing passed over) and no foreign
+ * point beats.  The radii tried are the
+ * nearest distance itself (a tie), and just below and above it.
+ */
+START_TEST(test_query)
+{
+    tset t = make_tset((tset_kind)(_i / C_COUNT));
+    const comp_kind ck = (comp_kind)(_i % C_COUNT);
+    const uint32_t n = t.n;
+    gemst_bvh b;
+    build_ok(&t, 1, &b);
+    uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
+    uint32_t *brk = xcalloc(n, sizeof *brk);
+    gemst_word1 *ub = xcalloc(n, sizeof *ub);
+    make_comps(ck, n, 7 + (uint64_t)_i, comp, roots, &n_roots);
+    GEMST_FN(gemst_cpu_bvh_labels)(&b, &t.g, comp, roots, n_roots, brk, ub, 1);
+    for (uint32_t q = 0; q < n; q++) {
+        double want_d2;
+        uint32_t want = brute_nearest(&t, comp, q, &want_d2);
+        gemst_query qq;
+        GEMST_FN(gemst_query_point)(&t.g, q, &qq);
+        double radii[4] = {INF, want_d2, nextafter(want_d2, 0.0), nextafter(want_d2, INF)};
+        for (int k = 0; k < 4; k++) {
+            gemst_edge_key best = gemst_edge_none();
+            uint32_t to = GEMST_NONE;
+            double beyond = GEMST_FN(gemst_bvh_nearest_foreign)(&b, &t.g, comp, &qq, comp[q], radii[k], &best, &to);
+            int within = want != GEMST_NONE && want_d2 <= radii[k];
+            REQUIRE(to == (within ? want : GEMST_NONE) && (!within || best.d2 == want_d2),
+                    "%s, comps %d: point %u, radius %.17g: found %u at %.17g, brute force %u at %.17g", t.name,
+                    (int)ck, q, radii[k], to, best.d2, want, want_d2);
+            REQUIRE(within || ((beyond > radii[k] || beyond == INF) && beyond <= want_d2),
+                    "%s, comps %d: point %u, radius %.17g: bound %.17g, nearest foreign at %.17g", t.name, (int)ck, q,
+                    radii[k], beyond, want_d2);
+        }
+    }
+    free(comp);
+    free(roots);
+    free(brk);
+    free(ub);
+    GEMST_FN(gemst_cpu_bvh_free)(&b);
+    free_tset(&t);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- memory */
+
+/* The BVH solve computes its memory need before allocating: a cap below it
+ * is refused with a clear message, a generous one is not, and a cap
+ * between the two needs tells the BVH's need from the grid's. */
+START_TEST(test_memory_cap)
+{
+    const int64_t n = 100000;
+    double *c = xcalloc((size_t)n * 3, sizeof *c);
+    uint64_t seed = 5;
+    for (int64_t i = 0; i < n * 3; i++)
+        c[i] = rng_unit(&seed);
+    gridemst_options o;
+    gridemst_result r;
+    gridemst_error err;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    o.nns = GRIDEMST_NNS_BVH;
+    o.precision = GRIDEMST_PRECISION_DOUBLE;
+    o.max_host_bytes = 1 << 20;
+    REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, n, 3, &o, &r, &err) == GRIDEMST_ERR_NO_MEMORY &&
+                strstr(err.message, "bytes of host memory") != NULL,
+            "1 MiB cap: %s", err.message);
+    REQUIRE(r.n_edges == 0 && r.edges == NULL, "a refused job left a result");
+    /* The need as the message states it, then just enough. */
+    unsigned long long need = 0;
+    REQUIRE(sscanf(strstr(err.message, "need about ") + strlen("need about "), "%llu", &need) == 1 && need > 0,
+            "no need in: %s", err.message);
+    o.max_host_bytes = (int64_t)need - 1;
+    REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, n, 3, &o, &r, &err) == GRIDEMST_ERR_NO_MEMORY, "need - 1: %d",
+            err.code);
+    o.max_host_bytes = (int64_t)need;
+    REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, n, 3, &o, &r, &err) == GRIDEMST_OK, "need: %s", err.message);
+    REQUIRE(r.n_edges == n - 1, "%lld edges", (long long)r.n_edges);
+    gridemst_result_free(&r);
+    /* The grid's need is its own. */
+    o.nns = GRIDEMST_NNS_GRID;
+    o.max_host_bytes = 1 << 20;
+    REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, n, 3, &o, &r, &err) == GRIDEMST_ERR_NO_MEMORY, "grid: %d", err.code);
+    unsigned long long grid_need = 0;
+    REQUIRE(sscanf(strstr(err.message, "need about ") + strlen("need about "), "%llu", &grid_need) == 1 &&
+                grid_need != need,
+            "grid need %llu, bvh need %llu", grid_need, need);
+    free(c);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- suite */
+
+static Suite *bvh_suite(void)
+{
+    Suite *s = suite_create("bvh");
+    TCase *tc = tcase_create("bvh");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_morton);
+    tcase_add_loop_test(tc, test_structure, 0, 2 * T_COUNT);
+    tcase_add_loop_test(tc, test_labels, 0, T_COUNT * C_COUNT);
+    tcase_add_loop_test(tc, test_query, 0, T_COUNT * C_COUNT);
+    tcase_add_test(tc, test_memory_cap);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(bvh_suite());
+}
