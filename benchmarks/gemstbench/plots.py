@@ -3,7 +3,7 @@
   time.*          median solve time against n (log-log), with the floor
   mfeatures.*     MFeatures/s = n * dim / seconds against n
   floor_ratio.*   solve time / floor against n
-  operators-*.*   accumulated per-operator time by Boruvka iteration (the
+  operators-*.*   accumulated per-operator time by Borůvka iteration (the
                   paper's Figs. 12-14), one file per operators dataset
   gridvsbvh.*     grid against BVH, once BVH rows exist
 
@@ -16,13 +16,18 @@ import subprocess
 
 from . import summary
 
-# gnuplot line types per series: colour, dash, point
-STYLE = {"2d": 'lc rgb "#1f77b4" pt 7', "3d": 'lc rgb "#d62728" pt 5', "tsplib": 'lc rgb "#2ca02c" pt 9',
-         "none": 'lc rgb "#9467bd" pt 7', "dynamic": 'lc rgb "#ff7f0e" pt 5', "static": 'lc rgb "#1f77b4" pt 9',
-         "list": 'lc rgb "#d62728" pt 7', "atomic": 'lc rgb "#1f77b4" pt 9',
-         "findmin1": 'lc rgb "#1f77b4" pt 7', "findmin2": 'lc rgb "#d62728" pt 5',
-         "connect": 'lc rgb "#2ca02c" pt 9', "flatten": 'lc rgb "#ff7f0e" pt 11',
-         "grid": 'lc rgb "#1f77b4" pt 7', "bvh": 'lc rgb "#d62728" pt 5'}
+# colour and point type per series
+STYLE = {"2d": ("#1f77b4", 7), "3d": ("#d62728", 5), "tsplib": ("#2ca02c", 9),
+         "none": ("#9467bd", 7), "dynamic": ("#ff7f0e", 5), "static": ("#1f77b4", 9),
+         "list": ("#d62728", 7), "atomic": ("#1f77b4", 9),
+         "findmin1": ("#1f77b4", 7), "findmin2": ("#d62728", 5), "connect": ("#2ca02c", 9), "flatten": ("#ff7f0e", 11)}
+
+
+def style(key, dash=1, point=None):
+    colour, pt = STYLE[key]
+    return f"lc rgb '{colour}' pt {pt if point is None else point} dt {dash}"
+
+
 TERMINALS = [("pngcairo", "png", 'font "Sans,11"'), ("svg", "svg", 'dynamic font "Sans,11"')]
 
 
@@ -38,7 +43,7 @@ def render(plot_dir, name, body, size=(900, 600)):
     script = []
     for term, ext, opts in TERMINALS:
         script += [f"set terminal {term} size {size[0]},{size[1]} {opts}", f"set output '{name}.{ext}'",
-                   "reset", body, "unset multiplot", "set output"]
+                   "reset", "set encoding utf8", body, "unset multiplot", "set output"]
     path = os.path.join(plot_dir, name + ".gp")
     with open(path, "w") as f:
         f.write("\n".join(s for s in script if s) + "\n")
@@ -70,9 +75,10 @@ def series_by_n(plot_dir, all_rows, value, tag):
 
 
 def device_title(rows):
-    devices = sorted({r["device"] for r in rows})
-    backends = sorted({r["backend"] for r in rows})
-    return ", ".join(devices) + " (" + "/".join(backends) + ")"
+    """'NVIDIA H200 (cuda)', or 'CPU backend' where the device is the CPU."""
+    names = sorted({r["device"] if r["device"] == r["backend"] else f"{r['device']} ({r['backend']})"
+                    for r in rows})
+    return ", ".join("CPU backend" if n == "cpu" else n for n in names)
 
 
 def log_axes(ylabel):
@@ -87,12 +93,12 @@ def plot_time(plot_dir, rows):
         return None
     parts = []
     for dat, title, key, with_, srows in clauses:
-        parts.append(f"'{dat}' using 1:2 with {with_} {STYLE[key]} lw 2 title '{title}: EMST'")
+        parts.append(f"'{dat}' using 1:2 with {with_} {style(key)} lw 2 title '{title}: EMST'")
         floor = [(r["n"], r["floor_ms"]) for r in srows if r["floor_ms"]]
         if floor and key != "tsplib":
             fdat = f"floor-{key}.dat"
             write_dat(os.path.join(plot_dir, fdat), ["n", "floor_ms"], floor)
-            parts.append(f"'{fdat}' using 1:2 with linespoints {STYLE[key]} dt 2 pt 6 lw 1.5 "
+            parts.append(f"'{fdat}' using 1:2 with linespoints {style(key, 2, 6)} lw 1.5 "
                          f"title '{title}: floor (one all-points NN query)'")
     body = "\n".join([log_axes("median solve time (ms)"),
                       f'set title "EMST time against n, {device_title(rows)}"', "plot " + ", \\\n  ".join(parts)])
@@ -103,7 +109,7 @@ def plot_mfeatures(plot_dir, rows):
     clauses = series_by_n(plot_dir, rows, lambda r: r["mfeatures_s"], "mfeatures")
     if not clauses:
         return None
-    parts = [f"'{dat}' using 1:2 with {with_} {STYLE[key]} lw 2 title '{title}'"
+    parts = [f"'{dat}' using 1:2 with {with_} {style(key)} lw 2 title '{title}'"
              for dat, title, key, with_, _ in clauses]
     body = "\n".join([log_axes("MFeatures/s = n * dim / median seconds"), "set key bottom right box opaque",
                       f'set title "Throughput against n, {device_title(rows)}"', "plot " + ", \\\n  ".join(parts)])
@@ -114,7 +120,7 @@ def plot_floor_ratio(plot_dir, rows):
     clauses = series_by_n(plot_dir, rows, lambda r: r["floor_ratio"], "ratio")
     if not clauses:
         return None
-    parts = [f"'{dat}' using 1:2 with {with_} {STYLE[key]} lw 2 title '{title}'"
+    parts = [f"'{dat}' using 1:2 with {with_} {style(key)} lw 2 title '{title}'"
              for dat, title, key, with_, _ in clauses]
     body = "\n".join([log_axes("EMST time / floor"), "unset logscale y", "set format y '%g'", "set yrange [0:*]",
                       f'set title "EMST time over one all-points nearest-neighbour query, {device_title(rows)}"',
@@ -142,12 +148,12 @@ def operator_panel(plot_dir, stem, title, ylabel, curves):
             continue
         dat = f"{stem}-{k}.dat"
         write_dat(os.path.join(plot_dir, dat), ["iteration", "accumulated_ms"], points)
-        parts.append(f"'{dat}' using 1:2 with linespoints {STYLE[key]} lw 2 title '{label}'")
+        parts.append(f"'{dat}' using 1:2 with linespoints {style(key)} lw 2 title '{label}'")
         values += [v for _, v in points if v > 0]
     if not parts:
         return ""
     logy = values and max(values) / min(values) > 100
-    return "\n".join([f'set title "{title}"', 'set xlabel "Boruvka iteration"', f'set ylabel "{ylabel}"',
+    return "\n".join([f'set title "{title}"', 'set xlabel "Borůvka iteration"', f'set ylabel "{ylabel}"',
                       "set logscale y" if logy else "unset logscale y", "set xtics 1" if len(values) < 60 else "",
                       "set key top left box opaque", "set grid lc rgb '#dddddd'",
                       "plot " + ", \\\n  ".join(parts)])
