@@ -52,7 +52,7 @@ def host_cpu():
 def find_driver(explicit):
     if explicit:
         return explicit
-    for build in ("", "build", "build-gpu", "build-cpu", "b"):
+    for build in ("", "build", "build-gpu", "build-cpu"):
         path = os.path.join(REPO, build, "benchmarks", "gridemst-bench")
         if os.access(path, os.X_OK):
             return path
