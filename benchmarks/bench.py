@@ -70,7 +70,7 @@ def main(argv):
     run.add_argument("--repeat", type=int, help="timed solves per configuration (default 5 cuda, 3 cpu)")
     run.add_argument("--warmup", type=int, help="warm-up solves per configuration (default 1)")
     run.add_argument("--max-seconds", type=float,
-                     help="a configuration stops repeating after this many seconds (default 10)")
+                     help="a configuration stops repeating after this many seconds (default 6 cuda, 10 cpu)")
     run.add_argument("--threads", type=int, default=0, help="CPU threads (default: the OpenMP default)")
     run.add_argument("--precision", choices=["float", "double"], default="float")
     run.add_argument("--deadline", type=float,

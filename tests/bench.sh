@@ -44,10 +44,11 @@ fields=$(head -n 1 "$tmp/runs.csv" | awk -F, '{ print NF }')
 floors=$(awk -F, 'NR > 1 && $6 == "none" && $22 != "" && $22 > 0 && $22 <= $16' "$tmp/runs.csv" | wc -l)
 others=$(awk -F, 'NR > 1 && $6 != "none" && $22 != ""' "$tmp/runs.csv" | wc -l)
 [ "$floors" -eq 4 ] && [ "$others" -eq 0 ] || fail "floor_ms: $floors prune-none rows with a floor (4), $others others"
-[ "$(grep -c 'x the floor' "$tmp/err")" -eq 6 ] || fail "summary: expected 6 lines with the floor: $(cat "$tmp/err")"
+[ "$(grep -c 'x the floor' "$tmp/err")" -eq 6 ] || fail "summary: not 6 lines with the floor: $(cat "$tmp/err")"
 # one iteration row per Boruvka iteration of each timed solve
 iterations=$(column iterations "$tmp/runs.csv" | awk '{ s += $1 } END { print s }')
-[ "$(rows "$tmp/iter.csv")" -eq "$iterations" ] || fail "iterations.csv: $(rows "$tmp/iter.csv") rows, expected $iterations"
+[ "$(rows "$tmp/iter.csv")" -eq "$iterations" ] ||
+    fail "iterations.csv: $(rows "$tmp/iter.csv") rows, expected $iterations"
 [ "$(head -n 1 "$tmp/iter.csv" | cut -d, -f10,11)" = iteration,components ] || fail "iterations.csv columns moved"
 [ "$(awk -F, 'NR > 1 && $10 == 0 { print $11 }' "$tmp/iter.csv" | sort -u)" = 3000 ] ||
     fail "iteration 0 does not start with every point its own component"
@@ -99,7 +100,7 @@ if command -v python3 >/dev/null 2>&1; then
         summary=$tmp/results/smoke/summary.csv
         [ -s "$summary" ] && [ "$(rows "$summary")" -eq 5 ] || fail "smoke: summary.csv: $(cat "$summary")"
         [ "$(column trees_agree "$summary" | sort -u)" = yes ] || fail "smoke: trees do not agree"
-        grep -q "refused as expected: .*BVH" "$tmp/results/README.md" || fail "smoke: README lacks the BVH refusal"
+        grep -q "refused as expected .*BVH" "$tmp/results/README.md" || fail "smoke: README lacks the BVH refusal"
         grep -q "| wi29 | 29 |" "$tmp/results/smoke/summary.md" || fail "smoke: summary.md lacks wi29"
     else
         fail "bench.py run smoke: $(tail -n 3 "$tmp/err")"

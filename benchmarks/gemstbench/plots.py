@@ -20,7 +20,8 @@ from . import summary
 STYLE = {"2d": ("#1f77b4", 7), "3d": ("#d62728", 5), "tsplib": ("#2ca02c", 9),
          "none": ("#9467bd", 7), "dynamic": ("#ff7f0e", 5), "static": ("#1f77b4", 9),
          "list": ("#d62728", 7), "atomic": ("#1f77b4", 9),
-         "findmin1": ("#1f77b4", 7), "findmin2": ("#d62728", 5), "connect": ("#2ca02c", 9), "flatten": ("#ff7f0e", 11)}
+         "findmin1": ("#1f77b4", 7), "findmin2": ("#d62728", 5), "connect": ("#2ca02c", 9),
+         "flatten": ("#ff7f0e", 11)}
 
 
 def style(key, dash=1, point=None):
@@ -155,7 +156,7 @@ def operator_panel(plot_dir, stem, title, ylabel, curves):
     logy = values and max(values) / min(values) > 100
     return "\n".join([f'set title "{title}"', 'set xlabel "Borůvka iteration"', f'set ylabel "{ylabel}"',
                       "set logscale y" if logy else "unset logscale y", "set xtics 1" if len(values) < 60 else "",
-                      "set key top left box opaque", "set grid lc rgb '#dddddd'",
+                      "set key below horizontal", "set grid lc rgb '#dddddd'",
                       "plot " + ", \\\n  ".join(parts)])
 
 

@@ -102,7 +102,8 @@ def fmt(x):
 
 # Markdown columns: (heading, summary column).
 DATASET_TABLE = [("dataset", "dataset"), ("n", "n"), ("median ms", "median_ms"), ("min", "min_ms"),
-                 ("max", "max_ms"), ("MFeatures/s", "mfeatures_s"), ("floor ms", "floor_ms"),
+                 ("max", "max_ms"), ("phase sum", "device_ms"), ("MFeatures/s", "mfeatures_s"),
+                 ("floor ms", "floor_ms"),
                  ("x floor", "floor_ratio"), ("grid", "grid_ms"), ("FindMin1 (static search)", "findmin1_ms"),
                  ("FindMin2", "findmin2_ms"), ("merge", "merge_ms"), ("edge sort", "edges_ms"),
                  ("iterations", "iterations"), ("fallback searches", "fallback_searches")]
