@@ -48,7 +48,10 @@ static int open_device(bench_timer *t, int device, gridemst_error *err)
     CUDA_TRY(cudaEventCreate(&t->stop));
     if (bytes > 0) {
         CUDA_TRY(cudaMalloc(&t->d_coords, bytes));
-        CUDA_TRY(cudaMemcpy(t->d_coords, ps->coords, bytes, cudaMemcpyHostToDevice));
+        /* on the timer's stream, and waited for: a plain cudaMemcpy from pageable memory may
+           return before the data land, and the non-blocking stream would not wait for it */
+        CUDA_TRY(cudaMemcpyAsync(t->d_coords, ps->coords, bytes, cudaMemcpyHostToDevice, t->stream));
+        CUDA_TRY(cudaStreamSynchronize(t->stream));
     }
     return GRIDEMST_OK;
 }
