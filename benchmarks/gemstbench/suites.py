@@ -53,7 +53,8 @@ def tsp_size(name):
 
 
 def tsp(name, options):
-    return Step(name, "tsplib", tsp_size(name), 2, [os.path.join(TSPLIB, name + ".tsp")], options)
+    # relative to the working directory, so that logs do not name the checkout's place
+    return Step(name, "tsplib", tsp_size(name), 2, [os.path.relpath(os.path.join(TSPLIB, name + ".tsp"))], options)
 
 
 def log_sizes(lo_exp, hi_exp, count):
