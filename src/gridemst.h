@@ -121,7 +121,8 @@ typedef struct gridemst_options {
     gridemst_precision precision; /* default FLOAT */
     int threads;                  /* CPU threads; 0 = OpenMP default */
     int device;                   /* CUDA device ordinal; default 0 */
-    double cell_occupancy;        /* target mean points per grid cell; 0 = default */
+    double cell_occupancy;        /* target mean points per grid cell; 0 = the backend's
+                                     default (CPU 2, refined on skewed inputs; CUDA 3) */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
     int64_t max_host_bytes;       /* CPU: host memory the solve may use; 0 = physical memory */
     gridemst_progress_fn progress; /* NULL: no reports */
