@@ -1,116 +1,87 @@
 #!/usr/bin/env python3
-"""Times gridemst on named suites of point sets and prints a table.
+"""Runs gridemst's benchmark suites with the driver gridemst-bench, and plots them.
 
-Each case runs the command-line tool once with --repeat R: one warm-up solve,
-then R timed solves, reporting the median of each phase.  "device ms" is the
-time from the points on the device to the sorted tree on the device (CUDA),
-or the whole solve (CPU): grid + findmin1 + findmin2 + merge + edges.
-MFeatures/s = n * dim / seconds, as the ArborX paper reports.
+    benchmarks/bench.py list
+    benchmarks/bench.py run SUITE... [--backend cuda|cpu] --out DIR [options]
+    benchmarks/bench.py plot DIR
 
-    benchmarks/bench.py SUITE [--gridemst PATH] [--repeat R] [--csv FILE]
-
-Suites:
-  cpu-uniform   CPU backend, 2 threads, uniform 2D/3D at 1e5, 1e6, 1e7
-  gpu           CUDA backend: uniform 2D/3D at 1e6, 1e7, 1e8, normal and
-                blobs 3D at 1e7, the largest TSPLIB instances
-  gpu-strategies  CUDA backend, every prune x findmin2 on uniform 2D/3D 1e6
+`run` writes into DIR, per suite, runs.csv (one row per timed solve),
+iterations.csv (one row per Boruvka iteration of each), summary.csv and
+summary.md (median, min, max per configuration, time / floor), log.txt; and
+DIR/meta.json and DIR/README.md (device, date, commit, command, tables).
+SUITE `all` is every suite but smoke.  `plot` makes PNG and SVG plots with
+gnuplot in DIR/plots/ and rewrites DIR/README.md with them.  Needs only
+python3's standard library (and gnuplot for `plot`).
 """
 import argparse
-import csv
-import json
 import os
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TSPLIB = os.path.join(HERE, "..", "tsplib")
+from gemstbench import plots, report, runner, suites, summary
 
 
-def gen(kind, n, dim):
-    return {"label": f"{kind} {dim}D", "n": n, "dim": dim,
-            "args": ["--generate", kind, "--n", str(n), "--dim", str(dim)]}
+def cmd_list(_args, _argv):
+    for name in suites.ALL + ["smoke"]:
+        print(f"{name:10s} {suites.SUITES[name][1]}")
 
 
-def tsp(name):
-    return {"label": name, "n": None, "dim": 2, "args": [os.path.join(TSPLIB, name + ".tsp")]}
+def cmd_run(args, argv):
+    names = suites.ALL if args.suites == ["all"] else args.suites
+    for name in names:
+        if name not in suites.SUITES:
+            sys.exit(f"bench.py: unknown suite '{name}' (bench.py list shows them)")
+    os.makedirs(args.out, exist_ok=True)
+    r = runner.Runner(args, argv)
+    meta = runner.load_meta(args.out)
+    if args.note:
+        meta["note"] = args.note
+    failed = False
+    for name in names:
+        record = r.run_suite(name)
+        rows = summary.write(os.path.join(args.out, name), name)
+        failed |= any(row["trees_agree"] != "yes" for row in rows)
+        failed |= any("FAILED" in n for n in record["notes"])
+        meta["suites"][name] = record
+        runner.save_meta(args.out, meta)
+        report.write(args.out, meta)
+    return 1 if failed else 0
 
 
-SUITES = {
-    "cpu-uniform": {
-        "options": ["--backend", "cpu", "--threads", "2"],
-        "cases": [gen("uniform", n, d) for d in (2, 3) for n in (10**5, 10**6, 10**7)],
-    },
-    "gpu": {
-        "options": ["--backend", "cuda"],
-        "cases": [gen("uniform", n, d) for d in (2, 3) for n in (10**6, 10**7, 10**8)]
-        + [gen("normal", 10**7, 3), gen("blobs", 10**7, 3), gen("clustered", 10**7, 3)]
-        + [tsp(t) for t in ("usa115475", "earring200K", "sra104815", "pla85900", "ch71009")],
-    },
-    "gpu-strategies": {
-        "options": ["--backend", "cuda"],
-        "variants": [["--prune", p, "--findmin2", f] for p in ("static", "dynamic", "none")
-                     for f in ("atomic", "list")],
-        "cases": [gen("uniform", 10**6, d) for d in (2, 3)],
-    },
-}
-
-COLUMNS = ["case", "n", "options", "device_ms", "min_ms", "max_ms", "grid", "findmin1", "prepare", "findmin2",
-           "merge", "edges", "iterations", "fallbacks", "mfeatures_s", "bytes_per_point", "device"]
+def cmd_plot(args, _argv):
+    meta = runner.load_meta(args.dir)
+    if not meta["suites"]:
+        sys.exit(f"bench.py: {args.dir} holds no results (no meta.json)")
+    made = plots.make_all(args.dir)
+    report.write(args.dir, meta)
+    print("bench.py: made " + ", ".join(made) + f" in {os.path.join(args.dir, 'plots')}", file=sys.stderr)
 
 
-def run_case(tool, case, options, repeat):
-    cmd = [tool] + case["args"] + options + ["--repeat", str(repeat), "--json", "-q"]
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
-    j = json.loads(out.stdout)
-    t = j["time_ms"]
-    return {
-        "case": case["label"], "n": j["n"], "options": " ".join(options),
-        "device_ms": j["device_ms"], "min_ms": j.get("device_ms_min", j["device_ms"]),
-        "max_ms": j.get("device_ms_max", j["device_ms"]),
-        "grid": t["grid"], "findmin1": t["findmin1"], "prepare": t["prepare"], "findmin2": t["findmin2"],
-        "merge": t["merge"], "edges": t["edges"], "iterations": j["iterations"],
-        "fallbacks": j["fallback_searches"], "mfeatures_s": j["device_mfeatures_per_s"],
-        "bytes_per_point": j["peak_device_bytes"] / j["n"] if j["n"] else 0.0, "device": j["device"],
-    }
-
-
-def fmt(v):
-    return f"{v:.2f}" if isinstance(v, float) else str(v)
-
-
-def main():
+def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("suite", choices=sorted(SUITES))
-    ap.add_argument("--gridemst", default=os.path.join(HERE, "..", "gridemst"), help="the gridemst binary")
-    ap.add_argument("--repeat", type=int, default=5, help="timed solves per case (default 5)")
-    ap.add_argument("--csv", help="also write the rows to this CSV file")
-    ap.add_argument("--max-n", type=float, default=float("inf"), help="skip cases larger than this")
-    a = ap.parse_args()
-    suite = SUITES[a.suite]
-    rows = []
-    for case in suite["cases"]:
-        if case["n"] is not None and case["n"] > a.max_n:
-            continue
-        for variant in suite.get("variants", [[]]):
-            try:
-                rows.append(run_case(a.gridemst, case, suite["options"] + variant, a.repeat))
-            except RuntimeError as e:
-                print(f"# {e}", file=sys.stderr)
-                continue
-            r = rows[-1]
-            print(f"# {r['case']} n={r['n']} {r['options']}: {r['device_ms']:.2f} ms", file=sys.stderr, flush=True)
-    print("| " + " | ".join(COLUMNS) + " |")
-    print("|" + "---|" * len(COLUMNS))
-    for r in rows:
-        print("| " + " | ".join(fmt(r[c]) for c in COLUMNS) + " |")
-    if a.csv:
-        with open(a.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS)
-            w.writeheader()
-            w.writerows(rows)
+    sub = ap.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="the suites")
+    run = sub.add_parser("run", help="run suites")
+    run.add_argument("suites", nargs="+", metavar="SUITE", help="suite names, or all")
+    run.add_argument("--backend", choices=["cuda", "cpu"], default="cuda")
+    run.add_argument("--out", required=True, help="results directory")
+    run.add_argument("--driver", help="the gridemst-bench program (default: found in the usual build directories)")
+    run.add_argument("--max-n", type=float, help="skip sets larger than this (default: none on cuda, 1e6 on "
+                                                 "cpu; 0: none)")
+    run.add_argument("--repeat", type=int, help="timed solves per configuration (default 5 cuda, 3 cpu)")
+    run.add_argument("--warmup", type=int, help="warm-up solves per configuration (default 1)")
+    run.add_argument("--max-seconds", type=float,
+                     help="a configuration stops repeating after this many seconds (default 6 cuda, 10 cpu)")
+    run.add_argument("--threads", type=int, default=0, help="CPU threads (default: the OpenMP default)")
+    run.add_argument("--precision", choices=["float", "double"], default="float")
+    run.add_argument("--deadline", type=float,
+                     help="seconds: start no driver run after this and stop the one running (default: none)")
+    run.add_argument("--commit", help="the commit to record (default: git rev-parse HEAD)")
+    run.add_argument("--note", help="a paragraph for DIR/README.md (e.g. about the machine)")
+    plot = sub.add_parser("plot", help="plot a results directory")
+    plot.add_argument("dir")
+    args = ap.parse_args(argv)
+    return {"list": cmd_list, "run": cmd_run, "plot": cmd_plot}[args.command](args, argv) or 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

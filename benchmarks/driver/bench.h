@@ -1,0 +1,33 @@
+/* What the benchmark driver's parts share: one configuration's identity. */
+#ifndef GEMST_BENCH_H
+#define GEMST_BENCH_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "gridemst.h"
+
+/* One configuration of the solver on one dataset: the first columns of
+ * every CSV row. */
+typedef struct bench_config {
+    const char *dataset;
+    int64_t n;
+    int dim;
+    gridemst_backend backend;
+    gridemst_nns nns;
+    gridemst_prune prune;
+    gridemst_findmin2 findmin2;
+    gridemst_precision precision;
+} bench_config;
+
+/* The floor of a solve: with prune none, iteration 0's FindMin1 is one
+ * nearest-neighbour query of every point on the grid (every point is its
+ * own component).  NAN for other prunings. */
+static inline double bench_floor_ms(const gridemst_result *r)
+{
+    if (r->stats.prune != GRIDEMST_PRUNE_NONE || r->stats.iterations < 1)
+        return NAN;
+    return r->stats.iteration_ms[0].findmin1;
+}
+
+#endif

@@ -1,0 +1,146 @@
+/* Timed solves on the CPU (wall clock) and on CUDA (events on a stream). */
+#include "config.h"
+#include "timed_solve.h"
+
+#include <stdlib.h>
+
+#include "common.h"
+
+#ifdef GRIDEMST_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+struct bench_timer {
+    const gemst_pointset *ps;
+    int with_device;
+#ifdef GRIDEMST_HAVE_CUDA
+    int device;
+    void *d_coords;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+#endif
+};
+
+#ifdef GRIDEMST_HAVE_CUDA
+static int cuda_fail(gridemst_error *err, const char *call, cudaError_t e)
+{
+    return gemst_fail(err, e == cudaErrorMemoryAllocation ? GRIDEMST_ERR_DEVICE_MEMORY : GRIDEMST_ERR_CUDA,
+                      "%s: %s", call, cudaGetErrorString(e));
+}
+
+/* Returns from the function with a status when a CUDA call fails. */
+#define CUDA_TRY(call)                                                                                            \
+    do {                                                                                                          \
+        cudaError_t e_ = (call);                                                                                  \
+        if (e_ != cudaSuccess)                                                                                    \
+            return cuda_fail(err, #call, e_);                                                                     \
+    } while (0)
+
+/* The device copy of the points, the stream and the events. */
+static int open_device(bench_timer *t, int device, gridemst_error *err)
+{
+    const gemst_pointset *ps = t->ps;
+    size_t bytes = (size_t)ps->n * (size_t)ps->dim * (ps->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
+    t->device = device;
+    CUDA_TRY(cudaSetDevice(device));
+    CUDA_TRY(cudaStreamCreateWithFlags(&t->stream, cudaStreamNonBlocking));
+    CUDA_TRY(cudaEventCreate(&t->start));
+    CUDA_TRY(cudaEventCreate(&t->stop));
+    if (bytes > 0) {
+        CUDA_TRY(cudaMalloc(&t->d_coords, bytes));
+        /* on the timer's stream, and waited for: a plain cudaMemcpy from pageable memory may
+           return before the data land, and the non-blocking stream would not wait for it */
+        CUDA_TRY(cudaMemcpyAsync(t->d_coords, ps->coords, bytes, cudaMemcpyHostToDevice, t->stream));
+        CUDA_TRY(cudaStreamSynchronize(t->stream));
+    }
+    return GRIDEMST_OK;
+}
+
+/* The device time from the start event to a stop event recorded now. */
+static int elapsed(bench_timer *t, double *ms, gridemst_error *err)
+{
+    float f = 0.0f;
+    CUDA_TRY(cudaSetDevice(t->device));
+    CUDA_TRY(cudaEventRecord(t->stop, t->stream));
+    CUDA_TRY(cudaEventSynchronize(t->stop));
+    CUDA_TRY(cudaEventElapsedTime(&f, t->start, t->stop));
+    *ms = f;
+    return GRIDEMST_OK;
+}
+
+/* gridemst_solve_device on the timer's stream, between its events. */
+static int solve_device(bench_timer *t, const gridemst_options *opt, gridemst_result *res, bench_times *times,
+                        gridemst_error *err)
+{
+    gridemst_options o = *opt;
+    o.device = t->device;
+    o.cuda_stream = t->stream;
+    CUDA_TRY(cudaSetDevice(t->device));
+    CUDA_TRY(cudaEventRecord(t->start, t->stream));
+    double w0 = gemst_now_ms();
+    int rc = gridemst_solve_device(t->d_coords, t->ps->dtype, t->ps->n, t->ps->dim, &o, res, err);
+    times->wall_ms = gemst_now_ms() - w0;
+    if (rc == GRIDEMST_OK && (rc = elapsed(t, &times->ms, err)) != GRIDEMST_OK)
+        gridemst_result_free(res);
+    return rc;
+}
+#endif
+
+int bench_timer_open(const gemst_pointset *ps, int with_device, int device, bench_timer **out, gridemst_error *err)
+{
+    *out = NULL;
+    bench_timer *t = calloc(1, sizeof *t);
+    if (!t)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    t->ps = ps;
+    t->with_device = with_device;
+    int rc = GRIDEMST_OK;
+    if (with_device) {
+#ifdef GRIDEMST_HAVE_CUDA
+        rc = open_device(t, device, err);
+#else
+        (void)device;
+        rc = gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "this build has no CUDA backend");
+#endif
+    }
+    if (rc != GRIDEMST_OK) {
+        bench_timer_close(t);
+        return rc;
+    }
+    *out = t;
+    return GRIDEMST_OK;
+}
+
+int bench_timed_solve(bench_timer *t, const gridemst_options *opt, gridemst_result *res, bench_times *times,
+                      gridemst_error *err)
+{
+    if (opt->backend == GRIDEMST_BACKEND_CUDA) {
+#ifdef GRIDEMST_HAVE_CUDA
+        if (t->with_device)
+            return solve_device(t, opt, res, times, err);
+#endif
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "the points are not on a CUDA device");
+    }
+    double w0 = gemst_now_ms();
+    int rc = gridemst_solve(t->ps->coords, t->ps->dtype, t->ps->n, t->ps->dim, opt, res, err);
+    times->wall_ms = times->ms = gemst_now_ms() - w0;
+    return rc;
+}
+
+void bench_timer_close(bench_timer *t)
+{
+    if (!t)
+        return;
+#ifdef GRIDEMST_HAVE_CUDA
+    /* teardown: nothing useful to do when one of these fails */
+    if (t->d_coords)
+        (void)cudaFree(t->d_coords);
+    if (t->start)
+        (void)cudaEventDestroy(t->start);
+    if (t->stop)
+        (void)cudaEventDestroy(t->stop);
+    if (t->stream)
+        (void)cudaStreamDestroy(t->stream);
+#endif
+    free(t);
+}

@@ -1,0 +1,1 @@
+"""gridemst benchmark suites: run the driver, summarize, report, plot (see bench.py)."""

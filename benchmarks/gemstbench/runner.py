@@ -1,0 +1,188 @@
+"""Runs a suite's steps with the driver and collects their CSV rows.
+
+Each suite writes into OUT/SUITE/: runs.csv (one row per timed solve),
+iterations.csv (one row per Boruvka iteration of each), log.txt (the
+driver's commands and messages); OUT/meta.json records how, where and when.
+"""
+import csv
+import datetime
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+
+from . import suites
+
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+# Per backend: timed solves, warm-ups, seconds after which a configuration
+# stops repeating, and the largest set run unless --max-n says otherwise.
+DEFAULTS = {
+    "cuda": {"repeat": 5, "warmup": 1, "max_seconds": 6.0, "max_n": None},
+    "cpu": {"repeat": 3, "warmup": 1, "max_seconds": 10.0, "max_n": 10**6},
+}
+
+
+def git_commit():
+    """The checkout's commit, '-dirty' when tracked files changed; None without git."""
+    try:
+        head = subprocess.run(["git", "-C", REPO, "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + ("-dirty" if dirty else "")
+
+
+def host_cpu():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def find_driver(explicit):
+    if explicit:
+        return explicit
+    for build in ("", "build", "build-gpu", "build-cpu"):
+        path = os.path.join(REPO, build, "benchmarks", "gridemst-bench")
+        if os.access(path, os.X_OK):
+            return path
+    sys.exit("bench.py: gridemst-bench not found: build it (make) or give --driver PATH")
+
+
+def append_csv(src, dst):
+    """Appends src's rows to dst (with src's header when dst is new); removes src."""
+    if not os.path.exists(src):
+        return
+    with open(src, newline="") as f:
+        rows = list(csv.reader(f))
+    os.remove(src)
+    if not rows:
+        return
+    new = not os.path.exists(dst)
+    with open(dst, "a", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerows(rows if new else rows[1:])
+
+
+class Runner:
+    def __init__(self, args, argv):
+        self.args = args
+        self.backend = args.backend
+        d = DEFAULTS[self.backend]
+        self.repeat = args.repeat or d["repeat"]
+        self.warmup = d["warmup"] if args.warmup is None else args.warmup
+        self.max_seconds = d["max_seconds"] if args.max_seconds is None else args.max_seconds
+        self.max_n = d["max_n"] if args.max_n is None else (None if args.max_n <= 0 else args.max_n)
+        self.driver = find_driver(args.driver)
+        self.out = args.out
+        self.command = "python3 benchmarks/bench.py " + " ".join(shlex.quote(a) for a in argv)
+        self.deadline = time.monotonic() + args.deadline if args.deadline else None
+        self.commit = args.commit or git_commit() or "unknown"
+
+    def driver_command(self, step, runs, iterations):
+        cmd = [self.driver] + step.source + step.options + [
+            "--backend", self.backend, "--label", step.label, "--precision", self.args.precision,
+            "--repeat", str(self.repeat), "--warmup", str(self.warmup), "--max-seconds", str(self.max_seconds),
+            "-o", runs, "--iterations", iterations]
+        if self.backend == "cpu" and self.args.threads:
+            cmd += ["--threads", str(self.args.threads)]
+        return cmd
+
+    def remaining(self):
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def run_step(self, step, suite_dir, log, notes, refused):
+        """One driver run; returns False when the deadline stops the suite."""
+        tmp_runs = os.path.join(suite_dir, "step-runs.csv")
+        tmp_iters = os.path.join(suite_dir, "step-iterations.csv")
+        cmd = self.driver_command(step, tmp_runs, tmp_iters)
+        log.write("$ " + " ".join(shlex.quote(c) for c in cmd) + "\n")
+        env = dict(os.environ)
+        env.setdefault("OMP_WAIT_POLICY", "passive")  # spinning threads ruin timings on a shared machine
+        left = self.remaining()
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=left)
+        except subprocess.TimeoutExpired:
+            notes.append(f"{step.label}: stopped at the deadline (--deadline {self.args.deadline:g} s)")
+            log.write("stopped at the deadline\n")
+            for f in (tmp_runs, tmp_iters):
+                if os.path.exists(f):
+                    os.remove(f)
+            return False
+        log.write(p.stderr)
+        message = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"exit status {p.returncode}"
+        if p.returncode != 0 and step.expect_failure and step.expect_failure in p.stderr:
+            refused.setdefault(message, []).append(step.label)
+        elif p.returncode != 0:
+            notes.append(f"{step.label}: FAILED (exit status {p.returncode}): {message}")
+        elif step.expect_failure:
+            notes.append(f"{step.label} {' '.join(step.options)}: ran, though expected to be refused "
+                         f"({step.expect_failure})")
+        append_csv(tmp_runs, os.path.join(suite_dir, "runs.csv"))
+        append_csv(tmp_iters, os.path.join(suite_dir, "iterations.csv"))
+        status = "ok" if p.returncode == 0 else f"exit {p.returncode}"
+        print(f"bench.py: {step.label}: {status}", file=sys.stderr, flush=True)
+        for line in p.stderr.splitlines():
+            print("  " + line, file=sys.stderr, flush=True)
+        return True
+
+    def run_suite(self, suite):
+        """Runs one suite into OUT/SUITE (replacing what was there); returns its meta record."""
+        suite_dir = os.path.join(self.out, suite)
+        os.makedirs(suite_dir, exist_ok=True)
+        for name in ("runs.csv", "iterations.csv", "summary.csv", "summary.md", "log.txt"):
+            if os.path.exists(os.path.join(suite_dir, name)):
+                os.remove(os.path.join(suite_dir, name))
+        started = datetime.datetime.now(datetime.timezone.utc)
+        notes, skipped, ran = [], [], 0
+        refused = {}  # message -> the steps the driver refused with it, as expected
+        stopped = False
+        with open(os.path.join(suite_dir, "log.txt"), "w") as log:
+            for step in suites.steps(suite, self.backend, self.max_n):
+                left = self.remaining()
+                if stopped or (left is not None and left <= 0):
+                    skipped.append(step.label)
+                    continue
+                stopped = not self.run_step(step, suite_dir, log, notes, refused)
+                ran += 1
+        for message, labels in refused.items():
+            notes.append(f"refused as expected ({', '.join(labels)}): {message}")
+        if skipped:
+            notes.append(f"not run (deadline): {', '.join(skipped)}")
+        return {
+            "suite": suite,
+            "description": suites.SUITES[suite][1],
+            "backend": self.backend,
+            "command": self.command,
+            "started": started.strftime("%Y-%m-%d %H:%M:%S UTC"),
+            "seconds": round((datetime.datetime.now(datetime.timezone.utc) - started).total_seconds(), 1),
+            "commit": self.commit,
+            "host": f"{platform.node()}: {host_cpu()}, {os.cpu_count()} logical CPUs",
+            "repeat": self.repeat, "warmup": self.warmup, "max_seconds": self.max_seconds,
+            "max_n": self.max_n, "threads": self.args.threads, "precision": self.args.precision,
+            "steps_run": ran, "notes": notes,
+        }
+
+
+def load_meta(out):
+    path = os.path.join(out, "meta.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    return {"suites": {}}
+
+
+def save_meta(out, meta):
+    with open(os.path.join(out, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=2, sort_keys=True)
+        f.write("\n")
