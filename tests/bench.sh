@@ -83,7 +83,7 @@ expect_usage() {
         fail "$name: unexpected standard output"
     fi
 }
-expect_usage "bvh" "BVH index is not implemented" --generate uniform --n 100 --nns grid,bvh
+expect_usage "nns" "--nns: expected .*grid\|bvh.*got 'kd'" --generate uniform --n 100 --nns grid,kd
 expect_usage "prune" "--prune: expected .*none\|dynamic\|static.*got 'sometimes'" --generate uniform --n 100 \
     --prune static,sometimes
 expect_usage "no n" "--generate needs --n" --generate uniform
@@ -98,9 +98,9 @@ if command -v python3 >/dev/null 2>&1; then
     if python3 "$top_srcdir/benchmarks/bench.py" run smoke --backend cpu --out "$tmp/results" --driver "$bench" \
         --repeat 2 2>"$tmp/err"; then
         summary=$tmp/results/smoke/summary.csv
-        [ -s "$summary" ] && [ "$(rows "$summary")" -eq 5 ] || fail "smoke: summary.csv: $(cat "$summary")"
+        [ -s "$summary" ] && [ "$(rows "$summary")" -eq 6 ] || fail "smoke: summary.csv: $(cat "$summary")"
         [ "$(column trees_agree "$summary" | sort -u)" = yes ] || fail "smoke: trees do not agree"
-        grep -q "refused as expected .*BVH" "$tmp/results/README.md" || fail "smoke: README lacks the BVH refusal"
+        column nns "$summary" | grep -qx bvh || fail "smoke: no BVH run in summary.csv"
         grep -q "| wi29 | 29 |" "$tmp/results/smoke/summary.md" || fail "smoke: summary.md lacks wi29"
     else
         fail "bench.py run smoke: $(tail -n 3 "$tmp/err")"

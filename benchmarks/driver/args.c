@@ -137,9 +137,6 @@ static int parse_choices(const choice_table *t, const char *text, int auto_value
         if (add_named(t, tok, auto_value, out) == 0)
             continue;
         table_names(t, names, sizeof names);
-        if (strcmp(t->option, "nns") == 0 && strcmp(tok, "bvh") == 0)
-            return fail(msg, msg_size, "--nns bvh: the BVH index is not implemented yet (this library has: %s)",
-                        names);
         return fail(msg, msg_size, "--%s: expected a comma-separated list of %s%s|all, got '%s'", t->option, names,
                     auto_value >= 0 ? "|auto" : "", tok);
     }
