@@ -89,9 +89,8 @@ typedef enum gridemst_nns {
     GRIDEMST_NNS_GRID = 0, /* uniform grid, ring search with the prune strategy (default) */
     GRIDEMST_NNS_BVH = 1   /* linear BVH over Morton codes (Karras 2012) with the ArborX
                               single-tree traversal: subtree skipping by component and
-                              Morton-neighbour bounds (Prokopenko et al. 2022).  CPU
-                              backend only for now: AUTO runs it on the CPU, CUDA (and
-                              gridemst_solve_device) gives GRIDEMST_ERR_UNSUPPORTED.  The
+                              Morton-neighbour bounds (Prokopenko et al. 2022), on
+                              either backend (and gridemst_solve_device).  The
                               prune option does not apply and is ignored (stats.prune
                               reads none); stats.cells is 0 */
 } gridemst_nns;

@@ -38,16 +38,11 @@ static int check_options(const gridemst_options *o, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* The BVH index runs on the CPU backend only (AUTO means CPU), and the
- * grid's pruning strategies do not apply to it (prune becomes none). */
-static int bvh_options(gridemst_options *o, gridemst_error *err)
+/* The grid's pruning strategies do not apply to the BVH index (prune
+ * becomes none); it runs on either backend. */
+static void bvh_options(gridemst_options *o)
 {
-    if (o->backend == GRIDEMST_BACKEND_CUDA)
-        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
-                          "the BVH index (nns bvh) has no CUDA implementation yet; use the cpu backend or nns grid");
-    o->backend = GRIDEMST_BACKEND_CPU;
     o->prune = GRIDEMST_PRUNE_NONE;
-    return GRIDEMST_OK;
 }
 
 /* The backend that runs: AUTO becomes CUDA when a device is present. */
@@ -188,7 +183,7 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     if (rc == GRIDEMST_OK && on_device)
         rc = device_input_backend(&pb.opt, err);
     if (rc == GRIDEMST_OK && pb.opt.nns == GRIDEMST_NNS_BVH)
-        rc = bvh_options(&pb.opt, err);
+        bvh_options(&pb.opt);
     if (rc == GRIDEMST_OK)
         rc = resolve_backend(&pb.opt, err);
 #ifdef GRIDEMST_HAVE_CUDA

@@ -1,6 +1,7 @@
 /*
  * The CUDA backend against the CPU backend: on every set, every pruning
- * strategy, FindMin2 method and precision must give the identical edge list
+ * strategy, the BVH index, every FindMin2 method and precision must give the
+ * identical edge list
  * (DESIGN.md, exactness rules 1, 2 and 5).  Skipped (exit 77) where no GPU
  * is present.  The CPU result is itself checked against brute-force Prim
  * for the smaller sets by test_emst.
@@ -75,7 +76,9 @@ static void solve_or_fail(const gemst_pointset *ps, const gridemst_options *o, g
     ck_assert_msg(rc == GRIDEMST_OK, "solve failed (%d): %s", rc, err.message);
 }
 
-/* The GPU must reproduce the CPU's tree exactly, for every strategy. */
+/* The GPU must reproduce the CPU's (grid) tree exactly, for every strategy:
+ * the grid with each pruning strategy, then the BVH (NNS_STRATEGIES - 1). */
+#define NNS_STRATEGIES 4
 static void compare_backends(const char *name, const gemst_pointset *ps)
 {
     for (int prec = 0; prec <= 1; prec++) {
@@ -86,14 +89,19 @@ static void compare_backends(const char *name, const gemst_pointset *ps)
         o.precision = (gridemst_precision)prec;
         solve_or_fail(ps, &o, &ref);
         ck_assert_int_eq(ref.n_edges, ps->n - 1);
-        for (int prune = 0; prune <= 2; prune++)
+        for (int strategy = 0; strategy < NNS_STRATEGIES; strategy++)
             for (int fm = 0; fm <= 1; fm++) {
                 gridemst_result got;
+                const int bvh = strategy == NNS_STRATEGIES - 1;
                 o.backend = GRIDEMST_BACKEND_CUDA;
-                o.prune = (gridemst_prune)prune;
+                o.nns = bvh ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
+                o.prune = bvh ? GRIDEMST_PRUNE_NONE : (gridemst_prune)strategy;
                 o.findmin2 = (gridemst_findmin2)fm;
                 solve_or_fail(ps, &o, &got);
                 ck_assert_int_eq(got.stats.backend, GRIDEMST_BACKEND_CUDA);
+                ck_assert_int_eq(got.stats.nns, o.nns);
+                if (bvh)
+                    ck_assert_int_eq(got.stats.cells, 0);
                 ck_assert_int_eq(got.n_edges, ref.n_edges);
                 int64_t first = -1;
                 for (int64_t e = 0; e < ref.n_edges && first < 0; e++)
@@ -101,10 +109,10 @@ static void compare_backends(const char *name, const gemst_pointset *ps)
                         got.edges[e].w != ref.edges[e].w)
                         first = e;
                 ck_assert_msg(first < 0,
-                              "%s n=%lld dim=%d %s prune=%s findmin2=%s: edge %lld differs: gpu (%lld,%lld,%.17g) "
-                              "cpu (%lld,%lld,%.17g)",
+                              "%s n=%lld dim=%d %s nns=%s prune=%s findmin2=%s: edge %lld differs: gpu "
+                              "(%lld,%lld,%.17g) cpu (%lld,%lld,%.17g)",
                               name, (long long)ps->n, ps->dim, gridemst_precision_name(o.precision),
-                              gridemst_prune_name(o.prune), gridemst_findmin2_name(o.findmin2), (long long)first,
+                              gridemst_nns_name(o.nns), gridemst_prune_name(o.prune), gridemst_findmin2_name(o.findmin2), (long long)first,
                               first < 0 ? 0LL : (long long)got.edges[first].u,
                               first < 0 ? 0LL : (long long)got.edges[first].v, first < 0 ? 0.0 : got.edges[first].w,
                               first < 0 ? 0LL : (long long)ref.edges[first].u,
@@ -172,6 +180,7 @@ START_TEST(test_gpu_edge_cases)
     gridemst_error err;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CUDA;
+    o.nns = _i ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
     double two[4] = {0, 0, 3, 4};
     ck_assert_int_eq(gridemst_solve(two, GRIDEMST_FLOAT64, 2, 2, &o, &r, &err), GRIDEMST_OK);
     ck_assert_int_eq(r.n_edges, 1);
@@ -195,7 +204,7 @@ START_TEST(test_gpu_edge_cases)
 END_TEST
 
 /* A device memory cap below the job's need: CUDA refuses it up front; AUTO
- * solves it on the CPU and says so. */
+ * solves it on the CPU and says so (grid, then BVH). */
 START_TEST(test_device_memory_limit)
 {
     gemst_pointset ps;
@@ -204,6 +213,7 @@ START_TEST(test_device_memory_limit)
     gridemst_result r, cpu;
     ck_assert_int_eq(gemst_generate(GEMST_GEN_UNIFORM, 100000, 3, 3, &ps, &err), GRIDEMST_OK);
     gridemst_options_init(&o);
+    o.nns = _i ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
     o.max_device_bytes = 1 << 20;
     o.backend = GRIDEMST_BACKEND_CUDA;
     ck_assert_int_eq(gridemst_solve(ps.coords, ps.dtype, ps.n, ps.dim, &o, &r, &err), GRIDEMST_ERR_DEVICE_MEMORY);
@@ -234,8 +244,8 @@ int main(void)
     tcase_add_loop_test(tc, test_generated_sets, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, test_special_sets, 0, 4);
     tcase_add_test(tc, test_gpu_against_prim);
-    tcase_add_test(tc, test_gpu_edge_cases);
-    tcase_add_test(tc, test_device_memory_limit);
+    tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);
+    tcase_add_loop_test(tc, test_device_memory_limit, 0, 2);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

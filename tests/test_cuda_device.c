@@ -50,11 +50,11 @@ static void *host_copy(const gemst_pointset *ps, gridemst_dtype dtype, size_t *b
 }
 
 /* Device, managed, float32 and float64 input, float and double precision,
- * 2D and 3D, against the same points solved from host memory. */
+ * 2D and 3D, grid and BVH, against the same points solved from host memory. */
 START_TEST(test_device_input_matches_host)
 {
     const gridemst_dtype dtype = _i & 1 ? GRIDEMST_FLOAT64 : GRIDEMST_FLOAT32;
-    const int dim = _i & 2 ? 3 : 2, managed = (_i & 4) != 0;
+    const int dim = _i & 2 ? 3 : 2, managed = (_i & 4) != 0, bvh = (_i & 8) != 0;
     gemst_pointset ps;
     gridemst_error err;
     ck_assert_int_eq(gemst_generate(GEMST_GEN_CLUSTERED, 50000, dim, 5, &ps, &err), GRIDEMST_OK);
@@ -68,11 +68,13 @@ START_TEST(test_device_input_matches_host)
     for (int prec = 0; prec <= 1; prec++) {
         gridemst_options o = cuda_options((gridemst_precision)prec);
         gridemst_result ref, got;
+        o.nns = bvh ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
         ck_assert_int_eq(gridemst_solve(host, dtype, ps.n, dim, &o, &ref, &err), GRIDEMST_OK);
         int rc = gridemst_solve_device(dev, dtype, ps.n, dim, &o, &got, &err);
         ck_assert_msg(rc == GRIDEMST_OK, "solve_device: %s", err.message);
         same_tree(&ref, &got, managed ? "managed memory" : "device memory");
         ck_assert_int_eq(got.stats.backend, GRIDEMST_BACKEND_CUDA);
+        ck_assert_int_eq(got.stats.nns, o.nns);
         /* the input is only read */
         void *back = xcalloc(bytes, 1);
         CUDA_OK(cudaMemcpy(back, dev, bytes, cudaMemcpyDeviceToHost));
@@ -195,7 +197,7 @@ int main(void)
     Suite *s = suite_create("cuda_device");
     TCase *tc = tcase_create("device_input");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, test_device_input_matches_host, 0, 8);
+    tcase_add_loop_test(tc, test_device_input_matches_host, 0, 16);
     tcase_add_test(tc, test_caller_stream);
     tcase_add_test(tc, test_device_input_errors);
     suite_add_tcase(s, tc);

@@ -11,6 +11,8 @@
 #include "cuda/cuda_common.cuh"
 #include "grid/grid.h"
 #include "nns/findmin1.h"
+#include "bvh/bvh_query.h"
+#include "bvh/labels.h"
 
 /* A list whose length is known on the device only: threads past *count
  * return.  Launches are sized by a host-side upper bound. */
@@ -119,6 +121,29 @@ static __global__ void GEMST_FN(k_cell_table)(const uint32_t *key, uint32_t n, u
         cell_start[k] = i;
 }
 
+/* The BVH's sort keys: each point's Morton code (bvh/morton.h, of the same
+ * working coordinates as the CPU's) and its index. */
+template <typename T>
+static __global__ void GEMST_FN(k_morton_keys)(const T *coords, uint32_t n, gemst_frame f, int dim, uint64_t *code,
+                                             uint32_t *val)
+{
+    GEMST_INDEX(i, n);
+    gemst_real p[3] = {0, 0, 0};
+    for (int d = 0; d < dim; d++)
+        p[d] = GEMST_FN(d_working)(coords, dim, f, i, d);
+    code[i] = gemst_morton(dim, (double)p[0], (double)p[1], (double)p[2]);
+    val[i] = i;
+}
+
+/* 1 where a run of equal sorted codes starts after point 0; their
+ * inclusive sum numbers the runs, which then serve as the duplicate
+ * search's cells (exact duplicates share a code). */
+static __global__ void GEMST_FN(k_code_run_starts)(const uint64_t *code, uint32_t n, uint32_t *start)
+{
+    GEMST_INDEX(i, n);
+    start[i] = i > 0 && code[i] != code[i - 1];
+}
+
 static __device__ __forceinline__ int GEMST_FN(d_same_point)(const gemst_real *x, const gemst_real *y,
                                                             const gemst_real *z, uint32_t a, uint32_t b)
 {
@@ -221,6 +246,61 @@ static __global__ void GEMST_FN(k_compact_unique)(uint32_t n, const uint32_t *re
     }
 }
 
+/* The unique points' codes, as k_compact_unique places the points. */
+static __global__ void GEMST_FN(k_compact_codes)(uint32_t n, const uint32_t *rep, const uint32_t *rank,
+                                               const uint64_t *code, uint64_t *ucode)
+{
+    GEMST_INDEX(i, n);
+    if (rep[i] == i)
+        ucode[rank[i]] = code[i];
+}
+
+/* ---------------------------------------------------------------- BVH */
+
+/* The build (bvh/bvh_build.h): the tree's shape per internal node, then the
+ * boxes bottom-up from every leaf (node labels zeroed before). */
+static __global__ void GEMST_FN(k_bvh_build_node)(const uint64_t *code, gemst_bvh b)
+{
+    GEMST_INDEX(i, b.n - 1);
+    GEMST_FN(gemst_bvh_build_node)(code, b.n, i, b.node, b.parent);
+}
+
+static __global__ void GEMST_FN(k_bvh_fit)(gemst_bvh b, gemst_grid pts)
+{
+    GEMST_INDEX(j, b.n);
+    GEMST_FN(gemst_bvh_fit_from_leaf)(&b, &pts, j);
+}
+
+/* Per iteration (bvh/labels.h): every root's bound reset ... */
+static __global__ void GEMST_FN(k_bvh_reset_bounds)(const uint32_t *roots, const int *n_roots, gemst_word1 *ub)
+{
+    GEMST_LIST_INDEX(k, n_roots);
+    ub[roots[k]] = gemst_edge_word1(GEMST_REAL_INF);
+}
+
+/* ... the breaks between Morton neighbours and their bounds (brk[n - 1] = 0,
+ * so that the exclusive scan over n entries ends with the total) ... */
+static __global__ void GEMST_FN(k_bvh_pair_bounds)(gemst_grid pts, const uint32_t *comp, gemst_word1 *ub, uint32_t *brk)
+{
+    GEMST_INDEX(j, pts.n);
+    brk[j] = j + 1 < pts.n ? GEMST_FN(gemst_bvh_pair_bound)(&pts, comp, j, ub) : 0u;
+}
+
+/* ... and after the scan, the internal nodes' labels. */
+static __global__ void GEMST_FN(k_bvh_labels)(gemst_bvh b, const uint32_t *comp, const uint32_t *brk)
+{
+    GEMST_INDEX(i, b.n - 1);
+    b.node[i].label = GEMST_FN(gemst_bvh_node_label)(b.node, comp, brk, i);
+}
+
+/* FindMin1 on the BVH, for every point (bvh/bvh_query.h). */
+static __global__ void GEMST_FN(k_bvh_findmin1)(gemst_bvh b, gemst_grid pts, const uint32_t *comp, gemst_word1 *ub,
+                                              gemst_real *best_d2, uint32_t *best_to)
+{
+    GEMST_INDEX(q, b.n);
+    GEMST_FN(gemst_bvh_findmin1_point)(&b, &pts, comp, ub, best_d2, best_to, q);
+}
+
 /* ---------------------------------------------------------------- Boruvka */
 
 static __global__ void GEMST_FN(k_init)(uint32_t n, uint32_t *comp, uint32_t *link, uint32_t *active, uint32_t *roots,
@@ -229,7 +309,8 @@ static __global__ void GEMST_FN(k_init)(uint32_t n, uint32_t *comp, uint32_t *li
     GEMST_INDEX(i, n);
     comp[i] = link[i] = active[i] = roots[i] = i;
     best_to[i] = GEMST_NONE;
-    rb2[i] = GEMST_REAL_INF;
+    if (rb2)
+        rb2[i] = GEMST_REAL_INF;
     if (open)
         open[i] = all_slabs;
 }

@@ -3,13 +3,15 @@
  * cuda_solve_f64.cu after GEMST_REAL_IS_DOUBLE is set.
  *
  * The whole solve runs on the device: bounding box, cell sort, duplicate
- * removal, cell table, the Boruvka loop and the final edge sort.  Inside an
+ * removal, cell table (nns BVH: Morton sort, duplicate removal, the tree's
+ * build), the Boruvka loop and the final edge sort.  Inside an
  * iteration the host only reads one small block of counters at its end
  * (edges so far, list lengths), which also tells it the next launch sizes.
  * Structure and order of steps follow the CPU backend (cpu_solve.inc).
  */
 #include "backend.h"
 #include "cuda/cuda_kernels.cuh"
+#include "bvh/bvh.h"
 
 /* Default target points per cell.  The GPU's searches are fastest near 3
  * (H200, uniform 1e6-1e8, 2D and 3D: 2-8% faster than at the CPU's 2, and
@@ -40,6 +42,12 @@ typedef struct {
     gemst_grid g;              /* device arrays */
     uint32_t n, nu, n_dup, cells;
     uint32_t *dup_lo, *dup_hi;
+    /* BVH (nns bvh): FindMin1 searches the tree; no pruning, no fallback */
+    int bvh;
+    uint64_t *code;            /* the unique points' Morton codes, until the tree is built */
+    gemst_bvh tree;            /* device node array (and parent links during the build) */
+    uint32_t *brk;             /* scanned label breaks (bvh/labels.h) */
+    gemst_word1 *ub;           /* each root's bound on its shortest outgoing edge */
     /* Boruvka state, as in cpu_solve.inc */
     uint32_t *comp, *link, *best_to, *win_in, *win_out, *head, *next, *cand;
     uint32_t *active, *roots, *uncertain, *extra;
@@ -150,6 +158,46 @@ static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
     return n * (per_point + input) + (size_t)(cells + 1) * 4 + ((size_t)64 << 20);
 }
 
+/* The same for the BVH, phase by phase (erring high): the Morton sort (codes
+ * and ids, and CUB's copies of both), duplicate removal (at worst through
+ * the crowded path), the tree's build, the Boruvka loop with the tree. */
+static size_t GEMST_FN(bvh_bytes_needed)(const gemst_problem *pb)
+{
+    const size_t R = sizeof(gemst_real), n = (size_t)pb->n, P = (size_t)pb->dim * R;
+    const size_t node = sizeof(gemst_bvh_node); /* n - 1 internal nodes */
+    size_t input = pb->on_device ? 0 : (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
+    size_t sort = 2 * 8 + 2 * 4 + 8 + 4;
+    size_t dedupe = 8 + 4 + 2 * P + 3 * 4 + 4 + 8 + 4 + 8 /* codes, ids, coordinates twice, runs, table,
+                                                           links, ranks, unique codes and ids, duplicate edges */
+                    + 4 + 4 + 16 + 4 + 12;                /* the crowded path's lists, keys and sort */
+    size_t build = input + (sort > dedupe ? sort : dedupe);
+    size_t tree = P + 4 + 8 + node + 2 * 4 + 8;          /* points, codes, nodes, parent links, duplicate edges */
+    size_t boruvka = P + 4 + node                         /* points, nodes */
+                     + 8 * 4 + 1 + R + 2 * 8 + 2 * 4     /* labels ... lists, keep flags, best_d2, w1 w2, list links */
+                     + 4 + 8                              /* label breaks, bounds */
+                     + 2 * 4 + R + 8;                     /* tree edges, duplicate edges */
+    size_t peak = build > tree ? build : tree;
+    peak = peak > boruvka ? peak : boruvka;
+    return n * peak + ((size_t)64 << 20);
+}
+
+/* Refuses a job whose estimate (need) exceeds the free device memory or the
+ * caller's cap, before its big allocations. */
+static int GEMST_FN(check_device_memory)(cuda_ctx *c, size_t need, gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    size_t free_b = 0, total_b = 0;
+    GEMST_CU(cudaMemGetInfo(&free_b, &total_b));
+    size_t usable = free_b + c->mem.live;
+    if (pb->opt.max_device_bytes > 0 && (size_t)pb->opt.max_device_bytes < usable)
+        usable = (size_t)pb->opt.max_device_bytes;
+    if (need > usable)
+        return gemst_fail(err, GRIDEMST_ERR_DEVICE_MEMORY,
+                          "%lld points need about %zu bytes of device memory; %zu may be used (%zu of %zu free)",
+                          (long long)pb->n, need, usable, free_b + c->mem.live, total_b);
+    return GRIDEMST_OK;
+}
+
 /* Representatives of points in crowded cells (more than GEMST_SMALL_CELL
  * points, e.g. many copies of few points): those points are sorted by
  * (cell, coordinate hash), stably, and each takes the first equal point of
@@ -187,20 +235,16 @@ static int GEMST_FN(crowded_duplicates)(cuda_ctx *c, uint32_t n, const uint32_t 
     return GRIDEMST_OK;
 }
 
-template <typename T>
-static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *stats, gridemst_error *err)
+/* The grid's cells for the frame's box hi, checking the device memory
+ * its cell table needs. */
+static int GEMST_FN(fit_grid)(cuda_ctx *c, const double hi[3], gridemst_stats *stats, gridemst_error *err)
 {
     const gemst_problem *pb = c->pb;
-    const int dim = pb->dim;
-    const uint32_t n = c->n;
-    double lo[3], hi[3];
-    GEMST_TRY(GEMST_FN(bbox)<T>(c, coords, lo, hi, err));
-    gemst_frame_make(dim, lo, hi, &c->frame);
     gemst_grid_plan plan;
     gemst_grid_plan_make(&c->frame, pb->n, pb->opt.cell_occupancy > 0.0 ? pb->opt.cell_occupancy : GEMST_CUDA_OCCUPANCY,
                          &plan);
     gemst_real maxc[3] = {0, 0, 0};
-    for (int d = 0; d < dim; d++)
+    for (int d = 0; d < pb->dim; d++)
         maxc[d] = (gemst_real)((hi[d] - c->frame.origin[d]) * c->frame.scale);
     gemst_grid *g = &c->g;
     memset(g, 0, sizeof *g);
@@ -211,32 +255,82 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
                           (unsigned long long)cells);
     c->cells = (uint32_t)cells;
     stats->cells = (int64_t)cells;
-    size_t free_b = 0, total_b = 0, need = GEMST_FN(bytes_needed)(pb, cells);
-    GEMST_CU(cudaMemGetInfo(&free_b, &total_b));
-    size_t usable = free_b + c->mem.live;
-    if (pb->opt.max_device_bytes > 0 && (size_t)pb->opt.max_device_bytes < usable)
-        usable = (size_t)pb->opt.max_device_bytes;
-    if (need > usable)
-        return gemst_fail(err, GRIDEMST_ERR_DEVICE_MEMORY,
-                          "%lld points need about %zu bytes of device memory; %zu may be used (%zu of %zu free)",
-                          (long long)pb->n, need, usable, free_b + c->mem.live, total_b);
+    return GEMST_FN(check_device_memory)(c, GEMST_FN(bytes_needed)(pb, cells), err);
+}
 
-    /* Sort by cell (stable: points of a cell stay in caller-id order). */
+/* Sort by cell (stable: points of a cell stay in caller-id order): each
+ * point's cell into *key, its caller id into *oid. */
+template <typename T>
+static int GEMST_FN(sort_by_cell)(cuda_ctx *c, const T *coords, uint32_t **key_out, uint32_t **oid_out,
+                                 gridemst_error *err)
+{
+    const uint32_t n = c->n;
     uint32_t *key, *val, *key2, *oid;
     GEMST_DALLOC(&c->mem, key, n, "cell keys");
     GEMST_DALLOC(&c->mem, val, n, "cell keys");
     GEMST_DALLOC(&c->mem, key2, n, "cell keys");
     GEMST_DALLOC(&c->mem, oid, n, "point ids");
-    GEMST_FN(k_cell_keys)<T><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(coords, n, c->frame, *g, key, val);
+    GEMST_FN(k_cell_keys)<T><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(coords, n, c->frame, c->g, key, val);
     GEMST_LAUNCHED();
     int end_bit = 1;
-    while (end_bit < 32 && (cells - 1) >> end_bit)
+    while (end_bit < 32 && (c->cells - 1) >> end_bit)
         end_bit++;
     GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key2, val, oid, n, 0, end_bit, c->s));
     gemst_dfree(&c->mem, key);
     gemst_dfree(&c->mem, val);
-    key = key2;
+    *key_out = key2;
+    *oid_out = oid;
+    return GRIDEMST_OK;
+}
 
+/* The BVH's sort by Morton code (stable: points of equal codes stay in
+ * caller-id order): the sorted codes into c->code, caller ids into *oid,
+ * and into *run each point's run of equal codes, numbered from 0, which
+ * plays the cell's part in duplicate removal; *runs runs in all. */
+template <typename T>
+static int GEMST_FN(sort_by_code)(cuda_ctx *c, const T *coords, uint32_t **run_out, uint32_t *runs,
+                                 uint32_t **oid_out, gridemst_error *err)
+{
+    const uint32_t n = c->n;
+    uint64_t *code, *code2;
+    uint32_t *val, *oid, *run;
+    GEMST_DALLOC(&c->mem, code, n, "Morton codes");
+    GEMST_DALLOC(&c->mem, val, n, "Morton codes");
+    GEMST_DALLOC(&c->mem, code2, n, "Morton codes");
+    GEMST_DALLOC(&c->mem, oid, n, "point ids");
+    GEMST_FN(k_morton_keys)<T><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(coords, n, c->frame, c->pb->dim, code,
+                                                                           val);
+    GEMST_LAUNCHED();
+    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, code, code2, val, oid, n, 0, GEMST_MORTON_BITS,
+                                                c->s));
+    gemst_dfree(&c->mem, code);
+    gemst_dfree(&c->mem, val);
+    GEMST_DALLOC(&c->mem, run, n, "code runs");
+    GEMST_FN(k_code_run_starts)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(code2, n, run);
+    GEMST_LAUNCHED();
+    GEMST_CUB(c, cub::DeviceScan::InclusiveSum(temp, temp_bytes, run, run, n, c->s)); /* in place */
+    uint32_t last = 0;
+    GEMST_CU(cudaMemcpyAsync(&last, run + n - 1, sizeof last, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
+    *runs = last + 1;
+    c->code = code2;
+    *run_out = run;
+    *oid_out = oid;
+    return GRIDEMST_OK;
+}
+
+/* From the points sorted by key (cells, or runs of equal codes; keys
+ * distinct values, each a contiguous run of points; ids oid): working
+ * coordinates, duplicate removal, the unique points into c->g (and their
+ * codes into c->code for the BVH, else the cell table), and the
+ * duplicates' edges.  Frees key and oid. */
+template <typename T>
+static int GEMST_FN(unique_points)(cuda_ctx *c, const T *coords, uint32_t *key, uint32_t keys, uint32_t *oid,
+                                  gridemst_stats *stats, gridemst_error *err)
+{
+    const int dim = c->pb->dim;
+    const uint32_t n = c->n;
+    gemst_grid *g = &c->g;
     gemst_real *x, *y, *z = NULL;
     GEMST_DALLOC(&c->mem, x, n, "coordinates");
     GEMST_DALLOC(&c->mem, y, n, "coordinates");
@@ -249,10 +343,10 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
      * after a sort by (cell, coordinate hash). */
     uint32_t *cell_start, *rep, *rank;
     uint8_t *crowded;
-    GEMST_DALLOC(&c->mem, cell_start, cells + 1, "the cell table");
+    GEMST_DALLOC(&c->mem, cell_start, (size_t)keys + 1, "the cell table");
     GEMST_DALLOC(&c->mem, rep, n, "duplicate links");
     GEMST_DALLOC(&c->mem, crowded, n, "duplicate flags");
-    GEMST_FN(k_cell_table)<<<gemst_blocks((uint64_t)n + 1), GEMST_THREADS, 0, c->s>>>(key, n, c->cells, cell_start);
+    GEMST_FN(k_cell_table)<<<gemst_blocks((uint64_t)n + 1), GEMST_THREADS, 0, c->s>>>(key, n, keys, cell_start);
     GEMST_LAUNCHED();
     GEMST_FN(k_dup_small)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(key, cell_start, n, x, y, z, rep, crowded);
     GEMST_LAUNCHED();
@@ -288,9 +382,21 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
     GEMST_FN(k_compact_unique)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(n, rep, rank, key, oid, x, y, z, ukey,
                                                                            uoid, ux, uy, uz, c->dup_lo, c->dup_hi);
     GEMST_LAUNCHED();
-    GEMST_FN(k_cell_table)<<<gemst_blocks((uint64_t)nu + 1), GEMST_THREADS, 0, c->s>>>(ukey, nu, c->cells,
-                                                                                      cell_start);
-    GEMST_LAUNCHED();
+    if (c->bvh) {
+        /* no cell table: the unique points' codes instead of all points' */
+        uint64_t *ucode;
+        GEMST_DALLOC(&c->mem, ucode, nu, "Morton codes");
+        GEMST_FN(k_compact_codes)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(n, rep, rank, c->code, ucode);
+        GEMST_LAUNCHED();
+        gemst_dfree(&c->mem, c->code);
+        gemst_dfree(&c->mem, cell_start);
+        c->code = ucode;
+        cell_start = NULL;
+    } else {
+        GEMST_FN(k_cell_table)<<<gemst_blocks((uint64_t)nu + 1), GEMST_THREADS, 0, c->s>>>(ukey, nu, c->cells,
+                                                                                          cell_start);
+        GEMST_LAUNCHED();
+    }
     void *done[] = {key, oid, x, y, z, rep, rank, ukey};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
         gemst_dfree(&c->mem, done[i]);
@@ -303,6 +409,86 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
     return GRIDEMST_OK;
 }
 
+/* The unique points in cell order with their cell table, or for the BVH
+ * in Morton order with their codes (and no cells). */
+template <typename T>
+static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *stats, gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    double lo[3], hi[3];
+    GEMST_TRY(GEMST_FN(bbox)<T>(c, coords, lo, hi, err));
+    gemst_frame_make(pb->dim, lo, hi, &c->frame);
+    uint32_t *key, *oid, keys;
+    if (c->bvh) {
+        memset(&c->g, 0, sizeof c->g);
+        c->g.dim = pb->dim;
+        c->cells = 0;
+        stats->cells = 0;
+        GEMST_TRY(GEMST_FN(check_device_memory)(c, GEMST_FN(bvh_bytes_needed)(pb), err));
+        GEMST_TRY(GEMST_FN(sort_by_code)<T>(c, coords, &key, &keys, &oid, err));
+    } else {
+        GEMST_TRY(GEMST_FN(fit_grid)(c, hi, stats, err));
+        GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
+        keys = c->cells;
+    }
+    return GEMST_FN(unique_points)<T>(c, coords, key, keys, oid, stats, err);
+}
+
+/* ---------------------------------------------------------------- BVH */
+
+/* The tree over the unique points (bvh/bvh_build.h), from their codes,
+ * which it then frees along with the parent links. */
+static int GEMST_FN(build_bvh)(cuda_ctx *c, gridemst_error *err)
+{
+    const uint32_t nu = c->nu;
+    gemst_bvh *b = &c->tree;
+    if (nu > 1) {
+        b->dim = c->pb->dim;
+        b->n = nu;
+        GEMST_DALLOC(&c->mem, b->node, nu - 1, "BVH nodes");
+        GEMST_DALLOC(&c->mem, b->parent, (size_t)2 * nu - 1, "BVH parent links");
+        /* zero labels: the fit's visit counters */
+        GEMST_CU(cudaMemsetAsync(b->node, 0, sizeof *b->node * (nu - 1), c->s));
+        GEMST_FN(k_bvh_build_node)<<<gemst_blocks(nu - 1), GEMST_THREADS, 0, c->s>>>(c->code, *b);
+        GEMST_LAUNCHED();
+        GEMST_FN(k_bvh_fit)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(*b, c->g);
+        GEMST_LAUNCHED();
+        gemst_dfree(&c->mem, b->parent);
+        b->parent = NULL;
+    }
+    gemst_dfree(&c->mem, c->code);
+    c->code = NULL;
+    return GRIDEMST_OK;
+}
+
+/* FindMin1 on the BVH for every point, as cpu_bvh.inc and cpu_solve.inc
+ * drive it: the roots' bounds reset, the breaks and Morton-neighbour
+ * bounds, their scan, the node labels, then the searches. */
+static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
+{
+    const uint32_t nu = c->nu;
+    GEMST_FN(k_bvh_reset_bounds)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->ub);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_bvh_pair_bounds)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->comp, c->ub, c->brk);
+    GEMST_LAUNCHED();
+    /* The scratch was sized before the loop (bvh_scan_temp): no allocation here. */
+    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, c->brk, c->brk, nu, c->s));
+    GEMST_FN(k_bvh_labels)<<<gemst_blocks(nu - 1), GEMST_THREADS, 0, c->s>>>(c->tree, c->comp, c->brk);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_bvh_findmin1)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
+                                                                          c->best_to);
+    GEMST_LAUNCHED();
+    return GRIDEMST_OK;
+}
+
+/* Sizes the CUB scratch for bvh_findmin1's scan once, before the loop. */
+static int GEMST_FN(bvh_scan_temp)(cuda_ctx *c, gridemst_error *err)
+{
+    size_t bytes = 0;
+    GEMST_CU(cub::DeviceScan::ExclusiveSum(NULL, bytes, c->brk, c->brk, c->nu, c->s));
+    return GEMST_FN(ensure_temp)(c, bytes, err);
+}
+
 /* ---------------------------------------------------------------- Boruvka */
 
 static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
@@ -313,7 +499,13 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
     GEMST_DALLOC(m, c->link, nu, "component links");
     GEMST_DALLOC(m, c->best_to, nu, "nearest foreign points");
     GEMST_DALLOC(m, c->best_d2, nu, "nearest foreign distances");
-    GEMST_DALLOC(m, c->rb2, nu, "search bounds");
+    if (c->bvh) {
+        GEMST_DALLOC(m, c->brk, nu, "BVH labels");
+        GEMST_DALLOC(m, c->ub, nu, "component bounds");
+        GEMST_TRY(GEMST_FN(bvh_scan_temp)(c, err));
+    } else {
+        GEMST_DALLOC(m, c->rb2, nu, "search bounds");
+    }
     GEMST_DALLOC(m, c->win_in, nu, "component winners");
     GEMST_DALLOC(m, c->win_out, nu, "component winners");
     GEMST_DALLOC(m, c->w1, nu, "component minima");
@@ -346,10 +538,14 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     void *state[] = {c->comp, c->link, c->best_to, c->win_in, c->win_out, c->head, c->next, c->cand, c->ncand,
                      c->active, c->roots, c->uncertain, c->extra, c->keep, c->best_d2, c->rb2, c->w1, c->w2,
                      c->open, (void *)c->g.x, (void *)c->g.y, (void *)c->g.z, (void *)c->g.oid,
-                     (void *)c->g.cell_start};
+                     (void *)c->g.cell_start, c->brk, c->ub, c->tree.node, c->code};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++)
         gemst_dfree(&c->mem, state[i]);
     memset(&c->g, 0, sizeof c->g);
+    memset(&c->tree, 0, sizeof c->tree);
+    c->brk = NULL;
+    c->ub = NULL;
+    c->code = NULL;
 }
 
 /* Every point its own component and active; static pruning's search and
@@ -361,6 +557,8 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_error *err)
                                                                   c->best_to, c->rb2, c->open,
                                                                   gemst_slab_full_mask(c->g.dim));
     GEMST_LAUNCHED();
+    if (c->bvh) /* no lower bound on any point's nearest foreign distance yet (bvh_query.h) */
+        GEMST_CU(cudaMemsetAsync(c->best_d2, 0, sizeof *c->best_d2 * nu, c->s));
     GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));
     c->n_active = c->n_roots = nu;
     c->host.active = c->host.roots = (int)nu;
@@ -402,6 +600,8 @@ static gemst_findmin1_state GEMST_FN(findmin1_state)(const cuda_ctx *c)
 
 static int GEMST_FN(findmin1)(cuda_ctx *c, gridemst_error *err)
 {
+    if (c->bvh)
+        return GEMST_FN(bvh_findmin1)(c, err);
     const unsigned b = gemst_blocks(c->n_active);
     const gemst_findmin1_state st = GEMST_FN(findmin1_state)(c);
     if (st.prune == GRIDEMST_PRUNE_STATIC)
@@ -454,6 +654,8 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
 
 static int GEMST_FN(fallback)(cuda_ctx *c, gridemst_error *err)
 {
+    if (c->bvh) /* the BVH search is exact: no fallback, and the extra list stays empty */
+        return GRIDEMST_OK;
     const int *count;
     uint32_t bound;
     const uint32_t *list = GEMST_FN(uncertain_list)(c, &count, &bound);
@@ -645,6 +847,7 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
 {
     const gemst_problem *pb = c->pb;
     c->n = (uint32_t)pb->n;
+    c->bvh = pb->opt.nns == GRIDEMST_NNS_BVH;
     GEMST_DALLOC(&c->mem, c->cnt, 1, "counters");
     GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));
     size_t in_bytes = (size_t)pb->n * pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
@@ -662,6 +865,8 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     else
         GEMST_TRY(GEMST_FN(build_grid)<double>(c, (const double *)coords, stats, err));
     gemst_dfree(&c->mem, uploaded);
+    if (c->bvh)
+        GEMST_TRY(GEMST_FN(build_bvh)(c, err));
     GEMST_CU(cudaEventRecord(ev[2], c->s));
     GEMST_CU(cudaEventSynchronize(ev[2]));
     GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.upload, err));
