@@ -67,12 +67,9 @@ def log_sizes(lo_exp, hi_exp, count):
     return out
 
 
-def bvh(kind, n, dim, backend):
-    """A step with the BVH index, which the library refuses on CUDA until its CUDA port exists."""
-    step = generated(kind, n, dim, DEFAULT + ["--nns", "bvh"])
-    if backend == "cuda":
-        step.expect_failure = "has no CUDA implementation"
-    return step
+def bvh(kind, n, dim):
+    """A step with the BVH index (pruning does not apply to it)."""
+    return generated(kind, n, dim, DEFAULT + ["--nns", "bvh"])
 
 
 def suite_tsplib(backend):
@@ -106,14 +103,14 @@ def suite_gridvsbvh(backend):
     steps = []
     for kind, dim in (("uniform", 2), ("uniform", 3), ("normal", 3)):
         for n in sizes:
-            steps += [generated(kind, n, dim, DEFAULT + ["--nns", "grid"]), bvh(kind, n, dim, backend)]
+            steps += [generated(kind, n, dim, DEFAULT + ["--nns", "grid"]), bvh(kind, n, dim)]
     return steps
 
 
 def suite_smoke(backend):
     """A few seconds: for the tests."""
     return [generated("uniform", 3000, 2, ["--prune", "all", "--findmin2", "atomic"]), tsp("wi29", WITH_FLOOR),
-            bvh("uniform", 2000, 3, backend)]
+            bvh("uniform", 2000, 3)]
 
 
 SUITES = {
