@@ -22,12 +22,16 @@ typedef struct gemst_problem {
 } gemst_problem;
 
 /* The tree in the caller's ids, sorted by d2 (gridemst_solve puts each run
- * of equal lengths in (lo, hi) order). */
+ * of equal lengths in (lo, hi) order).  gridemst_solve allocates `edges`
+ * (n - 1 of them) before the solve: the CUDA backend writes the tree there
+ * in the caller's form, lengths included, and leaves lo, hi and d2 NULL;
+ * the CPU backend returns lo, hi and d2. */
 typedef struct gemst_tree {
     int64_t n_edges;
     uint32_t *lo, *hi;
     double *d2;              /* squared length in working units */
     double scale;            /* working units per caller unit (a power of two) */
+    gridemst_edge *edges;    /* owned by gridemst_solve, not freed by gemst_tree_free */
 } gemst_tree;
 
 void gemst_tree_free(gemst_tree *t);

@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "config.h"
+#include "result_edges.h"
 
 #ifndef GRIDEMST_HAVE_CUDA
 int gridemst_cuda_device_count(void)
@@ -63,33 +64,6 @@ static int resolve_backend(gridemst_options *o, gridemst_error *err)
                           devices);
     return GRIDEMST_OK;
 #endif
-}
-
-static int cmp_endpoints(const void *pa, const void *pb)
-{
-    const gridemst_edge *a = pa, *b = pb;
-    if (a->u != b->u)
-        return a->u < b->u ? -1 : 1;
-    return (a->v > b->v) - (a->v < b->v);
-}
-
-/* The backends sort by squared length (the CUDA one by (d2, lo, hi)); runs
- * of equal w, from equal squared lengths or from squared lengths a few
- * units in the last place apart with the same square root, are put in
- * (u, v) order here to give the promised (w, u, v) order. */
-static void sort_equal_lengths(gridemst_edge *edges, int64_t m)
-{
-    int64_t run = 0;
-    for (int64_t e = 1; e <= m; e++) {
-        if (e < m && edges[e].w == edges[run].w)
-            continue;
-        int sorted = 1;
-        for (int64_t k = run + 1; k < e && sorted; k++)
-            sorted = cmp_endpoints(&edges[k - 1], &edges[k]) < 0;
-        if (!sorted)
-            qsort(edges + run, (size_t)(e - run), sizeof *edges, cmp_endpoints);
-        run = e;
-    }
 }
 
 #ifdef GRIDEMST_HAVE_CUDA
@@ -203,7 +177,15 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     strcpy(st->device_name, "cpu");
     st->n_unique = n;
 
+    /* The result's edges exist before the solve: the CUDA backend copies the
+     * tree straight into them. */
     gemst_tree tree = {0};
+    if (n >= 2) {
+        tree.edges = gemst_edges_alloc(n - 1, pb.opt.threads);
+        if (!tree.edges)
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld result edges",
+                              (long long)(n - 1));
+    }
     if (n < 2) {
         double lo[3], hi[3];
         rc = gemst_host_bbox(pb.coords, dtype, n, dim, 1, lo, hi, err);
@@ -217,6 +199,7 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
         rc = gemst_cpu_solve(&pb, &tree, st, err);
     }
     if (rc != GRIDEMST_OK) {
+        free(tree.edges);
         gemst_tree_free(&tree);
         memset(result, 0, sizeof *result);
         return rc;
@@ -224,26 +207,12 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
 
     result->n = n;
     result->dim = dim;
-    if (tree.n_edges > 0) {
-        result->edges = malloc(sizeof *result->edges * (size_t)tree.n_edges);
-        if (!result->edges) {
-            gemst_tree_free(&tree);
-            memset(result, 0, sizeof *result);
-            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld result edges",
-                              (long long)tree.n_edges);
-        }
-    }
-    double total = 0.0;
-    for (int64_t e = 0; e < tree.n_edges; e++) {
-        gridemst_edge *out = &result->edges[e];
-        out->u = tree.lo[e];
-        out->v = tree.hi[e];
-        out->w = sqrt(tree.d2[e]) / tree.scale;
-        total += out->w;
-    }
-    sort_equal_lengths(result->edges, tree.n_edges);
+    if (tree.lo)
+        gemst_edges_from_tree(&tree, tree.edges, pb.opt.threads);
+    result->edges = tree.edges;
+    gemst_edges_order_ties(result->edges, tree.n_edges, pb.opt.threads);
+    result->total_weight = gemst_edges_total(result->edges, tree.n_edges, pb.opt.threads);
     result->n_edges = tree.n_edges;
-    result->total_weight = total;
     gemst_tree_free(&tree);
     st->time_ms.total = gemst_now_ms() - t0;
     return GRIDEMST_OK;

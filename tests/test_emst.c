@@ -590,8 +590,18 @@ START_TEST(test_strategies_threads)
 }
 END_TEST
 
-/* 300000 uniform 3D points, two threads: three runs of each strategy give
- * identical edges (a race in the flatten step once broke this). */
+/* Sums the weights in long double, one after the other. */
+static long double plain_total(const gridemst_result *r)
+{
+    long double total = 0.0L;
+    for (int64_t e = 0; e < r->n_edges; e++)
+        total += r->edges[e].w;
+    return total;
+}
+
+/* 300000 uniform 3D points: three runs of each strategy, on 1, 2 and 3
+ * threads, give identical edges (a race in the flatten step once broke
+ * this) and the bit-identical total weight, within 1e-12 of a plain sum. */
 START_TEST(test_determinism_large)
 {
     gemst_pointset ps;
@@ -604,14 +614,19 @@ START_TEST(test_determinism_large)
         for (int run = 0; run < 3; run++) {
             char what[160];
             gridemst_result r;
-            gridemst_options o = search_options(FLOAT, p, GRIDEMST_FINDMIN2_ATOMIC, 2);
-            snprintf(what, sizeof what, "%s, search %s, run %d", ds.name, search_name(&o), run);
+            gridemst_options o = search_options(FLOAT, p, GRIDEMST_FINDMIN2_ATOMIC, run + 1);
+            snprintf(what, sizeof what, "%s, search %s, %d threads", ds.name, search_name(&o), run + 1);
             solve_ok(&ds, &o, p + run == 0 ? &first : &r, what);
             if (p + run == 0) {
                 check_tree_shape(&first, n, 3, &o, what);
+                long double plain = plain_total(&first);
+                REQUIRE(fabsl(first.total_weight - plain) <= 1e-12L * plain, "%s: total %.17g, plain sum %.17Lg",
+                        what, first.total_weight, plain);
                 continue;
             }
             REQUIRE(same_edges(&r, &first), "%s: edges differ from the first run's", what);
+            REQUIRE(r.total_weight == first.total_weight, "%s: total %.17g, first run's %.17g", what, r.total_weight,
+                    first.total_weight);
             gridemst_result_free(&r);
         }
     gridemst_result_free(&first);

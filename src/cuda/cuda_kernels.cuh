@@ -509,14 +509,20 @@ static __global__ void GEMST_FN(k_length_keys)(uint32_t m, const uint32_t *idx, 
     key[e] = gemst_edge_word1(d2[idx[e]]);
 }
 
-static __global__ void GEMST_FN(k_gather_edges)(uint32_t m, const uint32_t *idx, const uint32_t *lo,
-                                              const uint32_t *hi, const gemst_real *d2, uint32_t *out_lo,
-                                              uint32_t *out_hi, gemst_real *out_d2)
+/* Edge e of the sorted tree in the caller's form: the ids and the length in
+ * caller units, w = sqrt(d2) / scale in double as the host would compute it
+ * (both operations correctly rounded on the device too). */
+static __global__ void GEMST_FN(k_caller_edges)(uint32_t m, const uint32_t *idx, const uint32_t *lo,
+                                               const uint32_t *hi, const gemst_real *d2, double scale,
+                                               gridemst_edge *out)
 {
     GEMST_INDEX(e, m);
-    out_lo[e] = lo[idx[e]];
-    out_hi[e] = hi[idx[e]];
-    out_d2[e] = d2[idx[e]];
+    const uint32_t k = idx[e];
+    gridemst_edge edge;
+    edge.u = lo[k];
+    edge.v = hi[k];
+    edge.w = sqrt((double)d2[k]) / scale;
+    out[e] = edge;
 }
 
 #endif

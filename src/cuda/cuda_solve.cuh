@@ -777,7 +777,8 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
 /* ---------------------------------------------------------------- edges */
 
 /* Appends the duplicates' edges, sorts the tree by (d2, lo, hi) on the
- * device (recording `sorted` when done) and copies it into *tree. */
+ * device, puts it in the caller's form there (recording `sorted` when done)
+ * and copies it into tree->edges. */
 static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree, gridemst_error *err)
 {
     const uint32_t m = c->n - 1;
@@ -787,8 +788,7 @@ static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree
         GEMST_LAUNCHED();
     }
     uint64_t *key, *key2;
-    uint32_t *idx, *idx2, *lo, *hi;
-    gemst_real *d2;
+    uint32_t *idx, *idx2;
     GEMST_DALLOC(&c->mem, key, m, "edge sort keys");
     GEMST_DALLOC(&c->mem, key2, m, "edge sort keys");
     GEMST_DALLOC(&c->mem, idx, m, "edge sort keys");
@@ -807,37 +807,17 @@ static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree
     gemst_dfree(&c->mem, key);
     gemst_dfree(&c->mem, key2);
     gemst_dfree(&c->mem, idx2);
-    GEMST_DALLOC(&c->mem, lo, m, "sorted edges");
-    GEMST_DALLOC(&c->mem, hi, m, "sorted edges");
-    GEMST_DALLOC(&c->mem, d2, m, "sorted edges");
-    GEMST_FN(k_gather_edges)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, idx, c->edge_lo, c->edge_hi, c->edge_d2,
-                                                                         lo, hi, d2);
+    gridemst_edge *sorted_edges;
+    GEMST_DALLOC(&c->mem, sorted_edges, m, "sorted edges");
+    GEMST_FN(k_caller_edges)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, idx, c->edge_lo, c->edge_hi, c->edge_d2,
+                                                                         c->frame.scale, sorted_edges);
     GEMST_LAUNCHED();
     GEMST_CU(cudaEventRecord(sorted, c->s));
-    gemst_real *host_d2 = (gemst_real *)malloc(sizeof *host_d2 * m);
-    tree->lo = (uint32_t *)malloc(sizeof *tree->lo * m);
-    tree->hi = (uint32_t *)malloc(sizeof *tree->hi * m);
-    tree->d2 = (double *)malloc(sizeof *tree->d2 * m);
-    if (!host_d2 || !tree->lo || !tree->hi || !tree->d2) {
-        free(host_d2);
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %u tree edges", m);
-    }
-    int rc = GRIDEMST_OK;
-    cudaError_t e = cudaMemcpyAsync(tree->lo, lo, sizeof *lo * m, cudaMemcpyDeviceToHost, c->s);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(tree->hi, hi, sizeof *hi * m, cudaMemcpyDeviceToHost, c->s);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(host_d2, d2, sizeof *d2 * m, cudaMemcpyDeviceToHost, c->s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(c->s);
-    if (e != cudaSuccess)
-        rc = gemst_cuda_fail(err, e, "copying the tree to the host", __FILE__, __LINE__);
-    for (uint32_t k = 0; rc == GRIDEMST_OK && k < m; k++)
-        tree->d2[k] = (double)host_d2[k];
-    free(host_d2);
+    GEMST_CU(cudaMemcpyAsync(tree->edges, sorted_edges, sizeof *sorted_edges * m, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
     tree->n_edges = m;
     tree->scale = c->frame.scale;
-    return rc;
+    return GRIDEMST_OK;
 }
 
 /* ---------------------------------------------------------------- entry */

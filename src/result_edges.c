@@ -1,0 +1,108 @@
+#include "result_edges.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* The fewest edges per thread and per block of the total's sum, and the
+ * most blocks. */
+#define GEMST_EDGE_BLOCK 65536
+#define GEMST_SUM_BLOCKS 4096
+
+static int threads_for(int64_t m, int threads)
+{
+#ifdef _OPENMP
+    if (threads < 1)
+        threads = omp_get_max_threads();
+#else
+    threads = 1;
+#endif
+    int64_t useful = m / GEMST_EDGE_BLOCK + 1;
+    return useful < threads ? (int)useful : threads;
+}
+
+gridemst_edge *gemst_edges_alloc(int64_t m, int threads)
+{
+    gridemst_edge *edges = malloc(sizeof *edges * (size_t)m);
+    if (!edges)
+        return NULL;
+    const int64_t per_page = 4096 / (int64_t)sizeof *edges;
+#pragma omp parallel for num_threads(threads_for(m, threads)) schedule(static)
+    for (int64_t e = 0; e < m; e += per_page)
+        edges[e].w = 0.0;
+    return edges;
+}
+
+void gemst_edges_from_tree(const gemst_tree *tree, gridemst_edge *out, int threads)
+{
+#pragma omp parallel for num_threads(threads_for(tree->n_edges, threads)) schedule(static)
+    for (int64_t e = 0; e < tree->n_edges; e++) {
+        out[e].u = tree->lo[e];
+        out[e].v = tree->hi[e];
+        out[e].w = sqrt(tree->d2[e]) / tree->scale;
+    }
+}
+
+double gemst_edges_total(const gridemst_edge *edges, int64_t m, int threads)
+{
+    /* at most GEMST_SUM_BLOCKS blocks, their size a function of m alone */
+    int64_t block = (m + GEMST_SUM_BLOCKS - 1) / GEMST_SUM_BLOCKS;
+    if (block < GEMST_EDGE_BLOCK)
+        block = GEMST_EDGE_BLOCK;
+    int64_t blocks = (m + block - 1) / block;
+    double sums[GEMST_SUM_BLOCKS];
+#pragma omp parallel for num_threads(threads_for(m, threads)) schedule(static)
+    for (int64_t b = 0; b < blocks; b++) {
+        double s = 0.0;
+        for (int64_t e = b * block; e < m && e < (b + 1) * block; e++)
+            s += edges[e].w;
+        sums[b] = s;
+    }
+    double total = 0.0;
+    for (int64_t b = 0; b < blocks; b++)
+        total += sums[b];
+    return total;
+}
+
+static int cmp_endpoints(const void *pa, const void *pb)
+{
+    const gridemst_edge *a = pa, *b = pb;
+    if (a->u != b->u)
+        return a->u < b->u ? -1 : 1;
+    return (a->v > b->v) - (a->v < b->v);
+}
+
+/* Sorts by (u, v) each run of equal w that is not in that order already. */
+static void sort_equal_lengths(gridemst_edge *edges, int64_t m)
+{
+    int64_t run = 0;
+    for (int64_t e = 1; e <= m; e++) {
+        if (e < m && edges[e].w == edges[run].w)
+            continue;
+        int sorted = 1;
+        for (int64_t k = run + 1; k < e && sorted; k++)
+            sorted = cmp_endpoints(&edges[k - 1], &edges[k]) < 0;
+        if (!sorted)
+            qsort(edges + run, (size_t)(e - run), sizeof *edges, cmp_endpoints);
+        run = e;
+    }
+}
+
+/* The backends sort by squared length (the CUDA one by (d2, lo, hi)); runs
+ * of equal w, from equal squared lengths or from squared lengths a few
+ * units in the last place apart with the same square root, are put in
+ * (u, v) order here to give the promised (w, u, v) order.  A parallel look
+ * for a pair out of order comes first: from the CUDA backend there is
+ * rarely one. */
+void gemst_edges_order_ties(gridemst_edge *edges, int64_t m, int threads)
+{
+    int out_of_order = 0;
+#pragma omp parallel for num_threads(threads_for(m, threads)) schedule(static) reduction(| : out_of_order)
+    for (int64_t e = 1; e < m; e++)
+        out_of_order |= edges[e].w == edges[e - 1].w && cmp_endpoints(&edges[e - 1], &edges[e]) > 0;
+    if (out_of_order)
+        sort_equal_lengths(edges, m);
+}

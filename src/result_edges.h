@@ -1,0 +1,27 @@
+/*
+ * The result's edge array: allocated (and paged in) before a backend runs,
+ * filled from a host tree, summed, and put in (w, u, v) order.  The work is
+ * spread over OpenMP threads; nothing here depends on their number.
+ */
+#ifndef GEMST_RESULT_EDGES_H
+#define GEMST_RESULT_EDGES_H
+
+#include "backend.h"
+
+/* m edges of host memory, every page touched once by the threads that will
+ * fill it (a fresh allocation otherwise faults page by page inside one
+ * copy); NULL when out of memory. */
+gridemst_edge *gemst_edges_alloc(int64_t m, int threads);
+
+/* out[e] from the host tree's edge e: the ids, and w = sqrt(d2) / scale. */
+void gemst_edges_from_tree(const gemst_tree *tree, gridemst_edge *out, int threads);
+
+/* The sum of the weights, added in blocks of fixed size and then block by
+ * block, so that it is the same for every thread count and backend. */
+double gemst_edges_total(const gridemst_edge *edges, int64_t m, int threads);
+
+/* Edges come sorted by squared length; each run of equal w is put in (u, v)
+ * order (see solve.c). */
+void gemst_edges_order_ties(gridemst_edge *edges, int64_t m, int threads);
+
+#endif
