@@ -5,7 +5,7 @@
   floor_ratio.*   solve time / floor against n
   operators-*.*   accumulated per-operator time by Borůvka iteration (the
                   paper's Figs. 12-14), one file per operators dataset
-  gridvsbvh.*     grid against BVH, once BVH rows exist
+  gridvsbvh.*     grid against BVH: solve time and FindMin1 time against n
 
 Each plot's data (.dat) and script (.gp) stay next to it.
 """
@@ -198,25 +198,35 @@ def plot_operators(plot_dir, rows, iterations):
     return names
 
 
-def plot_gridvsbvh(plot_dir, rows):
-    """Time against n per point set, grid solid and BVH dashed; None until BVH rows exist."""
-    if not any(r["nns"] == "bvh" for r in rows):
-        return None
-    colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd"]
+def gridvsbvh_panel(plot_dir, rows, column, ylabel, title):
+    """One panel: COLUMN against n per point set, grid solid and BVH dashed."""
+    colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf"]
     parts = []
     for k, (kind, dim) in enumerate(dict.fromkeys((r["kind"], r["dim"]) for r in rows)):
+        name = "TSPLIB" if kind == "tsplib" else f"{kind} {dim}D"
         for nns, dash, point in (("grid", 1, 7), ("bvh", 2, 5)):
-            points = sorted((r["n"], r["median_ms"]) for r in default_rows(rows, nns)
-                            if (r["kind"], r["dim"]) == (kind, dim))
+            points = sorted((r["n"], r[column]) for r in default_rows(rows, nns)
+                            if (r["kind"], r["dim"]) == (kind, dim) and r[column])
             if not points:
                 continue
-            dat = f"gridvsbvh-{kind}-{dim}d-{nns}.dat"
-            write_dat(os.path.join(plot_dir, dat), ["n", "median_ms"], points)
+            dat = f"gridvsbvh-{column}-{kind}-{dim}d-{nns}.dat"
+            write_dat(os.path.join(plot_dir, dat), ["n", column], points)
             parts.append(f"'{dat}' using 1:2 with linespoints lc rgb '{colours[k % len(colours)]}' dt {dash} "
-                         f"pt {point} lw 2 title '{kind} {dim}D, {nns}'")
-    body = "\n".join([log_axes("median solve time (ms)"), f'set title "Grid against BVH, {device_title(rows)}"',
+                         f"pt {point} lw 2 title '{name}, {nns}'")
+    return "\n".join([log_axes(ylabel), "set key default", "set key below horizontal maxrows 4 box", f'set title "{title}"',
                       "plot " + ", \\\n  ".join(parts)])
-    return render(plot_dir, "gridvsbvh", body)
+
+
+def plot_gridvsbvh(plot_dir, rows):
+    """Solve time and FindMin1 time against n, grid against BVH; None without BVH rows."""
+    if not any(r["nns"] == "bvh" for r in rows):
+        return None
+    panels = [gridvsbvh_panel(plot_dir, rows, "median_ms", "median solve time (ms)", "Whole solve"),
+              gridvsbvh_panel(plot_dir, rows, "findmin1_ms", "FindMin1 time, all iterations (ms)",
+                              "FindMin1 (the only step where the indexes differ)")]
+    body = "\n".join([f'set multiplot layout 1,2 title "Grid (solid) against BVH (dashed), {device_title(rows)}"']
+                     + panels)
+    return render(plot_dir, "gridvsbvh", body, size=(1300, 640))
 
 
 def make_all(out):
