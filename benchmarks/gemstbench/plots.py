@@ -198,8 +198,8 @@ def plot_operators(plot_dir, rows, iterations):
     return names
 
 
-def gridvsbvh_panel(plot_dir, rows, column, ylabel, title):
-    """One panel: COLUMN against n per point set, grid solid and BVH dashed."""
+def gridvsbvh_panel(plot_dir, rows, column, ylabel, title, key):
+    """One panel: COLUMN against n per point set, grid solid and BVH dashed; KEY: gnuplot's key setting."""
     colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf"]
     parts = []
     for k, (kind, dim) in enumerate(dict.fromkeys((r["kind"], r["dim"]) for r in rows)):
@@ -213,7 +213,7 @@ def gridvsbvh_panel(plot_dir, rows, column, ylabel, title):
             write_dat(os.path.join(plot_dir, dat), ["n", column], points)
             parts.append(f"'{dat}' using 1:2 with linespoints lc rgb '{colours[k % len(colours)]}' dt {dash} "
                          f"pt {point} lw 2 title '{name}, {nns}'")
-    return "\n".join([log_axes(ylabel), "set key default", "set key below horizontal maxrows 4 box", f'set title "{title}"',
+    return "\n".join([log_axes(ylabel), key, f'set title "{title}"',
                       "plot " + ", \\\n  ".join(parts)])
 
 
@@ -221,12 +221,13 @@ def plot_gridvsbvh(plot_dir, rows):
     """Solve time and FindMin1 time against n, grid against BVH; None without BVH rows."""
     if not any(r["nns"] == "bvh" for r in rows):
         return None
-    panels = [gridvsbvh_panel(plot_dir, rows, "median_ms", "median solve time (ms)", "Whole solve"),
+    panels = [gridvsbvh_panel(plot_dir, rows, "median_ms", "median solve time (ms)", "Whole solve", "unset key"),
               gridvsbvh_panel(plot_dir, rows, "findmin1_ms", "FindMin1 time, all iterations (ms)",
-                              "FindMin1 (the only step where the indexes differ)")]
+                              "FindMin1 (the only step where the indexes differ)",
+                              "set key outside right top vertical box")]
     body = "\n".join([f'set multiplot layout 1,2 title "Grid (solid) against BVH (dashed), {device_title(rows)}"']
                      + panels)
-    return render(plot_dir, "gridvsbvh", body, size=(1300, 640))
+    return render(plot_dir, "gridvsbvh", body, size=(1500, 600))
 
 
 def make_all(out):
