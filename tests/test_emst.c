@@ -471,12 +471,6 @@ static void solve_ok(const dataset *ds, const gridemst_options *o, gridemst_resu
     REQUIRE(rc == GRIDEMST_OK, "%s: status %d: %s", what, rc, err.message);
 }
 
-static int same_edges(const gridemst_result *a, const gridemst_result *b)
-{
-    return a->n_edges == b->n_edges &&
-           (a->n_edges == 0 || memcmp(a->edges, b->edges, sizeof *a->edges * (size_t)a->n_edges) == 0);
-}
-
 /* ----------------------------------------------------------------- against Prim, all strategies */
 
 static const gridemst_prune prunes[] = {GRIDEMST_PRUNE_NONE, GRIDEMST_PRUNE_DYNAMIC, GRIDEMST_PRUNE_STATIC};

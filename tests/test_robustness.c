@@ -15,11 +15,6 @@
 #include "testutil.h"
 #include "tools/generate.h"
 
-static int same_edges(const gridemst_result *a, const gridemst_result *b)
-{
-    return a->n_edges == b->n_edges && memcmp(a->edges, b->edges, sizeof *a->edges * (size_t)a->n_edges) == 0;
-}
-
 /* 20 runs, and thread counts 1 to 4, give byte-identical edge lists (the
  * edge CSV is printed from these values). */
 START_TEST(test_runs_and_threads_identical)

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gridemst.h"
 
@@ -90,6 +91,13 @@ static inline void check_iteration_stats(const gridemst_stats *st, const char *w
             "%s: per-iteration times do not add up to the phase totals", what);
     REQUIRE(st->time_ms.grid + f1 + f2 + merge <= st->time_ms.total * (1 + 1e-9) + 1e-3,
             "%s: the phases take longer than the solve", what);
+}
+
+/* Whether two trees have the identical edge list. */
+static inline int same_edges(const gridemst_result *a, const gridemst_result *b)
+{
+    return a->n_edges == b->n_edges &&
+           (a->n_edges == 0 || memcmp(a->edges, b->edges, sizeof *a->edges * (size_t)a->n_edges) == 0);
 }
 
 /* The tree from the CPU backend (threads 0: OpenMP's default); the test
