@@ -317,14 +317,19 @@ static int check_combination(parser *p)
         return fail(p, "--labels needs --clusters K or --cut D");
     if (!flat && p->given[OPT_MIN_CLUSTER_SIZE])
         return fail(p, "--min-cluster-size needs --clusters K or --cut D");
-    /* at most one of the files may go to standard output */
-    const char *to_stdout[] = {a->output, a->linkage, a->labels};
-    int n_stdout = a->json;
-    for (size_t k = 0; k < sizeof to_stdout / sizeof to_stdout[0]; k++)
-        n_stdout += to_stdout[k] && strcmp(to_stdout[k], "-") == 0;
-    if (n_stdout > 1)
-        return fail(p, "more than one of --json, -o -, --linkage - and --labels - would write to standard output");
+    if (a->json + cli_files_on_stdout(a) > 1)
+        return fail(p, "more than one of --json, -o -, --linkage -, --labels - and --save-points - would write to "
+                       "standard output");
     return 0;
+}
+
+int cli_files_on_stdout(const cli_args *a)
+{
+    const char *files[] = {a->output, a->linkage, a->labels, a->save_points};
+    int on_stdout = 0;
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
+        on_stdout += files[k] && strcmp(files[k], "-") == 0;
+    return on_stdout;
 }
 
 static void set_defaults(cli_args *a)

@@ -39,6 +39,9 @@ typedef struct cli_args {
  * which then take effect whatever else the command line says. */
 int cli_parse_args(int argc, char **argv, cli_args *args, char *msg, size_t msg_size);
 
+/* How many of the output files are standard output ("-"). */
+int cli_files_on_stdout(const cli_args *a);
+
 /* The --help text. */
 void cli_print_help(FILE *f);
 

@@ -210,11 +210,7 @@ static int report(const cli_args *a, const cli_run *run)
 {
     const cli_verify *v = run->verify;
     /* a file written to standard output keeps it for itself */
-    const char *files[] = {a->output, a->linkage, a->labels};
-    FILE *human = stdout;
-    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
-        if (files[k] && strcmp(files[k], "-") == 0)
-            human = stderr;
+    FILE *human = cli_files_on_stdout(a) ? stderr : stdout;
     if (a->json)
         cli_print_json(stdout, run);
     else if (!a->quiet)

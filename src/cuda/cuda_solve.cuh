@@ -871,11 +871,12 @@ extern "C" int GEMST_FN(gemst_cuda_solve)(const gemst_problem *pb, gemst_tree *t
                                          gridemst_error *err)
 {
     int previous = 0;
-    GEMST_CU(cudaGetDevice(&previous));
-    GEMST_CU(cudaSetDevice(pb->opt.device));
     cudaDeviceProp prop;
+    GEMST_CU(cudaGetDevice(&previous));
     GEMST_CU(cudaGetDeviceProperties(&prop, pb->opt.device));
     snprintf(stats->device_name, sizeof stats->device_name, "%s", prop.name);
+    /* from here on every return goes through the cudaSetDevice(previous) below */
+    GEMST_CU(cudaSetDevice(pb->opt.device));
     cuda_ctx c;
     memset(&c, 0, sizeof c);
     c.pb = pb;
