@@ -1037,6 +1037,22 @@ static const double near_dup_7[] = { /* static and dynamic: a different tree */
     0x1.e93b3c5ff1532p-1, 0x1.4021f99cd1dp-5,  0x1.e93b3c5ff1531p-1, 0x1.4021f99cd1d0cp-5,
     0x1.e93b3c5ff1532p-1, 0x1.4021f99cd1d08p-5, 0x1.e93b3c5ff1531p-1, 0x1.4021f99cd1dp-5,
     0x1.d3674af1f52dp-1, 0x1.5e250f9d057p-1};
+static const double near_dup_28[] = { /* none, dynamic: a cycle (a cell search's shared bound paired a new length
+                                          with the old endpoints, and an equal edge of smaller ids was lost) */
+    0x1.9681837cacfa8p-1, 0x1.487c60885d71cp+0, 0x1.de58d1a1500d8p-2, 0x1.5cc32c8590be4p-2,
+    0x1.9681837cacfa8p-1, 0x1.21f1822175c6ep-2, 0x1.de58d1a1500d8p-2, 0x1.5cc32c8590be4p-2,
+    0x1.9681837cacfa8p-1, 0x1.21f1822175c6ep-2, 0x1.405d812a98c31p+0, 0x1.02117dffb98acp-1,
+    0x1.de58d1a1500d8p-2, 0x1.5cc32c8590be4p-2, 0x1.9681837cacfa8p-1, 0x1.21f1822175c6ep-2,
+    0x1.017604aa630c4p-2, 0x1.02117dffb98acp-1, 0x1.405d812a98c31p+0, 0x1.02117dffb98acp-1,
+    0x1.7796346854036p+0, 0x1.5730cb21642f9p+0, 0x1.de58d1a1500d8p-2, 0x1.5730cb21642f9p+0,
+    0x1.de58d1a1500d8p-2, 0x1.5cc32c8590be4p-2, 0x1.cb40c1be567d4p+0, 0x1.21f1822175c6ep-2,
+    0x1.9681837cacfa8p-1, 0x1.487c60885d71cp+0, 0x1.017604aa630c4p-2, 0x1.02117dffb98acp-1,
+    0x1.cb40c1be567d4p+0, 0x1.21f1822175c6ep-2, 0x1.de58d1a1500d8p-2, 0x1.5cc32c8590be4p-2,
+    0x1.7796346854036p+0, 0x1.5730cb21642f9p+0, 0x1.de58d1a1500d8p-2, 0x1.5730cb21642f9p+0,
+    0x1.cb40c1be567d4p+0, 0x1.21f1822175c6ep-2, 0x1.9681837cacfa8p-1, 0x1.21f1822175c6ep-2,
+    0x1.de58d1a1500d8p-2, 0x1.5cc32c8590be4p-2, 0x1.cb40c1be567d4p+0, 0x1.21f1822175c6ep-2,
+    0x1.017604aa630c4p-2, 0x1.02117dffb98acp-1, 0x1.017604aa630c4p-2, 0x1.02117dffb98acp-1,
+    0x1.de58d1a1500d8p-2, 0x1.5cc32c8590be4p-2, 0x1.017604aa630c4p-2, 0x1.02117dffb98acp-1};
 static const double near_dup_4_float[] = { /* float precision, static + list: a cycle */
     0x1.9f723ddbf01dep-1, 0x1.7c2684abedd5p-1, 0x1.9f723d1bf01dep-1, 0x1.7c2683ebedd5p-1,
     0x1.4040b57006c76p-2, 0x1.740d875894ad5p-1, 0x1.4040b67006c76p-2, 0x1.740d87d894ad5p-1};
@@ -1049,7 +1065,7 @@ static const struct {
 } near_dup_cases[] = {
     {"near duplicates 5", near_dup_5, 5, 2, DOUBLE},        {"near duplicates 6", near_dup_6, 6, 2, DOUBLE},
     {"near duplicates 6 3D", near_dup_6_3d, 6, 3, DOUBLE},  {"near duplicates 7", near_dup_7, 7, 2, DOUBLE},
-    {"near duplicates 4", near_dup_4_float, 4, 2, FLOAT},
+    {"near duplicates 4", near_dup_4_float, 4, 2, FLOAT},   {"near duplicates 28", near_dup_28, 28, 2, DOUBLE},
 };
 
 START_TEST(test_near_duplicates)

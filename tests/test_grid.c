@@ -247,13 +247,13 @@ END_TEST
 
 /* ----------------------------------------------------------------- cell_of and grid_fit */
 
-/* v lies in cell c: lo(c) <= v < lo(c + 1). */
-static void check_cell(const gemst_grid *g, double v, int32_t nc)
+/* v lies in cell c along axis d: lo(c) <= v < lo(c + 1). */
+static void check_cell(const gemst_cells *cg, int d, double v)
 {
-    int32_t c = gemst_cell_of_f64(g, v, nc);
-    REQUIRE(c >= 0 && c < nc, "v %a: cell %d of %d", v, c, nc);
-    REQUIRE(gemst_cell_lo_f64(g, c) <= v && v < gemst_cell_lo_f64(g, c + 1), "v %a in cell %d [%a, %a)", v, c,
-            gemst_cell_lo_f64(g, c), gemst_cell_lo_f64(g, c + 1));
+    int32_t c = gemst_cell_of_f64(cg, d, v);
+    REQUIRE(c >= 0 && c < cg->nc[d], "v %a: cell %d of %d", v, c, cg->nc[d]);
+    REQUIRE(gemst_cell_lo_f64(cg, d, c) <= v && v < gemst_cell_lo_f64(cg, d, c + 1), "v %a in cell %d [%a, %a)", v,
+            c, gemst_cell_lo_f64(cg, d, c), gemst_cell_lo_f64(cg, d, c + 1));
 }
 
 START_TEST(test_cell_of_and_fit)
@@ -275,21 +275,23 @@ START_TEST(test_cell_of_and_fit)
                 }
                 gemst_grid_fit_f64(&g, &plan, extents[e]);
                 REQUIRE_TRUE(g.L == sides[s] && g.inv_L == 1.0 / sides[s]);
+                gemst_cells cg;
+                gemst_top_cells_f64(&g, &cg);
                 for (int d = 0; d < 3; d++) {
                     const double top = extents[e][d];
-                    REQUIRE(top < gemst_cell_lo_f64(&g, g.nc[d]), "L %g axis %d: %a beyond %d cells", sides[s],
+                    REQUIRE(top < gemst_cell_lo_f64(&cg, d, g.nc[d]), "L %g axis %d: %a beyond %d cells", sides[s],
                             d, top, g.nc[d]);
-                    check_cell(&g, 0.0, g.nc[d]);
-                    check_cell(&g, top, g.nc[d]);
+                    check_cell(&cg, d, 0.0);
+                    check_cell(&cg, d, top);
                     for (int i = 0; i < 2000; i++)
-                        check_cell(&g, rng_unit(&seed) * top, g.nc[d]);
+                        check_cell(&cg, d, rng_unit(&seed) * top);
                     /* Cell faces and the values just below them. */
                     int32_t step = g.nc[d] > 1000 ? g.nc[d] / 1000 : 1;
                     for (int32_t c = 1; c < g.nc[d]; c += step) {
-                        double face = gemst_cell_lo_f64(&g, c);
+                        double face = gemst_cell_lo_f64(&cg, d, c);
                         if (face <= top) {
-                            check_cell(&g, face, g.nc[d]);
-                            check_cell(&g, nextafter(face, 0.0), g.nc[d]);
+                            check_cell(&cg, d, face);
+                            check_cell(&cg, d, nextafter(face, 0.0));
                         }
                     }
                 }
@@ -486,10 +488,12 @@ static double enumerate_ring(const hand_grid *h, const gemst_query *qq, int r, d
                              uint32_t *seen)
 {
     gemst_ring it;
+    gemst_cells top;
     uint32_t b, e;
     memset(seen, 0, sizeof *seen * h->g.n);
-    gemst_ring_begin_f64(&h->g, qq, r, &it);
-    while (gemst_ring_next_f64(&h->g, qq, &it, bound2, &b, &e)) {
+    gemst_top_cells_f64(&h->g, &top);
+    gemst_ring_begin_f64(&top, qq->c, r, &it);
+    while (gemst_ring_next_f64(&top, qq->q, qq->q, &it, bound2, &b, &e)) {
         REQUIRE_CMP(b, <, e);
         REQUIRE_CMP(e, <=, h->g.n);
         for (uint32_t p = b; p < e; p++) {
@@ -538,8 +542,10 @@ static void check_outer_bound_of_query(const hand_grid *h, uint32_t i)
 {
     const gemst_grid *g = &h->g;
     gemst_query qq = query_of(h, i);
+    gemst_cells top;
+    gemst_top_cells_f64(g, &top);
     for (int r = 0; r <= max_nc(g); r++) {
-        double lb2 = gemst_ring_outer_lb2_f64(g, &qq, r);
+        double lb2 = gemst_ring_outer_lb2_f64(&top, qq.q, qq.q, qq.c, r);
         int covers = 1;
         for (int d = 0; d < g->dim; d++)
             covers &= qq.c[d] - r <= 0 && qq.c[d] + r >= g->nc[d] - 1;
@@ -723,12 +729,12 @@ static void check_search_result(const hand_grid *h, const gemst_query *qq, const
 
 /* One nearest_foreign call against the brute force: exact (infinite bound)
  * or the nearest point of the rings it examined. */
-static void check_foreign_call(const hand_grid *h, const gemst_query *qq, const uint32_t *comp, uint64_t open,
-                               int max_ring, gemst_edge_key start)
+static void check_foreign_call(const hand_grid *h, const gemst_query *qq, const uint32_t *comp,
+                               const uint32_t *breaks, uint64_t open, int max_ring, gemst_edge_key start)
 {
     gemst_edge_key best = start, want;
     uint32_t to = GEMST_NONE, want_to = GEMST_NONE;
-    double rb2 = gemst_nearest_foreign_f64(&h->g, qq, comp, comp[qq->idx], open, max_ring, &best, &to);
+    double rb2 = gemst_nearest_foreign_f64(&h->g, qq, comp, breaks, comp[qq->idx], open, max_ring, &best, &to);
     check_search_result(h, qq, comp, open, start, best, to, rb2);
     if (rb2 == INF) {
         want = brute_foreign(h, qq, comp, open, -1, start, &want_to);
@@ -742,6 +748,17 @@ static void check_foreign_call(const hand_grid *h, const gemst_query *qq, const 
             (unsigned long long)open, max_ring, best.d2, best.lo, best.hi, to, want.d2, want.lo, want.hi, want_to);
 }
 
+/* breaks[i]: the component changes between consecutive points up to i
+ * (nns/walk.h), counted here by their definition. */
+static void count_breaks(const uint32_t *comp, uint32_t n, uint32_t *breaks)
+{
+    for (uint32_t i = 0; i < n; i++)
+        breaks[i] = (i > 0 ? breaks[i - 1] : 0) + (i > 0 && comp[i] != comp[i - 1]);
+}
+
+/* With components drawn at random, and as slabs of the x axis (so that
+ * whole rows and cells lie in one component and the search skips them);
+ * each without and with the breaks. */
 START_TEST(test_nearest_foreign)
 {
     static const int caps[] = {0, 1, 2, INT32_MAX};
@@ -749,21 +766,27 @@ START_TEST(test_nearest_foreign)
     uint64_t seed = 3000u + (uint64_t)_i;
     hand_grid h;
     hand_grid_make(gc, seed, &h);
-    uint32_t *comp = xcalloc(gc->n, sizeof *comp);
-    for (uint32_t i = 0; i < gc->n; i++)
-        comp[i] = rng_below(&seed, 3);
+    uint32_t *comp = xcalloc(gc->n, sizeof *comp), *breaks = xcalloc(gc->n, sizeof *breaks);
     const uint64_t full = gemst_slab_full_mask(gc->dim);
-    for (uint32_t i = 0; i < gc->n; i++) {
-        gemst_query qq = query_of(&h, i);
-        uint64_t opens[3] = {full, rng_next(&seed) & full, rng_next(&seed) & rng_next(&seed) & full};
-        /* Cutoffs: none, and the edge to a random point (an incumbent). */
-        gemst_edge_key starts[2] = {gemst_edge_none(), edge_to(&h, &qq, rng_below(&seed, gc->n))};
-        for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++)
-            for (int o = 0; o < 3; o++)
-                for (int s = 0; s < 2; s++)
-                    check_foreign_call(&h, &qq, comp, opens[o], caps[c], starts[s]);
+    for (int layout = 0; layout < 2; layout++) {
+        for (uint32_t i = 0; i < gc->n; i++)
+            comp[i] = layout == 0 ? rng_below(&seed, 3) : (uint32_t)(h.cell[i][0] * 3 / gc->nc[0]);
+        count_breaks(comp, gc->n, breaks);
+        for (uint32_t i = 0; i < gc->n; i++) {
+            gemst_query qq = query_of(&h, i);
+            uint64_t opens[3] = {full, rng_next(&seed) & full, rng_next(&seed) & rng_next(&seed) & full};
+            /* Cutoffs: none, and the edge to a random point (an incumbent). */
+            gemst_edge_key starts[2] = {gemst_edge_none(), edge_to(&h, &qq, rng_below(&seed, gc->n))};
+            for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++)
+                for (int o = 0; o < 3; o++)
+                    for (int s = 0; s < 2; s++) {
+                        check_foreign_call(&h, &qq, comp, NULL, opens[o], caps[c], starts[s]);
+                        check_foreign_call(&h, &qq, comp, breaks, opens[o], caps[c], starts[s]);
+                    }
+        }
     }
     free(comp);
+    free(breaks);
     hand_grid_free(&h);
 }
 END_TEST

@@ -20,12 +20,15 @@ typedef struct {
     gemst_real *x, *y, *z;        /* z is NULL in 2D */
     uint32_t *oid, *cell_start;   /* cell_start: NULL for the BVH */
     uint64_t *code;               /* BVH: the unique points' Morton codes, ascending; else NULL */
+    uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
+    gemst_crowd_word *crowd;
+    gemst_subgrid *sub;
     uint32_t n_dup;               /* duplicate points */
     uint32_t *dup_lo, *dup_hi;    /* representative id, duplicate id */
 } gemst_cpu_grid;
 
 /* Builds the grid of pb's points with `threads` OpenMP threads; fills
- * stats->cells, n_unique and n_duplicates. */
+ * stats->cells, crowded_cells, n_unique and n_duplicates. */
 int GEMST_FN(gemst_cpu_grid_build)(const gemst_problem *pb, int threads, gemst_cpu_grid *cg, gridemst_stats *stats,
                                    gridemst_error *err);
 void GEMST_FN(gemst_cpu_grid_free)(gemst_cpu_grid *cg);

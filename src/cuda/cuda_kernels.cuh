@@ -10,7 +10,8 @@
 
 #include "cuda/cuda_common.cuh"
 #include "grid/grid.h"
-#include "nns/findmin1.h"
+#include "grid/subgrid.h"
+#include "nns/cell_fallback.h"
 #include "bvh/bvh_query.h"
 #include "bvh/labels.h"
 
@@ -88,9 +89,11 @@ static __global__ void GEMST_FN(k_cell_keys)(const T *coords, uint32_t n, gemst_
     GEMST_INDEX(i, n);
     gemst_real p[3] = {0, 0, 0};
     int32_t c[3];
+    gemst_cells top;
     for (int d = 0; d < g.dim; d++)
         p[d] = GEMST_FN(d_working)(coords, g.dim, f, i, d);
-    GEMST_FN(gemst_cell_coords)(&g, p[0], p[1], p[2], c);
+    GEMST_FN(gemst_top_cells)(&g, &top);
+    GEMST_FN(gemst_cell_coords)(&top, p, c);
     key[i] = gemst_cell_index(g.nc, c[0], c[1], c[2]);
     val[i] = i;
 }
@@ -255,6 +258,124 @@ static __global__ void GEMST_FN(k_compact_codes)(uint32_t n, const uint32_t *rep
         ucode[rank[i]] = code[i];
 }
 
+/* ---------------------------------------------------------------- crowded cells */
+
+/* The crowded cells' bitmap (grid.h), a word per thread, and into count[w]
+ * the word's crowded cells (count has words + 1 entries, the last 0) ... */
+static __global__ void GEMST_FN(k_crowd_bits)(uint64_t cells, uint32_t words, const uint32_t *cell_start,
+                                            gemst_crowd_word *crowd, uint32_t *count)
+{
+    uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w > words)
+        return;
+    uint64_t bits = 0;
+    for (uint64_t k = (uint64_t)w * 64; w < words && k < cells && k < (uint64_t)w * 64 + 64; k++)
+        if (cell_start[k + 1] - cell_start[k] > GEMST_CROWDED)
+            bits |= (uint64_t)1 << (k % 64);
+    if (w < words)
+        crowd[w].bits = bits;
+    count[w] = (uint32_t)__popcll(bits);
+}
+
+/* ... and after their exclusive scan, each word's rank and the crowded
+ * cells' list. */
+static __global__ void GEMST_FN(k_crowd_ranks)(uint32_t words, const uint32_t *rank, gemst_crowd_word *crowd,
+                                             uint32_t *sub_cell)
+{
+    GEMST_INDEX(w, words);
+    crowd[w].rank = rank[w];
+    uint32_t at = rank[w];
+    for (uint64_t bits = crowd[w].bits; bits; bits &= bits - 1)
+        sub_cell[at++] = w * 64 + (uint32_t)__ffsll((long long)bits) - 1;
+}
+
+/* One block per crowded cell: the box of its points, its grid
+ * (grid/subgrid.h), and into size[k] its table's entries, into count[k]
+ * its points. */
+static __global__ void GEMST_FN(k_subgrid_plan)(gemst_grid g, gemst_subgrid *sub, uint64_t *size, uint32_t *count)
+{
+    typedef cub::BlockReduce<gemst_real, GEMST_THREADS> Reduce;
+    __shared__ typename Reduce::TempStorage tmp;
+    const uint32_t k = blockIdx.x, cell = g.sub_cell[k];
+    const uint32_t b = g.cell_start[cell], e = g.cell_start[cell + 1];
+    const gemst_real *axes[3] = {g.x, g.y, g.z};
+    gemst_real lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int d = 0; d < g.dim; d++) {
+        gemst_real l = GEMST_REAL_INF, h = -GEMST_REAL_INF;
+        for (uint32_t p = b + threadIdx.x; p < e; p += blockDim.x) {
+            l = axes[d][p] < l ? axes[d][p] : l;
+            h = axes[d][p] > h ? axes[d][p] : h;
+        }
+        lo[d] = Reduce(tmp).Reduce(l, cuda::minimum<>());
+        __syncthreads();
+        hi[d] = Reduce(tmp).Reduce(h, cuda::maximum<>());
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        GEMST_FN(gemst_subgrid_plan)(g.dim, lo, hi, e - b, &sub[k]);
+        size[k] = GEMST_FN(gemst_subgrid_table_size)(&sub[k]);
+        count[k] = e - b;
+    }
+}
+
+/* Each crowded cell's table offset, from the scanned sizes. */
+static __global__ void GEMST_FN(k_subgrid_tables)(uint32_t n_sub, const uint64_t *offset, gemst_subgrid *sub)
+{
+    GEMST_INDEX(k, n_sub);
+    sub[k].table = (uint32_t)offset[k];
+}
+
+/* One block per crowded cell: its points' sort keys (cell's rank, sub-cell)
+ * and their places, from base[k] on. */
+static __global__ void GEMST_FN(k_sub_keys)(gemst_grid g, const uint32_t *base, uint64_t *key, uint32_t *place)
+{
+    const uint32_t k = blockIdx.x, cell = g.sub_cell[k];
+    const uint32_t b = g.cell_start[cell], e = g.cell_start[cell + 1];
+    gemst_cells sc;
+    GEMST_FN(gemst_sub_cells)(&g, k, &sc);
+    for (uint32_t p = b + threadIdx.x; p < e; p += blockDim.x) {
+        gemst_real pt[3] = {g.x[p], g.y[p], g.z ? g.z[p] : (gemst_real)0};
+        uint32_t a = base[k] + (p - b);
+        key[a] = ((uint64_t)k << 32) | GEMST_FN(gemst_sub_cell_of)(&sc, pt);
+        place[a] = p;
+    }
+}
+
+/* tmp[a] = v[from[a]]: the values in sorted order ... */
+template <typename T>
+static __global__ void GEMST_FN(k_gather)(uint32_t m, const uint32_t *from, const T *v, T *tmp)
+{
+    GEMST_INDEX(a, m);
+    tmp[a] = v[from[a]];
+}
+
+/* ... and back into the crowded cells' places: v[to[a]] = tmp[a]. */
+template <typename T>
+static __global__ void GEMST_FN(k_scatter)(uint32_t m, const uint32_t *to, const T *tmp, T *v)
+{
+    GEMST_INDEX(a, m);
+    v[to[a]] = tmp[a];
+}
+
+/* The crowded cells' tables from the sorted keys: the point at place[a]
+ * starts every sub-cell after the previous point's up to its own, and the
+ * last point of a cell ends the rest. */
+static __global__ void GEMST_FN(k_sub_table)(uint32_t m, const uint64_t *key, const uint32_t *place,
+                                           const gemst_subgrid *sub, uint32_t *sub_start)
+{
+    GEMST_INDEX(a, m);
+    const uint32_t k = (uint32_t)(key[a] >> 32), j = (uint32_t)key[a];
+    uint32_t *table = sub_start + sub[k].table;
+    const uint32_t first = a > 0 && (uint32_t)(key[a - 1] >> 32) == k ? (uint32_t)key[a - 1] + 1 : 0;
+    for (uint32_t t = first; t <= j; t++)
+        table[t] = place[a];
+    if (a + 1 == m || (uint32_t)(key[a + 1] >> 32) != k) {
+        const uint32_t cells = GEMST_FN(gemst_subgrid_table_size)(&sub[k]) - 1;
+        for (uint32_t t = j + 1; t <= cells; t++)
+            table[t] = place[a] + 1;
+    }
+}
+
 /* ---------------------------------------------------------------- BVH */
 
 /* The build (bvh/bvh_build.h): the tree's shape per internal node, then the
@@ -315,10 +436,18 @@ static __global__ void GEMST_FN(k_init)(uint32_t n, uint32_t *comp, uint32_t *li
         open[i] = all_slabs;
 }
 
+/* The grid searches come in two instances (CROWDED): with the crowded cells'
+ * path of nns/walk.h, and without it for grids that have no crowded cell.
+ * There n_sub becomes the constant 0 and the compiler drops the path, which
+ * even unused slows the searches by 13% (H200, normal 3D 1e7 points). */
+#define GEMST_CROWDED_PATH(g, CROWDED) ((g).n_sub = (CROWDED) ? (g).n_sub : 0u)
+
 /* Static pruning's one spatial search. */
+template <int CROWDED>
 static __global__ void GEMST_FN(k_static_prepare)(gemst_grid g, uint32_t *cand, uint8_t *ncand, gemst_real *rb2)
 {
     GEMST_INDEX(i, g.n);
+    GEMST_CROWDED_PATH(g, CROWDED);
     gemst_query qq;
     gemst_real kd2[GEMST_KNN];
     uint32_t kid[GEMST_KNN];
@@ -330,11 +459,12 @@ static __global__ void GEMST_FN(k_static_prepare)(gemst_grid g, uint32_t *cand, 
 
 /* One instance per strategy (PRUNE), so that each compiles to the
  * registers its own search needs. */
-template <int PRUNE>
+template <int PRUNE, int CROWDED>
 static __global__ void GEMST_FN(k_findmin1)(gemst_grid g, gemst_findmin1_state st, const uint32_t *active,
                                           const int *n_active)
 {
     GEMST_LIST_INDEX(a, n_active);
+    GEMST_CROWDED_PATH(g, CROWDED);
     st.prune = PRUNE;
     GEMST_FN(gemst_findmin1_point)(&g, &st, active[a]);
 }
@@ -407,17 +537,49 @@ static __global__ void GEMST_FN(k_atomic_pass)(int pass, int both, const uint32_
         GEMST_FN(gemst_atomic_pass3)(q, comp, oid, best_d2, best_to, both, w1, w2, win_in, win_out);
 }
 
-/* The fallback; points that found a shorter edge go to the extra list. */
-static __global__ void GEMST_FN(k_fallback)(gemst_grid g, gemst_findmin1_state st, const uint32_t *pts, const int *m,
-                                          const gemst_word1 *w1, const uint64_t *w2, uint32_t *extra, int *n_extra,
-                                          unsigned long long *searches)
+/* Component breaks before their scan (nns/walk.h), into link. */
+static __global__ void GEMST_FN(k_break_flags)(uint32_t n, const uint32_t *comp, uint32_t *link)
+{
+    GEMST_INDEX(i, n);
+    link[i] = gemst_break_at(comp, i);
+}
+
+static __global__ void GEMST_FN(k_restore_links)(const uint32_t *roots, const int *n_roots, uint32_t *link)
+{
+    GEMST_LIST_INDEX(k, n_roots);
+    link[roots[k]] = roots[k];
+}
+
+/* The fallback: which listed points need it ... */
+static __global__ void GEMST_FN(k_fallback_flags)(gemst_findmin1_state st, const uint32_t *pts, const int *m,
+                                                const gemst_word1 *w1, const uint64_t *w2, uint8_t *keep)
 {
     GEMST_LIST_INDEX(a, m);
-    int outcome = GEMST_FN(gemst_fallback_point)(&g, &st, w1, w2, pts[a]);
-    if (outcome > 0)
-        atomicAdd(searches, 1ull);
-    if (outcome == 2)
-        extra[atomicAdd(n_extra, 1)] = pts[a];
+    keep[a] = (uint8_t)GEMST_FN(gemst_fallback_needed)(&st, w1, w2, pts[a]);
+}
+
+/* ... each listed point's task (nns/cell_fallback.h) into task[a] ... */
+static __global__ void GEMST_FN(k_fallback_tasks)(gemst_grid g, gemst_findmin1_state st, const uint32_t *pts,
+                                                const int *m, const gemst_word1 *w1, const uint64_t *w2,
+                                                uint8_t *task)
+{
+    GEMST_LIST_INDEX(a, m);
+    task[a] = (uint8_t)GEMST_FN(gemst_fallback_task)(&g, &st, w1, w2, pts, a);
+}
+
+/* ... and the searches: pts[a] becomes the point whose edge improved, with
+ * keep[a] set (keep is task, read first). */
+template <int CROWDED>
+static __global__ void GEMST_FN(k_fallback)(gemst_grid g, gemst_findmin1_state st, uint32_t *pts, const int *m,
+                                          gemst_word1 *w1, const uint32_t *win_in, const uint32_t *win_out,
+                                          uint8_t *keep)
+{
+    GEMST_LIST_INDEX(a, m);
+    GEMST_CROWDED_PATH(g, CROWDED);
+    uint32_t improved = GEMST_FN(gemst_fallback_run)(&g, &st, w1, win_in, win_out, pts, a, keep[a]);
+    keep[a] = improved != GEMST_NONE;
+    if (improved != GEMST_NONE)
+        pts[a] = improved;
 }
 
 /* An edge past edge_cap is counted but not stored: only inconsistent minima

@@ -25,7 +25,6 @@ typedef struct {
     int extra;                 /* points the fallback improved */
     int active, roots;         /* list lengths after compaction */
     int uncertain, crowded;    /* list lengths of one-time selections */
-    unsigned long long searches; /* fallback searches */
 } GEMST_FN(counters);
 
 #define cuda_ctx GEMST_FN(cuda_ctx)
@@ -42,6 +41,9 @@ typedef struct {
     gemst_grid g;              /* device arrays */
     uint32_t n, nu, n_dup, cells;
     uint32_t *dup_lo, *dup_hi;
+    uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
+    gemst_crowd_word *crowd;
+    gemst_subgrid *sub;
     /* BVH (nns bvh): FindMin1 searches the tree; no pruning, no fallback */
     int bvh;
     uint64_t *code;            /* the unique points' Morton codes, until the tree is built */
@@ -58,6 +60,8 @@ typedef struct {
     uint32_t *edge_lo, *edge_hi;
     gemst_real *edge_d2;
     uint32_t n_active, n_roots, n_uncertain; /* exact at the start of an iteration */
+    uint32_t *breaks;          /* component breaks (nns/walk.h), kept in link; NULL when not counted */
+    uint64_t searches;         /* fallback searches so far */
 } cuda_ctx;
 
 /* Device pointer to a counter field. */
@@ -149,6 +153,7 @@ static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
                                                            w1 w2 */
                        + 2 * 4 + 1                      /* list heads and links, keep flags */
                        + 2 * 4 + R;                     /* edges */
+    per_point += 2; /* crowded cells' tables: at most one entry per two points */
     if (pb->opt.prune == GRIDEMST_PRUNE_STATIC)
         per_point += GEMST_CAND_SLOTS * 4 + 1 + 4;
     if (pb->opt.prune == GRIDEMST_PRUNE_DYNAMIC)
@@ -409,6 +414,96 @@ static int GEMST_FN(unique_points)(cuda_ctx *c, const T *coords, uint32_t *key, 
     return GRIDEMST_OK;
 }
 
+/* The crowded cells' grids (grid/subgrid.h): the cells, their grids and
+ * tables, and each one's points sorted by sub-cell (stably: a radix sort of
+ * (cell's rank, sub-cell) keys over the crowded points). */
+static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst_error *err)
+{
+    gemst_grid *g = &c->g;
+    const uint32_t words = (uint32_t)gemst_crowd_words(c->cells);
+    uint32_t *rank, n_sub = 0;
+    GEMST_DALLOC(&c->mem, c->crowd, words, "crowded cells");
+    GEMST_DALLOC(&c->mem, rank, (size_t)words + 1, "crowded cells");
+    GEMST_FN(k_crowd_bits)<<<gemst_blocks((uint64_t)words + 1), GEMST_THREADS, 0, c->s>>>(c->cells, words,
+                                                                                        g->cell_start, c->crowd, rank);
+    GEMST_LAUNCHED();
+    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, rank, rank, words + 1, c->s));
+    GEMST_CU(cudaMemcpyAsync(&n_sub, rank + words, sizeof n_sub, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
+    stats->crowded_cells = n_sub;
+    if (n_sub == 0) {
+        gemst_dfree(&c->mem, rank);
+        gemst_dfree(&c->mem, c->crowd);
+        c->crowd = NULL;
+        return GRIDEMST_OK;
+    }
+    GEMST_DALLOC(&c->mem, c->sub_cell, n_sub, "crowded cells");
+    GEMST_FN(k_crowd_ranks)<<<gemst_blocks(words), GEMST_THREADS, 0, c->s>>>(words, rank, c->crowd, c->sub_cell);
+    GEMST_LAUNCHED();
+    gemst_dfree(&c->mem, rank);
+    g->n_sub = n_sub;
+    g->sub_cell = c->sub_cell;
+    g->crowd = c->crowd;
+    uint64_t *size, total = 0;
+    uint32_t *base, m = 0;
+    GEMST_DALLOC(&c->mem, c->sub, n_sub, "crowded cells' grids");
+    GEMST_DALLOC(&c->mem, size, (size_t)n_sub + 1, "crowded cells' grids");
+    GEMST_DALLOC(&c->mem, base, (size_t)n_sub + 1, "crowded cells' grids");
+    g->sub = c->sub;
+    GEMST_FN(k_subgrid_plan)<<<n_sub, GEMST_THREADS, 0, c->s>>>(*g, c->sub, size, base);
+    GEMST_LAUNCHED();
+    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, size, size, n_sub + 1, c->s));
+    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, base, base, n_sub + 1, c->s));
+    GEMST_FN(k_subgrid_tables)<<<gemst_blocks(n_sub), GEMST_THREADS, 0, c->s>>>(n_sub, size, c->sub);
+    GEMST_LAUNCHED();
+    GEMST_CU(cudaMemcpyAsync(&total, size + n_sub, sizeof total, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaMemcpyAsync(&m, base + n_sub, sizeof m, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
+    gemst_dfree(&c->mem, size);
+    if (total > UINT32_MAX)
+        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "crowded cells' grids of %llu cells exceed 32-bit indices",
+                          (unsigned long long)total);
+    GEMST_DALLOC(&c->mem, c->sub_start, total, "crowded cells' grids");
+    g->sub_start = c->sub_start;
+
+    uint64_t *key, *key2;
+    uint32_t *place, *from;
+    GEMST_DALLOC(&c->mem, key, m, "crowded points");
+    GEMST_DALLOC(&c->mem, key2, m, "crowded points");
+    GEMST_DALLOC(&c->mem, place, m, "crowded points");
+    GEMST_DALLOC(&c->mem, from, m, "crowded points");
+    GEMST_FN(k_sub_keys)<<<n_sub, GEMST_THREADS, 0, c->s>>>(*g, base, key, place);
+    GEMST_LAUNCHED();
+    gemst_dfree(&c->mem, base);
+    int bits = 33;
+    while (bits < 64 && (uint64_t)(n_sub - 1) >> (bits - 32))
+        bits++;
+    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key2, place, from, m, 0, bits, c->s));
+    gemst_dfree(&c->mem, key);
+    gemst_real *tmp;
+    GEMST_DALLOC(&c->mem, tmp, m, "crowded points");
+    gemst_real *axes[3] = {(gemst_real *)g->x, (gemst_real *)g->y, (gemst_real *)g->z};
+    for (int d = 0; d < g->dim; d++) {
+        GEMST_FN(k_gather)<gemst_real><<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, from, axes[d], tmp);
+        GEMST_LAUNCHED();
+        GEMST_FN(k_scatter)<gemst_real><<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, place, tmp, axes[d]);
+        GEMST_LAUNCHED();
+    }
+    gemst_dfree(&c->mem, tmp);
+    uint32_t *tmp_id;
+    GEMST_DALLOC(&c->mem, tmp_id, m, "crowded points");
+    GEMST_FN(k_gather)<uint32_t><<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, from, g->oid, tmp_id);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_scatter)<uint32_t><<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, place, tmp_id, (uint32_t *)g->oid);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_sub_table)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, key2, place, c->sub, c->sub_start);
+    GEMST_LAUNCHED();
+    void *done[] = {tmp_id, key2, place, from};
+    for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
+        gemst_dfree(&c->mem, done[i]);
+    return GRIDEMST_OK;
+}
+
 /* The unique points in cell order with their cell table, or for the BVH
  * in Morton order with their codes (and no cells). */
 template <typename T>
@@ -431,7 +526,8 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
         GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
         keys = c->cells;
     }
-    return GEMST_FN(unique_points)<T>(c, coords, key, keys, oid, stats, err);
+    GEMST_TRY(GEMST_FN(unique_points)<T>(c, coords, key, keys, oid, stats, err));
+    return c->bvh ? GRIDEMST_OK : GEMST_FN(build_subgrids)(c, stats, err);
 }
 
 /* ---------------------------------------------------------------- BVH */
@@ -505,6 +601,9 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
         GEMST_TRY(GEMST_FN(bvh_scan_temp)(c, err));
     } else {
         GEMST_DALLOC(m, c->rb2, nu, "search bounds");
+        size_t bytes = 0; /* count_breaks's scan, sized before the loop */
+        GEMST_CU(cub::DeviceScan::InclusiveSum(NULL, bytes, c->link, c->link, nu, c->s));
+        GEMST_TRY(GEMST_FN(ensure_temp)(c, bytes, err));
     }
     GEMST_DALLOC(m, c->win_in, nu, "component winners");
     GEMST_DALLOC(m, c->win_out, nu, "component winners");
@@ -538,7 +637,8 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     void *state[] = {c->comp, c->link, c->best_to, c->win_in, c->win_out, c->head, c->next, c->cand, c->ncand,
                      c->active, c->roots, c->uncertain, c->extra, c->keep, c->best_d2, c->rb2, c->w1, c->w2,
                      c->open, (void *)c->g.x, (void *)c->g.y, (void *)c->g.z, (void *)c->g.oid,
-                     (void *)c->g.cell_start, c->brk, c->ub, c->tree.node, c->code};
+                     (void *)c->g.cell_start, c->brk, c->ub, c->tree.node, c->code, c->sub_cell, c->crowd,
+                     c->sub, c->sub_start};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++)
         gemst_dfree(&c->mem, state[i]);
     memset(&c->g, 0, sizeof c->g);
@@ -546,6 +646,9 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     c->brk = NULL;
     c->ub = NULL;
     c->code = NULL;
+    c->sub_cell = c->sub_start = NULL;
+    c->crowd = NULL;
+    c->sub = NULL;
 }
 
 /* Every point its own component and active; static pruning's search and
@@ -566,7 +669,10 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_error *err)
     GEMST_CU(cudaMemcpyAsync(CNT(c, roots), &c->host.roots, sizeof(int), cudaMemcpyHostToDevice, c->s));
     if (c->pb->opt.prune != GRIDEMST_PRUNE_STATIC)
         return GRIDEMST_OK;
-    GEMST_FN(k_static_prepare)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand, c->rb2);
+    if (c->g.n_sub)
+        GEMST_FN(k_static_prepare)<1><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand, c->rb2);
+    else
+        GEMST_FN(k_static_prepare)<0><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand, c->rb2);
     GEMST_LAUNCHED();
     GEMST_FN(k_uncertain_flags)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, c->rb2, c->keep);
     GEMST_LAUNCHED();
@@ -593,23 +699,34 @@ static const uint32_t *GEMST_FN(uncertain_list)(const cuda_ctx *c, const int **c
 /* The per-point arrays, as the shared FindMin1 functions see them. */
 static gemst_findmin1_state GEMST_FN(findmin1_state)(const cuda_ctx *c)
 {
-    gemst_findmin1_state st = {(int)c->pb->opt.prune, c->comp, c->cand, c->ncand, c->open, c->rb2, c->best_d2,
+    gemst_findmin1_state st = {(int)c->pb->opt.prune, c->comp,    c->breaks,  c->cand,
+                               c->ncand,             c->open,    c->rb2,     c->best_d2,
                                c->best_to};
     return st;
+}
+
+/* k_findmin1 in its instance for the strategy and the grid (CROWDED). */
+template <int PRUNE>
+static void GEMST_FN(launch_findmin1)(const cuda_ctx *c, const gemst_findmin1_state &st)
+{
+    const unsigned b = gemst_blocks(c->n_active);
+    if (c->g.n_sub)
+        GEMST_FN(k_findmin1)<PRUNE, 1><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));
+    else
+        GEMST_FN(k_findmin1)<PRUNE, 0><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));
 }
 
 static int GEMST_FN(findmin1)(cuda_ctx *c, gridemst_error *err)
 {
     if (c->bvh)
         return GEMST_FN(bvh_findmin1)(c, err);
-    const unsigned b = gemst_blocks(c->n_active);
     const gemst_findmin1_state st = GEMST_FN(findmin1_state)(c);
     if (st.prune == GRIDEMST_PRUNE_STATIC)
-        GEMST_FN(k_findmin1)<GRIDEMST_PRUNE_STATIC><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));
+        GEMST_FN(launch_findmin1)<GRIDEMST_PRUNE_STATIC>(c, st);
     else if (st.prune == GRIDEMST_PRUNE_DYNAMIC)
-        GEMST_FN(k_findmin1)<GRIDEMST_PRUNE_DYNAMIC><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));
+        GEMST_FN(launch_findmin1)<GRIDEMST_PRUNE_DYNAMIC>(c, st);
     else
-        GEMST_FN(k_findmin1)<GRIDEMST_PRUNE_NONE><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));
+        GEMST_FN(launch_findmin1)<GRIDEMST_PRUNE_NONE>(c, st);
     GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }
@@ -652,19 +769,68 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
     return GRIDEMST_OK;
 }
 
-static int GEMST_FN(fallback)(cuda_ctx *c, gridemst_error *err)
+/* breaks[i] = the component changes between consecutive points up to i,
+ * kept in link while FindMin1 and the fallback run: connect needs link
+ * only at the roots, which restore_links resets. */
+static int GEMST_FN(count_breaks)(cuda_ctx *c, gridemst_error *err)
+{
+    GEMST_FN(k_break_flags)<<<gemst_blocks(c->nu), GEMST_THREADS, 0, c->s>>>(c->nu, c->comp, c->link);
+    GEMST_LAUNCHED();
+    /* The scratch was sized before the loop (alloc_state). */
+    GEMST_CUB(c, cub::DeviceScan::InclusiveSum(temp, temp_bytes, c->link, c->link, c->nu, c->s));
+    c->breaks = c->link;
+    return GRIDEMST_OK;
+}
+
+static int GEMST_FN(restore_links)(cuda_ctx *c, gridemst_error *err)
+{
+    if (!c->breaks)
+        return GRIDEMST_OK;
+    GEMST_FN(k_restore_links)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link);
+    GEMST_LAUNCHED();
+    c->breaks = NULL;
+    return GRIDEMST_OK;
+}
+
+/* The fallback: the points whose search left a region unexamined that could
+ * hold their component's shortest edge are listed (in c->extra) and search
+ * again with that edge as cutoff (when they are many, skipping their own
+ * components' ranges, and once for each cell whose points all lie in one
+ * component: nns/cell_fallback.h); the list then holds the points whose
+ * edge improved, which FindMin2 refines. */
+static int GEMST_FN(fallback)(cuda_ctx *c, int iteration, gridemst_error *err)
 {
     if (c->bvh) /* the BVH search is exact: no fallback, and the extra list stays empty */
         return GRIDEMST_OK;
     const int *count;
     uint32_t bound;
     const uint32_t *list = GEMST_FN(uncertain_list)(c, &count, &bound);
-    GEMST_CU(cudaMemsetAsync(CNT(c, extra), 0, sizeof(int), c->s));
-    GEMST_FN(k_fallback)<<<gemst_blocks(bound), GEMST_THREADS, 0, c->s>>>(
-        c->g, GEMST_FN(findmin1_state)(c), list, count, c->w1, c->w2, c->extra, CNT(c, extra), CNT(c, searches));
+    gemst_findmin1_state st = GEMST_FN(findmin1_state)(c);
+    GEMST_FN(k_fallback_flags)<<<gemst_blocks(bound), GEMST_THREADS, 0, c->s>>>(st, list, count, c->w1, c->w2, c->keep);
     GEMST_LAUNCHED();
+    GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, list, c->keep, c->extra, CNT(c, extra), bound, c->s));
+    GEMST_TRY(GEMST_FN(read_counters)(c, err));
+    const uint32_t m = (uint32_t)c->host.extra;
+    c->searches += m;
+    if (m == 0)
+        return GRIDEMST_OK;
+    if (!c->breaks && gemst_breaks_pay(iteration, m, c->nu)) {
+        GEMST_TRY(GEMST_FN(count_breaks)(c, err));
+        st.breaks = c->breaks;
+    }
+    GEMST_FN(k_fallback_tasks)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(c->g, st, c->extra, CNT(c, extra), c->w1,
+                                                                           c->w2, c->keep);
+    GEMST_LAUNCHED();
+    if (c->g.n_sub)
+        GEMST_FN(k_fallback)<1><<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(c->g, st, c->extra, CNT(c, extra), c->w1,
+                                                                            c->win_in, c->win_out, c->keep);
+    else
+        GEMST_FN(k_fallback)<0><<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(c->g, st, c->extra, CNT(c, extra), c->w1,
+                                                                            c->win_in, c->win_out, c->keep);
+    GEMST_LAUNCHED();
+    GEMST_TRY(GEMST_FN(select)(c, c->extra, CNT(c, extra), m, err));
     /* The refinement; its kernels see a zero count when nothing improved. */
-    return GEMST_FN(findmin2)(c, c->extra, CNT(c, extra), bound, 0, err);
+    return GEMST_FN(findmin2)(c, c->extra, CNT(c, extra), m, 0, err);
 }
 
 /* Connect and union: each root hooks along its component's minimum edge. */
@@ -739,12 +905,16 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
     while (c->host.edges < c->nu - 1 && stats->iterations < GRIDEMST_MAX_ITERATIONS) {
         gridemst_iteration_times *it = &stats->iteration_ms[stats->iterations++];
         it->components = c->n_roots;
+        const int iteration = stats->iterations - 1;
         GEMST_CU(cudaEventRecord(ev[0], c->s));
+        if (c->pb->opt.prune == GRIDEMST_PRUNE_NONE && !c->bvh && gemst_breaks_pay(iteration, c->n_active, c->nu))
+            GEMST_TRY(GEMST_FN(count_breaks)(c, err));
         GEMST_TRY(GEMST_FN(findmin1)(c, err));
         GEMST_CU(cudaEventRecord(ev[1], c->s));
         GEMST_TRY(GEMST_FN(findmin2)(c, c->active, CNT(c, active), c->n_active, 1, err));
         GEMST_CU(cudaEventRecord(ev[2], c->s));
-        GEMST_TRY(GEMST_FN(fallback)(c, err));
+        GEMST_TRY(GEMST_FN(fallback)(c, iteration, err));
+        GEMST_TRY(GEMST_FN(restore_links)(c, err));
         GEMST_CU(cudaEventRecord(ev[3], c->s));
         GEMST_TRY(GEMST_FN(connect)(c, err));
         GEMST_CU(cudaEventRecord(ev[4], c->s));
@@ -767,7 +937,7 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
                               "Boruvka iteration %d added no edge with %u components left", stats->iterations,
                               c->n_roots);
     }
-    stats->fallback_searches = (int64_t)c->host.searches;
+    stats->fallback_searches = (int64_t)c->searches;
     if (c->host.edges < c->nu - 1)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "%u components left after %d Boruvka iterations", c->n_roots,
                           stats->iterations);
@@ -847,6 +1017,11 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     gemst_dfree(&c->mem, uploaded);
     if (c->bvh)
         GEMST_TRY(GEMST_FN(build_bvh)(c, err));
+    /* The sorts' scratch (a copy of their keys and values) is not needed
+     * again at that size: the Boruvka loop's own is far smaller. */
+    gemst_dfree(&c->mem, c->temp);
+    c->temp = NULL;
+    c->temp_bytes = 0;
     GEMST_CU(cudaEventRecord(ev[2], c->s));
     GEMST_CU(cudaEventSynchronize(ev[2]));
     GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.upload, err));

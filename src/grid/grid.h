@@ -3,16 +3,46 @@
  * sorted by cell in row-major cell order, their coordinates as separate
  * arrays, and cell_start[c] .. cell_start[c + 1] the points of cell c.
  *
- * Cell c along an axis covers [lo(c), lo(c + 1)) with lo(c) = c * L rounded
- * in the working precision.  A point's cell is computed so that this holds
- * exactly for its rounded coordinate, on both backends; every lower bound
- * derived from cell faces is then sound.
+ * Crowded cells (more than GEMST_CROWDED points, where the input is skewed)
+ * carry a grid of their own, fitted to their points' box (grid/subgrid.h):
+ * their points are sorted by sub-cell within the cell's range, so that the
+ * searches descend into them instead of scanning every point.
+ *
+ * Both kinds are uniform cell grids (gemst_cells).  Cell c along an axis
+ * covers [lo(c), lo(c + 1)) with lo(c) = origin + c * L rounded in the
+ * working precision (origin 0 for the main grid).  A point's cell is
+ * computed so that this holds exactly for its rounded coordinate, on both
+ * backends; every lower bound derived from cell faces is then sound.
  */
 #ifndef GEMST_GRID_H
 #define GEMST_GRID_H
 
 #include "real.h"
 #include "grid/grid_plan.h"
+
+/* Cells with more points than this get a grid of their own.  Below it a
+ * scan of the cell's points is cheaper than a descent into its grid (H200:
+ * normal 3D 1e7 points, whose densest cells hold about 250, searched 15%
+ * slower with a threshold of 32 than with none). */
+#define GEMST_CROWDED 512
+
+/* A crowded cell's grid: its geometry and where its cell table starts in
+ * the grid's sub_start array (cells + 1 entries, point indices). */
+#define gemst_subgrid GEMST_FN(gemst_subgrid)
+typedef struct {
+    gemst_real origin[3];
+    gemst_real L, inv_L;
+    int32_t nc[3];
+    uint32_t table;
+} gemst_subgrid;
+
+/* Which cells are crowded, 64 to a word: bit j of word w is cell 64 w + j,
+ * and rank the crowded cells before the word, so that a crowded cell's
+ * index among them costs two loads. */
+typedef struct {
+    uint64_t bits;
+    uint32_t rank;
+} gemst_crowd_word;
 
 #define gemst_grid GEMST_FN(gemst_grid)
 typedef struct {
@@ -23,24 +53,83 @@ typedef struct {
     const uint32_t *cell_start;   /* cells + 1 entries */
     const gemst_real *x, *y, *z;  /* z is NULL in 2D */
     const uint32_t *oid;          /* caller's id of each point */
+    uint32_t n_sub;               /* crowded cells with a grid of their own */
+    const uint32_t *sub_cell;     /* their cell indices, ascending */
+    const gemst_crowd_word *crowd; /* the same as a bitmap over the cells */
+    const gemst_subgrid *sub;     /* their grids, in the same order */
+    const uint32_t *sub_start;    /* their cell tables, one after another */
 } gemst_grid;
 
-/* Low face of cell c along an axis. */
-static inline GEMST_HD gemst_real GEMST_FN(gemst_cell_lo)(const gemst_grid *g, int32_t c)
+/* One uniform grid of cells, the main grid or a crowded cell's. */
+#define gemst_cells GEMST_FN(gemst_cells)
+typedef struct {
+    int dim;
+    gemst_real origin[3];
+    gemst_real L, inv_L;
+    int32_t nc[3];
+    const uint32_t *start;        /* first point of each cell, cells + 1 entries */
+} gemst_cells;
+
+static inline GEMST_HD void GEMST_FN(gemst_top_cells)(const gemst_grid *g, gemst_cells *cg)
 {
-    return GEMST_MUL((gemst_real)c, g->L);
+    cg->dim = g->dim;
+    for (int d = 0; d < 3; d++) {
+        cg->origin[d] = 0;
+        cg->nc[d] = g->nc[d];
+    }
+    cg->L = g->L;
+    cg->inv_L = g->inv_L;
+    cg->start = g->cell_start;
 }
 
-/* The cell holding coordinate v (>= 0) along an axis with nc cells. */
-static inline GEMST_HD int32_t GEMST_FN(gemst_cell_of)(const gemst_grid *g, gemst_real v, int32_t nc)
+/* The grid of the k-th crowded cell. */
+static inline GEMST_HD void GEMST_FN(gemst_sub_cells)(const gemst_grid *g, uint32_t k, gemst_cells *cg)
 {
-    gemst_real guess = GEMST_MUL(v, g->inv_L);
-    int32_t c = guess >= (gemst_real)nc ? nc - 1 : (int32_t)guess;
-    if (c < 0)
-        c = 0;
-    while (c > 0 && v < GEMST_FN(gemst_cell_lo)(g, c))
+    const gemst_subgrid *s = &g->sub[k];
+    cg->dim = g->dim;
+    for (int d = 0; d < 3; d++) {
+        cg->origin[d] = s->origin[d];
+        cg->nc[d] = s->nc[d];
+    }
+    cg->L = s->L;
+    cg->inv_L = s->inv_L;
+    cg->start = g->sub_start + s->table;
+}
+
+/* Which crowded cell `cell` is (its index in sub_cell); it must be one. */
+static inline GEMST_HD uint32_t gemst_crowded_index(const gemst_crowd_word *crowd, uint32_t cell)
+{
+    const gemst_crowd_word w = crowd[cell / 64];
+    const uint64_t below = w.bits & (((uint64_t)1 << (cell % 64)) - 1);
+#ifdef __CUDA_ARCH__
+    return w.rank + (uint32_t)__popcll(below);
+#else
+    return w.rank + (uint32_t)__builtin_popcountll(below);
+#endif
+}
+
+/* Words of the crowded-cell bitmap for a grid of `cells` cells. */
+static inline GEMST_HD uint64_t gemst_crowd_words(uint64_t cells)
+{
+    return cells / 64 + 1;
+}
+
+/* Low face of cell c along axis d. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_cell_lo)(const gemst_cells *cg, int d, int32_t c)
+{
+    return GEMST_ADD(cg->origin[d], GEMST_MUL((gemst_real)c, cg->L));
+}
+
+/* The cell holding coordinate v along axis d; a v outside the grid gets the
+ * nearest cell. */
+static inline GEMST_HD int32_t GEMST_FN(gemst_cell_of)(const gemst_cells *cg, int d, gemst_real v)
+{
+    const int32_t nc = cg->nc[d];
+    gemst_real guess = GEMST_MUL(GEMST_SUB(v, cg->origin[d]), cg->inv_L);
+    int32_t c = !(guess > (gemst_real)0) ? 0 : guess >= (gemst_real)nc ? nc - 1 : (int32_t)guess;
+    while (c > 0 && v < GEMST_FN(gemst_cell_lo)(cg, d, c))
         c--;
-    while (c < nc - 1 && v >= GEMST_FN(gemst_cell_lo)(g, c + 1))
+    while (c < nc - 1 && v >= GEMST_FN(gemst_cell_lo)(cg, d, c + 1))
         c++;
     return c;
 }
@@ -50,38 +139,40 @@ static inline GEMST_HD uint32_t gemst_cell_index(const int32_t nc[3], int32_t cx
     return (uint32_t)cx + (uint32_t)nc[0] * ((uint32_t)cy + (uint32_t)nc[1] * (uint32_t)cz);
 }
 
-/* The cell of coordinate v, or one next to it: a cheap estimate for
- * trimming searches, not for assigning points.  v may lie off the grid. */
-static inline GEMST_HD int32_t GEMST_FN(gemst_cell_guess)(const gemst_grid *g, gemst_real v, int32_t nc)
+/* The cell of coordinate v along axis d, or one next to it: a cheap
+ * estimate for trimming searches, not for assigning points.  v may lie off
+ * the grid. */
+static inline GEMST_HD int32_t GEMST_FN(gemst_cell_guess)(const gemst_cells *cg, int d, gemst_real v)
 {
-    gemst_real guess = GEMST_MUL(v, g->inv_L);
+    gemst_real guess = GEMST_MUL(GEMST_SUB(v, cg->origin[d]), cg->inv_L);
     if (!(guess > (gemst_real)0))
         return 0;
-    return guess >= (gemst_real)nc ? nc - 1 : (int32_t)guess;
+    return guess >= (gemst_real)cg->nc[d] ? cg->nc[d] - 1 : (int32_t)guess;
 }
 
-/* Cell coordinates of a point at (px, py, pz); pz is ignored in 2D. */
-static inline GEMST_HD void GEMST_FN(gemst_cell_coords)(const gemst_grid *g, gemst_real px, gemst_real py,
-                                                      gemst_real pz, int32_t c[3])
+/* Cell coordinates of the point at p (p[2] is ignored in 2D): its cell, or
+ * the nearest one when it lies outside the grid. */
+static inline GEMST_HD void GEMST_FN(gemst_cell_coords)(const gemst_cells *cg, const gemst_real p[3], int32_t c[3])
 {
-    c[0] = GEMST_FN(gemst_cell_of)(g, px, g->nc[0]);
-    c[1] = GEMST_FN(gemst_cell_of)(g, py, g->nc[1]);
-    c[2] = g->dim == 3 ? GEMST_FN(gemst_cell_of)(g, pz, g->nc[2]) : 0;
+    c[0] = GEMST_FN(gemst_cell_of)(cg, 0, p[0]);
+    c[1] = GEMST_FN(gemst_cell_of)(cg, 1, p[1]);
+    c[2] = cg->dim == 3 ? GEMST_FN(gemst_cell_of)(cg, 2, p[2]) : 0;
 }
 
 /* Working-precision cell side and cell counts from a plan, such that the last
  * cell of each axis reaches beyond max_coord[axis] in the working precision. */
 static inline void GEMST_FN(gemst_grid_fit)(gemst_grid *g, const gemst_grid_plan *plan, const gemst_real max_coord[3])
 {
+    gemst_cells cg;
     g->dim = plan->dim;
     g->L = (gemst_real)plan->L;
     g->inv_L = (gemst_real)(1.0 / (double)g->L);
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < 3; d++)
         g->nc[d] = plan->nc[d];
-        if (d < plan->dim)
-            while (g->nc[d] < INT32_MAX && GEMST_FN(gemst_cell_lo)(g, g->nc[d]) <= max_coord[d])
-                g->nc[d]++;
-    }
+    GEMST_FN(gemst_top_cells)(g, &cg);
+    for (int d = 0; d < plan->dim; d++)
+        while (g->nc[d] < INT32_MAX && GEMST_FN(gemst_cell_lo)(&cg, d, g->nc[d]) <= max_coord[d])
+            cg.nc[d] = ++g->nc[d];
 }
 
 static inline uint64_t gemst_grid_cells(const int32_t nc[3])

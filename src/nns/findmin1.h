@@ -13,6 +13,7 @@
 typedef struct {
     int prune;              /* gridemst_prune */
     const uint32_t *comp;   /* component roots */
+    const uint32_t *breaks; /* component changes along grid order (nns/walk.h), or NULL */
     uint32_t *cand;         /* static: GEMST_CAND_SLOTS candidates per point */
     uint8_t *ncand;         /* static: candidates left */
     uint64_t *open;         /* dynamic: open slabs */
@@ -38,17 +39,39 @@ static inline GEMST_HD void GEMST_FN(gemst_findmin1_point)(const gemst_grid *g, 
         st->rb2[q] = GEMST_FN(gemst_dynamic_search)(g, &qq, st->comp, st->comp[q], &st->open[q], GEMST_RING_CAP,
                                                      &best, &to);
     else
-        st->rb2[q] = GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->comp[q], gemst_slab_full_mask(g->dim),
-                                                      GEMST_RING_CAP, &best, &to);
+        st->rb2[q] = GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->breaks, st->comp[q],
+                                                      gemst_slab_full_mask(g->dim), GEMST_RING_CAP, &best, &to);
     st->best_d2[q] = best.d2;
     st->best_to[q] = to;
 }
 
-/* The fallback for point q: when its search bound does not exceed its
- * component's best edge (w1/w2), a search without cap and with that edge
- * as cutoff, over the point's open slabs (all of them but for dynamic
- * pruning).  Returns 1 when it searched, 2 when it also found a shorter
- * edge (written to best_d2/best_to), 0 when no search was needed.
+/* Whether point q needs the fallback: its search bound does not exceed its
+ * component's best edge (w1/w2), so a shorter edge may lie beyond what its
+ * search examined. */
+static inline GEMST_HD int GEMST_FN(gemst_fallback_needed)(const gemst_findmin1_state *st, const gemst_word1 *w1,
+                                                         const uint64_t *w2, uint32_t q)
+{
+    gemst_real d2 = GEMST_FN(gemst_root_edge)(w1, w2, st->comp[q]).d2;
+    return st->rb2[q] != GEMST_REAL_INF && st->rb2[q] <= d2;
+}
+
+/* Root r's shortest edge as FindMin2's first pass chose it, rebuilt from
+ * its endpoints: the fallback's cutoff.  (Not from w1/w2: the fallback's
+ * cell searches lower w1 as they go, see nns/cell_fallback.h, which would
+ * pair a new length with the old endpoints.) */
+static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_first_edge)(const gemst_grid *g, const uint32_t *win_in,
+                                                               const uint32_t *win_out, uint32_t r)
+{
+    const uint32_t a = win_in[r], b = win_out[r];
+    if (a == GEMST_NONE)
+        return gemst_edge_none();
+    return gemst_edge_make(GEMST_FN(gemst_dist2)(g, a, b), g->oid[a], g->oid[b]);
+}
+
+/* The fallback for a point q that needs it: a search without cap and with
+ * its component's best edge as cutoff, over the point's open slabs (all of
+ * them but for dynamic pruning).  Returns 1 when it found a shorter edge
+ * (written to best_d2/best_to), 0 otherwise.
  *
  * For static pruning the search also raises the point's bound for good:
  * every point nearer than what it found (or than the cutoff) is in q's
@@ -58,24 +81,38 @@ static inline GEMST_HD void GEMST_FN(gemst_findmin1_point)(const gemst_grid *g, 
  * points was tried: it halved the searches on clustered sets but made each
  * costlier, 1.3-3x slower overall on the GPU.) */
 static inline GEMST_HD int GEMST_FN(gemst_fallback_point)(const gemst_grid *g, const gemst_findmin1_state *st,
-                                                        const gemst_word1 *w1, const uint64_t *w2, uint32_t q)
+                                                        const uint32_t *win_in, const uint32_t *win_out, uint32_t q)
 {
     uint32_t r = st->comp[q];
-    gemst_edge_key best = GEMST_FN(gemst_root_edge)(w1, w2, r);
-    if (st->rb2[q] == GEMST_REAL_INF || !(st->rb2[q] <= best.d2))
-        return 0;
+    gemst_edge_key best = GEMST_FN(gemst_first_edge)(g, win_in, win_out, r);
     gemst_query qq;
     uint32_t to = GEMST_NONE;
     uint64_t open = st->prune == GRIDEMST_PRUNE_DYNAMIC ? st->open[q] : gemst_slab_full_mask(g->dim);
     GEMST_FN(gemst_query_make)(g, q, &qq);
-    GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, r, open, INT32_MAX, &best, &to);
+    GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->breaks, r, open, INT32_MAX, &best, &to);
     if (st->prune == GRIDEMST_PRUNE_STATIC && best.d2 > st->rb2[q])
         st->rb2[q] = best.d2;
     if (to == GEMST_NONE)
-        return 1;
+        return 0;
     st->best_d2[q] = best.d2;
     st->best_to[q] = to;
-    return 2;
+    return 1;
+}
+
+/* Whether an iteration's searches are worth a pass over the points that
+ * counts component breaks, so that they skip their own component's ranges
+ * (nns/walk.h): not while every point is its own component, and for the
+ * fallback only when it searches from many points. */
+static inline GEMST_HD int gemst_breaks_pay(int iteration, uint64_t searches, uint32_t nu)
+{
+    return iteration > 0 && searches > nu / 32;
+}
+
+/* breaks[i] before its prefix sum: whether point i starts a new run of
+ * components in grid order. */
+static inline GEMST_HD uint32_t gemst_break_at(const uint32_t *comp, uint32_t i)
+{
+    return i > 0 && comp[i] != comp[i - 1];
 }
 
 #endif

@@ -12,6 +12,12 @@
  * the cells the bound still reaches (two cells of margin cover rounding in
  * the trim and in gemst_cell_guess, so only rings 3 and beyond shrink).
  *
+ * The same functions walk the main grid and a crowded cell's own grid
+ * (gemst_cells); in the latter the query's cell is the one nearest to it
+ * when the query lies outside, which keeps every bound sound: the distance
+ * to a point of a box is at least the distance from the query's projection
+ * onto the box.
+ *
  * Every lower bound here is shrunk by GEMST_LB_SHRINK so that it never
  * exceeds a squared distance computed for a point it bounds.
  */
@@ -22,7 +28,8 @@
 
 #include "grid/grid.h"
 
-/* A query point: its index in the grid, caller id, coordinates and cell. */
+/* A query point: its index in the grid, caller id, coordinates and main-grid
+ * cell. */
 #define gemst_query GEMST_FN(gemst_query)
 typedef struct {
     uint32_t idx, oid;
@@ -42,8 +49,10 @@ static inline GEMST_HD void GEMST_FN(gemst_query_point)(const gemst_grid *g, uin
 
 static inline GEMST_HD void GEMST_FN(gemst_query_make)(const gemst_grid *g, uint32_t i, gemst_query *qq)
 {
+    gemst_cells top;
     GEMST_FN(gemst_query_point)(g, i, qq);
-    GEMST_FN(gemst_cell_coords)(g, qq->q[0], qq->q[1], qq->q[2], qq->c);
+    GEMST_FN(gemst_top_cells)(g, &top);
+    GEMST_FN(gemst_cell_coords)(&top, qq->q, qq->c);
 }
 
 /* Squared distance from the query to grid point p: the one formula every
@@ -74,36 +83,42 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_dist2)(const gemst_grid *g, uin
     return s;
 }
 
-/* Distance along one axis from coordinate v to cell c (0 inside the cell). */
-static inline GEMST_HD gemst_real GEMST_FN(gemst_axis_gap)(const gemst_grid *g, gemst_real v, int32_t c)
+/* Distance along axis d from the interval [lo, hi] (a query point's
+ * coordinate, lo == hi, or a cell's extent) to cell c (0 where they meet). */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_axis_gap)(const gemst_cells *cg, int d, gemst_real lo,
+                                                         gemst_real hi, int32_t c)
 {
-    gemst_real lo = GEMST_FN(gemst_cell_lo)(g, c);
-    if (v < lo)
-        return GEMST_SUB(lo, v);
-    gemst_real hi = GEMST_FN(gemst_cell_lo)(g, c + 1);
-    if (v > hi)
-        return GEMST_SUB(v, hi);
+    gemst_real clo = GEMST_FN(gemst_cell_lo)(cg, d, c);
+    if (hi < clo)
+        return GEMST_SUB(clo, hi);
+    gemst_real chi = GEMST_FN(gemst_cell_lo)(cg, d, c + 1);
+    if (lo > chi)
+        return GEMST_SUB(lo, chi);
     return (gemst_real)0;
 }
 
-/* Lower bound on the squared distance from the query to any point outside
- * rings 0..r; infinity when those rings cover the whole grid. */
-static inline GEMST_HD gemst_real GEMST_FN(gemst_ring_outer_lb2)(const gemst_grid *g, const gemst_query *qq, int r)
+/*
+ * Lower bound on the squared distance from the query box [lo, hi] (a point
+ * when lo == hi) whose cell, or nearest cell, is c, to any point of the
+ * grid outside rings 0..r around c; infinity when those rings cover the
+ * whole grid.  A box query is a cell of the same grid.
+ */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_ring_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
+                                                               const gemst_real hi[3], const int32_t c[3], int r)
 {
     gemst_real m = GEMST_REAL_INF;
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
     for (int d = 0; d < 3; d++) {
-        if (d >= g->dim)
+        if (d >= cg->dim)
             break;
-        int32_t c = qq->c[d];
-        if (c - r > 0) {
-            gemst_real gap = GEMST_SUB(qq->q[d], GEMST_FN(gemst_cell_lo)(g, c - r));
+        if (c[d] - r > 0) {
+            gemst_real gap = GEMST_SUB(lo[d], GEMST_FN(gemst_cell_lo)(cg, d, c[d] - r));
             m = gap < m ? gap : m;
         }
-        if (c + r < g->nc[d] - 1) {
-            gemst_real gap = GEMST_SUB(GEMST_FN(gemst_cell_lo)(g, c + r + 1), qq->q[d]);
+        if (c[d] + r < cg->nc[d] - 1) {
+            gemst_real gap = GEMST_SUB(GEMST_FN(gemst_cell_lo)(cg, d, c[d] + r + 1), hi[d]);
             m = gap < m ? gap : m;
         }
     }
@@ -112,79 +127,90 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_ring_outer_lb2)(const gemst_gri
     return GEMST_MUL(GEMST_MUL(m, m), GEMST_LB_SHRINK);
 }
 
-/* Iterator over the point ranges of one ring. */
+/* Trims the cells [*xa, *xb] of a row whose y/z distance from the query box
+ * is sqrt(row2) to those within squared distance bound2 of it along x, with
+ * two cells of margin for rounding in the trim and in gemst_cell_guess. */
+static inline GEMST_HD void GEMST_FN(gemst_row_trim)(const gemst_cells *cg, const gemst_real lo[3],
+                                                   const gemst_real hi[3], gemst_real row2, gemst_real bound2,
+                                                   int32_t *xa, int32_t *xb)
+{
+    gemst_real reach = (gemst_real)sqrt((double)GEMST_SUB(bound2, GEMST_MUL(row2, GEMST_LB_SHRINK)));
+    int32_t ta = GEMST_FN(gemst_cell_guess)(cg, 0, GEMST_SUB(lo[0], reach)) - 2;
+    int32_t tb = GEMST_FN(gemst_cell_guess)(cg, 0, GEMST_ADD(hi[0], reach)) + 2;
+    *xa = ta > *xa ? ta : *xa;
+    *xb = tb < *xb ? tb : *xb;
+}
+
+/* Squared y/z distance from the query box to row (y, z). */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_row_gap2)(const gemst_cells *cg, const gemst_real lo[3],
+                                                         const gemst_real hi[3], int32_t y, int32_t z)
+{
+    gemst_real gy = GEMST_FN(gemst_axis_gap)(cg, 1, lo[1], hi[1], y);
+    gemst_real gz = cg->dim == 3 ? GEMST_FN(gemst_axis_gap)(cg, 2, lo[2], hi[2], z) : (gemst_real)0;
+    return GEMST_ADD(GEMST_MUL(gy, gy), GEMST_MUL(gz, gz));
+}
+
+/* Iterator over the point ranges of one ring around cell c; after each
+ * range, (xa..xb, y, z) are the cells it spans. */
 #define gemst_ring GEMST_FN(gemst_ring)
 typedef struct {
     int r;
+    int32_t c[3];
     int32_t y, z;          /* current row */
     int32_t ylo, yhi, zhi; /* rows of the ring inside the grid */
     int part;              /* 0: row start, 1: right end next, 2: row done */
+    int32_t xa, xb, ry, rz; /* cells of the range returned last */
 } gemst_ring;
 
-static inline GEMST_HD void GEMST_FN(gemst_ring_begin)(const gemst_grid *g, const gemst_query *qq, int r,
+static inline GEMST_HD void GEMST_FN(gemst_ring_begin)(const gemst_cells *cg, const int32_t c[3], int r,
                                                      gemst_ring *it)
 {
     it->r = r;
-    it->ylo = qq->c[1] - r > 0 ? qq->c[1] - r : 0;
-    it->yhi = qq->c[1] + r < g->nc[1] - 1 ? qq->c[1] + r : g->nc[1] - 1;
-    it->z = qq->c[2] - r > 0 ? qq->c[2] - r : 0;
-    it->zhi = qq->c[2] + r < g->nc[2] - 1 ? qq->c[2] + r : g->nc[2] - 1;
+    for (int d = 0; d < 3; d++)
+        it->c[d] = c[d];
+    it->ylo = c[1] - r > 0 ? c[1] - r : 0;
+    it->yhi = c[1] + r < cg->nc[1] - 1 ? c[1] + r : cg->nc[1] - 1;
+    it->z = c[2] - r > 0 ? c[2] - r : 0;
+    it->zhi = c[2] + r < cg->nc[2] - 1 ? c[2] + r : cg->nc[2] - 1;
     it->y = it->ylo;
     it->part = 0;
 }
 
-/* Cells [xa, xb] of the row (y, z) as a range of points [*begin, *end). */
-static inline GEMST_HD void GEMST_FN(gemst_row_range)(const gemst_grid *g, int32_t xa, int32_t xb, int32_t y,
-                                                    int32_t z, uint32_t *begin, uint32_t *end)
-{
-    *begin = g->cell_start[gemst_cell_index(g->nc, xa, y, z)];
-    *end = g->cell_start[gemst_cell_index(g->nc, xb, y, z) + 1];
-}
-
 /*
  * The next non-empty range of points of the ring that may lie within
- * squared distance bound2 of the query.  Returns 0 when the ring is done.
- * bound2 may shrink between calls.
+ * squared distance bound2 of the query box [lo, hi] (a point when lo ==
+ * hi).  Returns 0 when the ring is done.  bound2 may shrink between calls.
  */
-static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_grid *g, const gemst_query *qq, gemst_ring *it,
-                                                   gemst_real bound2, uint32_t *begin, uint32_t *end)
+static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_cells *cg, const gemst_real lo[3],
+                                                   const gemst_real hi[3], gemst_ring *it, gemst_real bound2,
+                                                   uint32_t *begin, uint32_t *end)
 {
     const int r = it->r;
-    const int32_t cx = qq->c[0];
+    const int32_t cx = it->c[0];
     while (it->z <= it->zhi) {
         const int32_t y = it->y, z = it->z;
         int32_t xa = 0, xb = -1;
         const int bounded = bound2 < GEMST_REAL_INF; /* no pruning while the bound is open */
-        gemst_real row2 = 0;
-        if (bounded) {
-            gemst_real gy = GEMST_FN(gemst_axis_gap)(g, qq->q[1], y);
-            gemst_real gz = g->dim == 3 ? GEMST_FN(gemst_axis_gap)(g, qq->q[2], z) : (gemst_real)0;
-            row2 = GEMST_ADD(GEMST_MUL(gy, gy), GEMST_MUL(gz, gz));
-        }
+        const gemst_real row2 = bounded ? GEMST_FN(gemst_row_gap2)(cg, lo, hi, y, z) : (gemst_real)0;
         if (bounded && GEMST_MUL(row2, GEMST_LB_SHRINK) > bound2) {
             it->part = 2;
-        } else if (y == qq->c[1] - r || y == qq->c[1] + r || z == qq->c[2] - r || z == qq->c[2] + r) {
+        } else if (y == it->c[1] - r || y == it->c[1] + r || z == it->c[2] - r || z == it->c[2] + r) {
             /* A whole row, trimmed to the x range the bound reaches (two
              * cells of margin cover rounding in the trim, so rows shorter
              * than 7 cells cannot shrink). */
             xa = cx - r > 0 ? cx - r : 0;
-            xb = cx + r < g->nc[0] - 1 ? cx + r : g->nc[0] - 1;
-            if (r >= 3 && bounded) {
-                gemst_real reach = (gemst_real)sqrt((double)GEMST_SUB(bound2, GEMST_MUL(row2, GEMST_LB_SHRINK)));
-                int32_t ta = GEMST_FN(gemst_cell_guess)(g, GEMST_SUB(qq->q[0], reach), g->nc[0]) - 2;
-                int32_t tb = GEMST_FN(gemst_cell_guess)(g, GEMST_ADD(qq->q[0], reach), g->nc[0]) + 2;
-                xa = ta > xa ? ta : xa;
-                xb = tb < xb ? tb : xb;
-            }
+            xb = cx + r < cg->nc[0] - 1 ? cx + r : cg->nc[0] - 1;
+            if (r >= 3 && bounded)
+                GEMST_FN(gemst_row_trim)(cg, lo, hi, row2, bound2, &xa, &xb);
             it->part = 2;
         } else {
             /* Only the two end cells of the row belong to the ring. */
             while (it->part < 2 && xb < xa) {
                 int32_t x = it->part == 0 ? cx - r : cx + r;
                 it->part++;
-                if (x < 0 || x >= g->nc[0])
+                if (x < 0 || x >= cg->nc[0])
                     continue;
-                gemst_real gx = bounded ? GEMST_FN(gemst_axis_gap)(g, qq->q[0], x) : (gemst_real)0;
+                gemst_real gx = bounded ? GEMST_FN(gemst_axis_gap)(cg, 0, lo[0], hi[0], x) : (gemst_real)0;
                 if (!bounded || GEMST_MUL(GEMST_ADD(row2, GEMST_MUL(gx, gx)), GEMST_LB_SHRINK) <= bound2)
                     xa = xb = x;
             }
@@ -197,12 +223,142 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_grid *g, const 
             }
         }
         if (xa <= xb) {
-            GEMST_FN(gemst_row_range)(g, xa, xb, y, z, begin, end);
-            if (*begin < *end)
+            *begin = cg->start[gemst_cell_index(cg->nc, xa, y, z)];
+            *end = cg->start[gemst_cell_index(cg->nc, xb, y, z) + 1];
+            if (*begin < *end) {
+                it->xa = xa;
+                it->xb = xb;
+                it->ry = y;
+                it->rz = z;
                 return 1;
+            }
         }
     }
     return 0;
+}
+
+/*
+ * Row shells, for searches that reach far (the fallback): shell s around
+ * cell c holds the rows (y, z) with max(|y - cy|, |z - cz|) == s, each
+ * taken whole along x and trimmed to the bound; a search that has covered
+ * rings 0..r0 first takes only what lies beyond them in the rows of shells
+ * 0..r0.  A shell costs 8s rows in 3D (2 in 2D) where the ring of the same
+ * reach costs about 8s^2 cells, so wide searches through empty or
+ * own-component space cost far less.  After each range, (xa..xb, y, z) are
+ * the cells it spans.
+ */
+#define gemst_shell GEMST_FN(gemst_shell)
+typedef struct {
+    int s, r0;
+    int32_t c[3];
+    int32_t y, z;           /* current row */
+    int32_t zhi;            /* last z of the shell inside the grid */
+    int part;               /* within a row: 0 first range, 1 second (shells <= r0), 2 row done */
+    int32_t xa, xb, ry, rz; /* cells of the range returned last */
+} gemst_shell;
+
+static inline GEMST_HD void GEMST_FN(gemst_shell_begin)(const gemst_cells *cg, const int32_t c[3], int s, int r0,
+                                                      gemst_shell *it)
+{
+    it->s = s;
+    it->r0 = r0;
+    for (int d = 0; d < 3; d++)
+        it->c[d] = c[d];
+    it->z = c[2] - s > 0 ? c[2] - s : 0;
+    it->zhi = c[2] + s < cg->nc[2] - 1 ? c[2] + s : cg->nc[2] - 1;
+    /* the first row of the plane z: its low face, or the low end of a face plane */
+    it->y = c[1] - s;
+    if ((it->z == c[2] - s || it->z == c[2] + s) && it->y < 0)
+        it->y = 0;
+    it->part = 0;
+}
+
+/* Moves the shell iterator to its next row: along y through a face plane
+ * of the shell (z at distance s), else from its low row to its high row. */
+static inline GEMST_HD void GEMST_FN(gemst_shell_advance)(const gemst_cells *cg, gemst_shell *it)
+{
+    const int s = it->s;
+    const int32_t cy = it->c[1], ylast = cy + s < cg->nc[1] - 1 ? cy + s : cg->nc[1] - 1;
+    it->part = 0;
+    if (it->z == it->c[2] - s || it->z == it->c[2] + s) {
+        if (it->y < ylast) {
+            it->y++;
+            return;
+        }
+    } else if (it->y == cy - s) {
+        it->y = cy + s;
+        return;
+    }
+    it->z++;
+    it->y = cy - s;
+    if ((it->z == it->c[2] - s || it->z == it->c[2] + s) && it->y < 0)
+        it->y = 0;
+}
+
+/* The next non-empty range of the shell's rows that may lie within squared
+ * distance bound2 of the query box [lo, hi]; 0 when the shell is done. */
+static inline GEMST_HD int GEMST_FN(gemst_shell_next)(const gemst_cells *cg, const gemst_real lo[3],
+                                                    const gemst_real hi[3], gemst_shell *it, gemst_real bound2,
+                                                    uint32_t *begin, uint32_t *end)
+{
+    const int32_t cx = it->c[0];
+    for (; it->z <= it->zhi; GEMST_FN(gemst_shell_advance)(cg, it)) {
+        const int32_t y = it->y, z = it->z;
+        if (y < 0 || y >= cg->nc[1])
+            continue;
+        const int bounded = bound2 < GEMST_REAL_INF;
+        const gemst_real row2 = bounded ? GEMST_FN(gemst_row_gap2)(cg, lo, hi, y, z) : (gemst_real)0;
+        if (bounded && GEMST_MUL(row2, GEMST_LB_SHRINK) > bound2)
+            continue;
+        int32_t xa = 0, xb = cg->nc[0] - 1;
+        if (bounded)
+            GEMST_FN(gemst_row_trim)(cg, lo, hi, row2, bound2, &xa, &xb);
+        while (it->part < 2) {
+            int32_t a = xa, b = xb;
+            if (it->s <= it->r0) { /* the row's cells left, then right, of rings 0..r0 */
+                if (it->part == 0)
+                    b = b < cx - it->r0 - 1 ? b : cx - it->r0 - 1;
+                else
+                    a = a > cx + it->r0 + 1 ? a : cx + it->r0 + 1;
+                it->part++;
+            } else {
+                it->part = 2;
+            }
+            if (a > b)
+                continue;
+            *begin = cg->start[gemst_cell_index(cg->nc, a, y, z)];
+            *end = cg->start[gemst_cell_index(cg->nc, b, y, z) + 1];
+            if (*begin < *end) {
+                it->xa = a;
+                it->xb = b;
+                it->ry = y;
+                it->rz = z;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Lower bound on the squared distance from the query box to any point of
+ * the grid in rows outside shells 0..s (infinity when there are none). */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_shell_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
+                                                                const gemst_real hi[3], const int32_t c[3], int s)
+{
+    gemst_real m = GEMST_REAL_INF;
+    for (int d = 1; d < cg->dim; d++) {
+        if (c[d] - s > 0) {
+            gemst_real gap = GEMST_SUB(lo[d], GEMST_FN(gemst_cell_lo)(cg, d, c[d] - s));
+            m = gap < m ? gap : m;
+        }
+        if (c[d] + s < cg->nc[d] - 1) {
+            gemst_real gap = GEMST_SUB(GEMST_FN(gemst_cell_lo)(cg, d, c[d] + s + 1), hi[d]);
+            m = gap < m ? gap : m;
+        }
+    }
+    if (m == GEMST_REAL_INF)
+        return m;
+    return GEMST_MUL(GEMST_MUL(m, m), GEMST_LB_SHRINK);
 }
 
 #endif

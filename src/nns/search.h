@@ -23,7 +23,7 @@
 #ifndef GEMST_SEARCH_H
 #define GEMST_SEARCH_H
 
-#include "nns/ring.h"
+#include "nns/walk.h"
 #include "nns/slab.h"
 #include "graph/edge_order.h"
 
@@ -44,43 +44,74 @@ static inline GEMST_HD int GEMST_FN(gemst_slab_of)(const gemst_grid *g, const ge
                       g->dim == 3 ? GEMST_SUB(g->z[p], qq->q[2]) : (gemst_real)0);
 }
 
+/* Rings a search without ring cap takes before it turns to row shells
+ * (ring.h): near the query, rings find a bound sooner. */
+#define GEMST_FAR_RINGS 1
+
+/* The nearest point of range [b, e) in another component than comp_q and in
+ * a slab of `open`, if it beats *best (gemst_nearest_foreign). */
+static inline GEMST_HD void GEMST_FN(gemst_scan_foreign)(const gemst_grid *g, const gemst_query *qq,
+                                                       const uint32_t *comp, uint32_t comp_q, uint64_t open,
+                                                       uint32_t b, uint32_t e, gemst_edge_key *best,
+                                                       uint32_t *best_to)
+{
+    const int all_open = open == gemst_slab_full_mask(g->dim);
+    for (uint32_t p = b; p < e; p++) {
+        if (comp[p] == comp_q)
+            continue;
+        gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, qq, p);
+        if (d2 > best->d2)
+            continue;
+        gemst_edge_key cand = gemst_edge_make(d2, qq->oid, g->oid[p]);
+        if (!gemst_edge_less(cand, *best))
+            continue;
+        if (!all_open && !((open >> GEMST_FN(gemst_slab_of)(g, qq, p)) & 1))
+            continue;
+        *best = cand;
+        *best_to = p;
+    }
+}
+
 /*
  * The nearest point (in edge order) of a component other than comp_q whose
  * slab is in `open`, if it beats *best; updates *best and *best_to.
  * Searches rings 0..max_ring and returns the lower bound of what it did not
- * examine (infinity when the search is exact).
+ * examine (infinity when the search is exact).  Without a ring cap
+ * (INT32_MAX) it goes on by row shells after GEMST_FAR_RINGS rings.  With
+ * breaks (walk.h; may be NULL), ranges of comp_q's points are passed over
+ * unread.
  */
 static inline GEMST_HD gemst_real GEMST_FN(gemst_nearest_foreign)(const gemst_grid *g, const gemst_query *qq,
-                                                                const uint32_t *comp, uint32_t comp_q,
-                                                                uint64_t open, int max_ring,
+                                                                const uint32_t *comp, const uint32_t *breaks,
+                                                                uint32_t comp_q, uint64_t open, int max_ring,
                                                                 gemst_edge_key *best, uint32_t *best_to)
 {
-    const int all_open = open == gemst_slab_full_mask(g->dim);
+    const gemst_own own = {breaks, comp, comp_q};
+    gemst_cells top;
+    gemst_walk w;
+    uint32_t b, e;
+    GEMST_FN(gemst_top_cells)(g, &top);
     for (int r = 0;; r++) {
-        gemst_ring it;
-        uint32_t b, e;
-        GEMST_FN(gemst_ring_begin)(g, qq, r, &it);
-        while (GEMST_FN(gemst_ring_next)(g, qq, &it, best->d2, &b, &e)) {
-            for (uint32_t p = b; p < e; p++) {
-                if (comp[p] == comp_q)
-                    continue;
-                gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, qq, p);
-                if (d2 > best->d2)
-                    continue;
-                gemst_edge_key cand = gemst_edge_make(d2, qq->oid, g->oid[p]);
-                if (!gemst_edge_less(cand, *best))
-                    continue;
-                if (!all_open && !((open >> GEMST_FN(gemst_slab_of)(g, qq, p)) & 1))
-                    continue;
-                *best = cand;
-                *best_to = p;
-            }
-        }
-        gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(g, qq, r);
+        GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &own, best->d2, &b, &e))
+            GEMST_FN(gemst_scan_foreign)(g, qq, comp, comp_q, open, b, e, best, best_to);
+        gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(&top, qq->q, qq->q, qq->c, r);
         if (lb2 == GEMST_REAL_INF || lb2 > best->d2)
             return GEMST_REAL_INF;
         if (r >= max_ring)
             return lb2;
+        if (r == GEMST_FAR_RINGS && max_ring == INT32_MAX)
+            break;
+    }
+    for (int s = 0;; s++) {
+        GEMST_FN(gemst_walk_shell_begin)(g, qq, s, GEMST_FAR_RINGS, &w);
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &own, best->d2, &b, &e))
+            GEMST_FN(gemst_scan_foreign)(g, qq, comp, comp_q, open, b, e, best, best_to);
+        if (s < GEMST_FAR_RINGS)
+            continue;
+        gemst_real lb2 = GEMST_FN(gemst_shell_outer_lb2)(&top, qq->q, qq->q, qq->c, s);
+        if (lb2 == GEMST_REAL_INF || lb2 > best->d2)
+            return GEMST_REAL_INF;
     }
 }
 
@@ -109,15 +140,18 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_slab_search)(const gemst_grid *
                                                             gemst_edge_key *best, uint32_t *best_to)
 {
     const int slabs = gemst_slab_count(g->dim);
+    const gemst_own own = {NULL, comp, comp_q}; /* own points close slabs: none is skipped */
+    gemst_cells top;
+    GEMST_FN(gemst_top_cells)(g, &top);
     for (int s = 0; s < slabs; s++) {
         sn->d2[s] = GEMST_REAL_INF;
         sn->pt[s] = GEMST_NONE;
     }
     for (int r = 0;; r++) {
-        gemst_ring it;
+        gemst_walk w;
         uint32_t b, e;
-        GEMST_FN(gemst_ring_begin)(g, qq, r, &it);
-        while (GEMST_FN(gemst_ring_next)(g, qq, &it, best->d2, &b, &e)) {
+        GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &own, best->d2, &b, &e)) {
             for (uint32_t p = b; p < e; p++) {
                 if (p == qq->idx)
                     continue;
@@ -141,7 +175,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_slab_search)(const gemst_grid *
                 }
             }
         }
-        gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(g, qq, r);
+        gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(&top, qq->q, qq->q, qq->c, r);
         if (lb2 == GEMST_REAL_INF || lb2 > best->d2 || r >= max_ring)
             return lb2;
         int certain = 1;
@@ -241,6 +275,9 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
 {
     uint32_t koid[GEMST_KNN];
     int count = 0;
+    const gemst_own none = {NULL, NULL, GEMST_NONE};
+    gemst_cells top;
+    GEMST_FN(gemst_top_cells)(g, &top);
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
@@ -250,10 +287,10 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
         koid[k] = UINT32_MAX;
     }
     for (int r = 0;; r++) {
-        gemst_ring it;
+        gemst_walk w;
         uint32_t b, e;
-        GEMST_FN(gemst_ring_begin)(g, qq, r, &it);
-        while (GEMST_FN(gemst_ring_next)(g, qq, &it, kd2[GEMST_KNN - 1], &b, &e)) {
+        GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &none, kd2[GEMST_KNN - 1], &b, &e)) {
             for (uint32_t p = b; p < e; p++) {
                 gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, qq, p);
                 if (d2 > kd2[GEMST_KNN - 1] || p == qq->idx)
@@ -266,7 +303,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
                     count++;
             }
         }
-        gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(g, qq, r);
+        gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(&top, qq->q, qq->q, qq->c, r);
         if (lb2 == GEMST_REAL_INF || lb2 > kd2[GEMST_KNN - 1])
             break;
     }
