@@ -734,7 +734,7 @@ static void check_foreign_call(const hand_grid *h, const gemst_query *qq, const 
 {
     gemst_edge_key best = start, want;
     uint32_t to = GEMST_NONE, want_to = GEMST_NONE;
-    double rb2 = gemst_nearest_foreign_f64(&h->g, qq, comp, breaks, comp[qq->idx], open, max_ring, &best, &to);
+    double rb2 = gemst_nearest_foreign_f64(&h->g, qq, comp, breaks, comp[qq->idx], open, max_ring, NULL, &best, &to);
     check_search_result(h, qq, comp, open, start, best, to, rb2);
     if (rb2 == INF) {
         want = brute_foreign(h, qq, comp, open, -1, start, &want_to);

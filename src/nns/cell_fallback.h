@@ -61,20 +61,21 @@ static inline GEMST_HD int GEMST_FN(gemst_fallback_task)(const gemst_grid *g, co
     return a == 0 || list[a - 1] < b ? GEMST_TASK_CELL : GEMST_TASK_NONE;
 }
 
-/* Scans points [b, e) for the nearest to the query w; returns whether one
- * beat *best. */
+/* Scans points [b, e) for the nearest to the query w within cut; returns
+ * whether one beat *best. */
 static inline GEMST_HD int GEMST_FN(gemst_scan_to)(const gemst_grid *g, const gemst_query *w, uint32_t b, uint32_t e,
-                                                 gemst_edge_key *best, uint32_t *win)
+                                                 gemst_real cut, gemst_edge_key *best, uint32_t *win)
 {
     int found = 0;
     for (uint32_t p = b; p < e; p++) {
         gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, w, p);
-        if (d2 > best->d2)
+        if (d2 > cut)
             continue;
         gemst_edge_key cand = gemst_edge_make(d2, g->oid[p], w->oid);
         if (gemst_edge_less(cand, *best)) {
             *best = cand;
             *win = p;
+            cut = d2;
             found = 1;
         }
     }
@@ -82,16 +83,17 @@ static inline GEMST_HD int GEMST_FN(gemst_scan_to)(const gemst_grid *g, const ge
 }
 
 /* The point of cell `cell` (points [b, e)) nearest to grid point w, when
- * their edge beats *best: updates *best and *win and returns 1.  A crowded
- * cell is searched through its own grid, ring by ring around w's nearest
- * cell. */
+ * within cut and their edge beats *best: updates *best and *win and returns
+ * 1.  A crowded cell is searched through its own grid, ring by ring around
+ * w's nearest cell. */
 static inline GEMST_HD int GEMST_FN(gemst_nearest_in_cell)(const gemst_grid *g, uint32_t cell, uint32_t b, uint32_t e,
-                                                         uint32_t w, gemst_edge_key *best, uint32_t *win)
+                                                         uint32_t w, gemst_real cut, gemst_edge_key *best,
+                                                         uint32_t *win)
 {
     gemst_query qw;
     GEMST_FN(gemst_query_point)(g, w, &qw);
     if (g->n_sub == 0 || e - b <= GEMST_CROWDED)
-        return GEMST_FN(gemst_scan_to)(g, &qw, b, e, best, win);
+        return GEMST_FN(gemst_scan_to)(g, &qw, b, e, cut, best, win);
     int found = 0;
     gemst_cells sc;
     int32_t c[3];
@@ -101,10 +103,13 @@ static inline GEMST_HD int GEMST_FN(gemst_nearest_in_cell)(const gemst_grid *g, 
         gemst_ring it;
         uint32_t sb, se;
         GEMST_FN(gemst_ring_begin)(&sc, c, r, &it);
-        while (GEMST_FN(gemst_ring_next)(&sc, qw.q, qw.q, &it, best->d2, &sb, &se))
-            found |= GEMST_FN(gemst_scan_to)(g, &qw, sb, se, best, win);
+        while (GEMST_FN(gemst_ring_next)(&sc, qw.q, qw.q, &it, cut, &sb, &se))
+            if (GEMST_FN(gemst_scan_to)(g, &qw, sb, se, cut, best, win)) {
+                cut = best->d2;
+                found = 1;
+            }
         gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(&sc, qw.q, qw.q, c, r);
-        if (lb2 == GEMST_REAL_INF || lb2 > best->d2)
+        if (lb2 == GEMST_REAL_INF || lb2 > cut)
             return found;
     }
 }
@@ -120,8 +125,10 @@ static inline GEMST_HD void GEMST_FN(gemst_cell_scan)(const gemst_grid *g, const
     if (gemst_own_range(st->breaks, st->comp, comp_q, rb, re))
         return;
     for (uint32_t w = rb; w < re; w++) {
-        if (st->comp[w] == comp_q)
+        if (st->comp[w] == comp_q) {
+            w = gemst_own_run_end(st->breaks, w, re) - 1;
             continue;
+        }
         gemst_query qw;
         gemst_real gap2 = 0;
         GEMST_FN(gemst_query_point)(g, w, &qw);
@@ -129,18 +136,12 @@ static inline GEMST_HD void GEMST_FN(gemst_cell_scan)(const gemst_grid *g, const
             gemst_real gap = GEMST_FN(gemst_axis_gap)(top, d, qw.q[d], qw.q[d], c[d]);
             gap2 = GEMST_ADD(gap2, GEMST_MUL(gap, gap));
         }
-        if (GEMST_MUL(gap2, GEMST_LB_SHRINK) <= cut && GEMST_FN(gemst_nearest_in_cell)(g, cell, b, e, w, best, win))
+        if (GEMST_MUL(gap2, GEMST_LB_SHRINK) <= cut &&
+            GEMST_FN(gemst_nearest_in_cell)(g, cell, b, e, w, cut, best, win)) {
             *to = w;
+            cut = best->d2;
+        }
     }
-}
-
-/* The search bound of a cell search: its own best edge's length, or the
- * component's shortest edge found so far by any search, if shorter. */
-static inline GEMST_HD gemst_real GEMST_FN(gemst_shared_cut)(const gemst_word1 *w1, uint32_t comp_q,
-                                                           const gemst_edge_key *best)
-{
-    gemst_real shared = gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&w1[comp_q]));
-    return shared < best->d2 ? shared : best->d2;
 }
 
 /*
@@ -180,31 +181,30 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_cell_fallback)(const gemst_grid *
         hi[d] = GEMST_FN(gemst_cell_lo)(&top, d, c[d] + 1);
     }
     uint32_t win = GEMST_NONE, to = GEMST_NONE;
-    gemst_real lb2 = 0, cut = best.d2;
-    for (int r = 0; r <= GEMST_FAR_RINGS && lb2 <= cut; r++) {
+    gemst_real lb2 = 0, cut = GEMST_FN(gemst_share_bound)(&w1[comp_q], &best, 0);
+    int r = 0;
+    for (;; r++) {
         gemst_ring it;
         GEMST_FN(gemst_ring_begin)(&top, c, r, &it);
         while (GEMST_FN(gemst_ring_next)(&top, lo, hi, &it, cut, &rb, &re)) {
             GEMST_FN(gemst_cell_scan)(g, st, &top, c, cell, b, e, comp_q, rb, re, cut, &best, &win, &to);
             cut = best.d2 < cut ? best.d2 : cut;
         }
+        cut = GEMST_FN(gemst_share_bound)(&w1[comp_q], &best, win != GEMST_NONE);
         lb2 = GEMST_FN(gemst_ring_outer_lb2)(&top, lo, hi, c, r);
-        if (win != GEMST_NONE)
-            GEMST_FN(gemst_atomic_min_word1)(&w1[comp_q], gemst_edge_word1(best.d2));
-        cut = GEMST_FN(gemst_shared_cut)(w1, comp_q, &best);
+        if (lb2 > cut || (r >= GEMST_FAR_RINGS && cut < GEMST_REAL_INF))
+            break;
     }
     for (int s = 0; lb2 <= cut; s++) {
         gemst_shell it;
-        GEMST_FN(gemst_shell_begin)(&top, c, s, GEMST_FAR_RINGS, &it);
+        GEMST_FN(gemst_shell_begin)(&top, c, s, r, &it);
         while (GEMST_FN(gemst_shell_next)(&top, lo, hi, &it, cut, &rb, &re)) {
             GEMST_FN(gemst_cell_scan)(g, st, &top, c, cell, b, e, comp_q, rb, re, cut, &best, &win, &to);
             cut = best.d2 < cut ? best.d2 : cut;
         }
-        if (s >= GEMST_FAR_RINGS)
+        cut = GEMST_FN(gemst_share_bound)(&w1[comp_q], &best, win != GEMST_NONE);
+        if (s >= r)
             lb2 = GEMST_FN(gemst_shell_outer_lb2)(&top, lo, hi, c, s);
-        if (win != GEMST_NONE)
-            GEMST_FN(gemst_atomic_min_word1)(&w1[comp_q], gemst_edge_word1(best.d2));
-        cut = GEMST_FN(gemst_shared_cut)(w1, comp_q, &best);
     }
     if (st->prune == GRIDEMST_PRUNE_STATIC)
         for (uint32_t p = b; p < e; p++)
@@ -226,7 +226,7 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_fallback_run)(const gemst_grid *g
 {
     if (task == GEMST_TASK_CELL)
         return GEMST_FN(gemst_cell_fallback)(g, st, w1, win_in, win_out, list[a]);
-    if (task == GEMST_TASK_POINT && GEMST_FN(gemst_fallback_point)(g, st, win_in, win_out, list[a]))
+    if (task == GEMST_TASK_POINT && GEMST_FN(gemst_fallback_point)(g, st, w1, win_in, win_out, list[a]))
         return list[a];
     return GEMST_NONE;
 }

@@ -40,7 +40,7 @@ static inline GEMST_HD void GEMST_FN(gemst_findmin1_point)(const gemst_grid *g, 
                                                      &best, &to);
     else
         st->rb2[q] = GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->breaks, st->comp[q],
-                                                      gemst_slab_full_mask(g->dim), GEMST_RING_CAP, &best, &to);
+                                                      gemst_slab_full_mask(g->dim), GEMST_RING_CAP, NULL, &best, &to);
     st->best_d2[q] = best.d2;
     st->best_to[q] = to;
 }
@@ -69,19 +69,21 @@ static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_first_edge)(const gemst_gri
 }
 
 /* The fallback for a point q that needs it: a search without cap and with
- * its component's best edge as cutoff, over the point's open slabs (all of
- * them but for dynamic pruning).  Returns 1 when it found a shorter edge
- * (written to best_d2/best_to), 0 otherwise.
+ * its component's first-pass edge as cutoff, over the point's open slabs
+ * (all of them but for dynamic pruning).  It shares the bound of its
+ * component's searches through w1 (see nns/cell_fallback.h).  Returns 1 when
+ * it found a shorter edge (written to best_d2/best_to), 0 otherwise.
  *
  * For static pruning the search also raises the point's bound for good:
- * every point nearer than what it found (or than the cutoff) is in q's
- * component, and stays there, so q has no outgoing edge missing from its
- * candidates below that length in any later iteration either.  (A search
- * that also completes the point's candidates from its slabs' nearest
- * points was tried: it halved the searches on clustered sets but made each
- * costlier, 1.3-3x slower overall on the GPU.) */
+ * every point nearer than the bound it searched to is in q's component, and
+ * stays there, so q has no outgoing edge missing from its candidates below
+ * that length in any later iteration either.  (A search that also
+ * completes the point's candidates from its slabs' nearest points was
+ * tried: it halved the searches on clustered sets but made each costlier,
+ * 1.3-3x slower overall on the GPU.) */
 static inline GEMST_HD int GEMST_FN(gemst_fallback_point)(const gemst_grid *g, const gemst_findmin1_state *st,
-                                                        const uint32_t *win_in, const uint32_t *win_out, uint32_t q)
+                                                        gemst_word1 *w1, const uint32_t *win_in,
+                                                        const uint32_t *win_out, uint32_t q)
 {
     uint32_t r = st->comp[q];
     gemst_edge_key best = GEMST_FN(gemst_first_edge)(g, win_in, win_out, r);
@@ -89,9 +91,11 @@ static inline GEMST_HD int GEMST_FN(gemst_fallback_point)(const gemst_grid *g, c
     uint32_t to = GEMST_NONE;
     uint64_t open = st->prune == GRIDEMST_PRUNE_DYNAMIC ? st->open[q] : gemst_slab_full_mask(g->dim);
     GEMST_FN(gemst_query_make)(g, q, &qq);
-    GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->breaks, r, open, INT32_MAX, &best, &to);
-    if (st->prune == GRIDEMST_PRUNE_STATIC && best.d2 > st->rb2[q])
-        st->rb2[q] = best.d2;
+    GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->breaks, r, open, INT32_MAX, &w1[r], &best, &to);
+    /* at most the bound the search used: lowered since only by others */
+    gemst_real cut = GEMST_FN(gemst_share_bound)(&w1[r], &best, 0);
+    if (st->prune == GRIDEMST_PRUNE_STATIC && cut > st->rb2[q])
+        st->rb2[q] = cut;
     if (to == GEMST_NONE)
         return 0;
     st->best_d2[q] = best.d2;

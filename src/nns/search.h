@@ -25,7 +25,7 @@
 
 #include "nns/walk.h"
 #include "nns/slab.h"
-#include "graph/edge_order.h"
+#include "graph/boruvka.h"
 
 /* Neighbours the static strategy examines per point, and the candidates it
  * keeps (measured on uniform sets: 2.5 on average in 2D, 3.0 in 3D, at most
@@ -44,23 +44,43 @@ static inline GEMST_HD int GEMST_FN(gemst_slab_of)(const gemst_grid *g, const ge
                       g->dim == 3 ? GEMST_SUB(g->z[p], qq->q[2]) : (gemst_real)0);
 }
 
-/* Rings a search without ring cap takes before it turns to row shells
- * (ring.h): near the query, rings find a bound sooner. */
+/* Rings a search without ring cap takes at least before it turns to row
+ * shells (ring.h): near the query, rings find a bound sooner.  It turns only
+ * once its bound is finite: an unbounded shell is a whole row. */
 #define GEMST_FAR_RINGS 1
 
+/* A search's bound shared by the searches of one component (may be NULL):
+ * lowered to *best when that improved, then read back; returns the bound
+ * to prune with. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_share_bound)(gemst_word1 *shared, const gemst_edge_key *best,
+                                                            int improved)
+{
+    if (!shared)
+        return best->d2;
+    if (improved)
+        GEMST_FN(gemst_atomic_min_word1)(shared, gemst_edge_word1(best->d2));
+    gemst_real s = gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(shared));
+    return s < best->d2 ? s : best->d2;
+}
+
 /* The nearest point of range [b, e) in another component than comp_q and in
- * a slab of `open`, if it beats *best (gemst_nearest_foreign). */
-static inline GEMST_HD void GEMST_FN(gemst_scan_foreign)(const gemst_grid *g, const gemst_query *qq,
-                                                       const uint32_t *comp, uint32_t comp_q, uint64_t open,
-                                                       uint32_t b, uint32_t e, gemst_edge_key *best,
-                                                       uint32_t *best_to)
+ * a slab of `open`, if it beats *best (gemst_nearest_foreign); points
+ * farther than cut are passed over, and with breaks runs of comp_q's points
+ * are jumped.  Returns whether *best improved. */
+static inline GEMST_HD int GEMST_FN(gemst_scan_foreign)(const gemst_grid *g, const gemst_query *qq,
+                                                      const uint32_t *comp, const uint32_t *breaks, uint32_t comp_q,
+                                                      uint64_t open, uint32_t b, uint32_t e, gemst_real cut,
+                                                      gemst_edge_key *best, uint32_t *best_to)
 {
     const int all_open = open == gemst_slab_full_mask(g->dim);
+    int improved = 0;
     for (uint32_t p = b; p < e; p++) {
-        if (comp[p] == comp_q)
+        if (comp[p] == comp_q) {
+            p = gemst_own_run_end(breaks, p, e) - 1;
             continue;
+        }
         gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, qq, p);
-        if (d2 > best->d2)
+        if (d2 > cut)
             continue;
         gemst_edge_key cand = gemst_edge_make(d2, qq->oid, g->oid[p]);
         if (!gemst_edge_less(cand, *best))
@@ -69,7 +89,10 @@ static inline GEMST_HD void GEMST_FN(gemst_scan_foreign)(const gemst_grid *g, co
             continue;
         *best = cand;
         *best_to = p;
+        cut = d2;
+        improved = 1;
     }
+    return improved;
 }
 
 /*
@@ -77,40 +100,52 @@ static inline GEMST_HD void GEMST_FN(gemst_scan_foreign)(const gemst_grid *g, co
  * slab is in `open`, if it beats *best; updates *best and *best_to.
  * Searches rings 0..max_ring and returns the lower bound of what it did not
  * examine (infinity when the search is exact).  Without a ring cap
- * (INT32_MAX) it goes on by row shells after GEMST_FAR_RINGS rings.  With
- * breaks (walk.h; may be NULL), ranges of comp_q's points are passed over
- * unread.
+ * (INT32_MAX) it goes on by row shells after GEMST_FAR_RINGS rings, and
+ * with a shared bound (gemst_share_bound; NULL: none) it prunes with that
+ * too: it is then exact up to the shared bound it last read.  With breaks
+ * (walk.h; may be NULL), ranges of comp_q's points are passed over unread.
  */
 static inline GEMST_HD gemst_real GEMST_FN(gemst_nearest_foreign)(const gemst_grid *g, const gemst_query *qq,
                                                                 const uint32_t *comp, const uint32_t *breaks,
                                                                 uint32_t comp_q, uint64_t open, int max_ring,
-                                                                gemst_edge_key *best, uint32_t *best_to)
+                                                                gemst_word1 *shared, gemst_edge_key *best,
+                                                                uint32_t *best_to)
 {
     const gemst_own own = {breaks, comp, comp_q};
     gemst_cells top;
     gemst_walk w;
     uint32_t b, e;
+    int r = 0, improved = 0;
+    gemst_real cut = GEMST_FN(gemst_share_bound)(shared, best, 0);
     GEMST_FN(gemst_top_cells)(g, &top);
-    for (int r = 0;; r++) {
+    for (;; r++) {
         GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
-        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &own, best->d2, &b, &e))
-            GEMST_FN(gemst_scan_foreign)(g, qq, comp, comp_q, open, b, e, best, best_to);
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &own, cut, &b, &e))
+            if (GEMST_FN(gemst_scan_foreign)(g, qq, comp, breaks, comp_q, open, b, e, cut, best, best_to)) {
+                cut = best->d2 < cut ? best->d2 : cut;
+                improved = 1;
+            }
+        cut = GEMST_FN(gemst_share_bound)(shared, best, improved);
         gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(&top, qq->q, qq->q, qq->c, r);
-        if (lb2 == GEMST_REAL_INF || lb2 > best->d2)
+        if (lb2 == GEMST_REAL_INF || lb2 > cut)
             return GEMST_REAL_INF;
         if (r >= max_ring)
             return lb2;
-        if (r == GEMST_FAR_RINGS && max_ring == INT32_MAX)
+        if (max_ring == INT32_MAX && r >= GEMST_FAR_RINGS && cut < GEMST_REAL_INF)
             break;
     }
     for (int s = 0;; s++) {
-        GEMST_FN(gemst_walk_shell_begin)(g, qq, s, GEMST_FAR_RINGS, &w);
-        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &own, best->d2, &b, &e))
-            GEMST_FN(gemst_scan_foreign)(g, qq, comp, comp_q, open, b, e, best, best_to);
-        if (s < GEMST_FAR_RINGS)
+        GEMST_FN(gemst_walk_shell_begin)(g, qq, s, r, &w);
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &own, cut, &b, &e))
+            if (GEMST_FN(gemst_scan_foreign)(g, qq, comp, breaks, comp_q, open, b, e, cut, best, best_to)) {
+                cut = best->d2 < cut ? best->d2 : cut;
+                improved = 1;
+            }
+        cut = GEMST_FN(gemst_share_bound)(shared, best, improved);
+        if (s < r)
             continue;
         gemst_real lb2 = GEMST_FN(gemst_shell_outer_lb2)(&top, qq->q, qq->q, qq->c, s);
-        if (lb2 == GEMST_REAL_INF || lb2 > best->d2)
+        if (lb2 == GEMST_REAL_INF || lb2 > cut)
             return GEMST_REAL_INF;
     }
 }

@@ -34,6 +34,30 @@ static inline GEMST_HD int gemst_own_range(const uint32_t *breaks, const uint32_
     return breaks && breaks[b] == breaks[e - 1] && comp[b] == comp_q;
 }
 
+/* The first point after p, up to e, that may lie in another component than
+ * p's (every point before it is in p's): one step where components change
+ * often, galloping then bisecting over a long run of one component. */
+static inline GEMST_HD uint32_t gemst_own_run_end(const uint32_t *breaks, uint32_t p, uint32_t e)
+{
+    if (!breaks || p + 1 >= e || breaks[p + 1] != breaks[p])
+        return p + 1;
+    const uint32_t k = breaks[p];
+    uint32_t lo = p + 1, step = 2; /* breaks[lo] == k */
+    while (lo + step < e && breaks[lo + step] == k) {
+        lo += step;
+        step *= 2;
+    }
+    uint32_t hi = lo + step < e ? lo + step : e; /* breaks[hi] > k, or hi == e */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (breaks[mid] == k)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
 #define gemst_walk GEMST_FN(gemst_walk)
 typedef struct {
     int shells;            /* walking a row shell, not a ring */
