@@ -121,6 +121,24 @@ static int check_device_input(gemst_problem *pb, double *host_points, gridemst_e
 }
 #endif
 
+/* A tree whose total length is not a finite double: an error when an edge
+ * itself is longer than the largest double (points that far apart have no
+ * representable distance), else a note that only the sum overflows. */
+static int overflowing_weights(gridemst_result *result, gridemst_error *err)
+{
+    for (int64_t k = 0; k < result->n_edges; k++)
+        if (!isfinite(result->edges[k].w)) {
+            int rc = gemst_fail(err, GRIDEMST_ERR_INPUT,
+                                "points %lld and %lld are farther apart than the largest double",
+                                (long long)result->edges[k].u, (long long)result->edges[k].v);
+            gridemst_result_free(result);
+            return rc;
+        }
+    snprintf(result->stats.note, sizeof result->stats.note,
+             "the total weight exceeds the largest double; every edge is finite");
+    return GRIDEMST_OK;
+}
+
 static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_t n, int dim,
                  const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
@@ -214,6 +232,8 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     result->total_weight = gemst_edges_total(result->edges, tree.n_edges, pb.opt.threads);
     result->n_edges = tree.n_edges;
     gemst_tree_free(&tree);
+    if (!isfinite(result->total_weight))
+        return overflowing_weights(result, err);
     st->time_ms.total = gemst_now_ms() - t0;
     return GRIDEMST_OK;
 }

@@ -123,7 +123,7 @@ grep -Eq '^gridemst [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" || fail "--version print
 # --------------------------------------------------------------- generated sets, JSON
 
 keys="input format n dim edges total_weight backend nns prune findmin2 precision threads device iterations \
-n_unique n_duplicates cells fallback_searches peak_device_bytes time_ms total solve upload grid findmin1 merge \
+n_unique n_duplicates cells crowded_cells fallback_searches peak_device_bytes time_ms total solve upload grid findmin1 merge \
 mfeatures_per_s"
 for dim in 2 3; do
     name="--generate uniform --dim $dim --json"
@@ -378,14 +378,22 @@ run "$tmp/six.txt" --linkage -
 
 # Against SciPy's single linkage, where SciPy is installed: the same merge
 # heights and sizes (the merge order among equal heights may differ), and
-# the same friends-of-friends partition at several linking lengths.
-if command -v python3 >/dev/null 2>&1 && python3 -c 'import scipy.cluster.hierarchy' 2>/dev/null; then
+# the same friends-of-friends partition at several linking lengths.  The
+# python3 on PATH may be one without SciPy beside the system's that has it.
+scipy_python=
+for py in python3 /usr/bin/python3; do
+    if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import scipy.cluster.hierarchy' 2>/dev/null; then
+        scipy_python=$py
+        break
+    fi
+done
+if [ -n "$scipy_python" ]; then
     for gen in "clustered --dim 2" "uniform --dim 3" "lattice --dim 2"; do
         # shellcheck disable=SC2086
         run --generate $gen --n 1500 -q --save-points "$tmp/pts.bin" --linkage "$tmp/linkage.csv" --cut 0.01 \
             --labels "$tmp/labels.txt"
         expect_ok "$gen: linkage for SciPy"
-        python3 - "$tmp/pts.bin" "$tmp/linkage.csv" "$tmp/labels.txt" >"$tmp/scipy" 2>&1 <<'PY' ||
+        "$scipy_python" - "$tmp/pts.bin" "$tmp/linkage.csv" "$tmp/labels.txt" >"$tmp/scipy" 2>&1 <<'PY' ||
 import sys
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
@@ -426,6 +434,11 @@ printf '1 2\nnan 4\n' >"$tmp/nan.txt"
 expect_error "NaN" "nan.txt:2" "$tmp/nan.txt"
 printf '1 2 3 4\n5 6 7 8\n' >"$tmp/four.txt"
 expect_error "4 columns" "four.txt" "$tmp/four.txt"
+printf '9e307 0\n-9e307 0\n' >"$tmp/span.txt"
+expect_error "span beyond the largest double" "span more than the largest double" "$tmp/span.txt"
+printf '8e307 8e307\n-8e307 -8e307\n' >"$tmp/far.txt"
+expect_error "distance beyond the largest double" "farther apart than the largest double" "$tmp/far.txt" \
+    --precision double
 expect_error "unwritable -o" "/nonexistent/dir/x.csv" --generate uniform --n 10 -o /nonexistent/dir/x.csv
 expect_error "unwritable --save-points" "/nonexistent/dir/p.bin" --generate uniform --n 10 \
     --save-points /nonexistent/dir/p.bin

@@ -62,7 +62,7 @@ START_TEST(test_frame)
     for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
         const box_case *b = &boxes[i];
         gemst_frame f;
-        gemst_frame_make(b->dim, b->lo, b->hi, &f);
+        REQUIRE_TRUE(gemst_frame_make(b->dim, b->lo, b->hi, &f, NULL) == GRIDEMST_OK);
         int k;
         REQUIRE_CMP(f.dim, ==, b->dim);
         REQUIRE(f.scale > 0 && frexp(f.scale, &k) == 0.5, "box %zu: scale %a is no power of two", i, f.scale);
@@ -85,8 +85,15 @@ START_TEST(test_frame)
     }
     /* Hand-derived: the unit square has widest side 1 = 0.5 * 2^1, scale 1/2. */
     gemst_frame f;
-    gemst_frame_make(2, boxes[0].lo, boxes[0].hi, &f);
+    REQUIRE_TRUE(gemst_frame_make(2, boxes[0].lo, boxes[0].hi, &f, NULL) == GRIDEMST_OK);
     REQUIRE_TRUE(f.scale == 0.5 && f.extent[0] == 0.5 && f.extent[1] == 0.5);
+    {
+        /* A box wider than the largest double along an axis has no frame. */
+        const double lo[3] = {-9e307, 0, 0}, hi[3] = {9e307, 1, 0};
+        gridemst_error err = {0};
+        REQUIRE_CMP(gemst_frame_make(2, lo, hi, &f, &err), ==, GRIDEMST_ERR_INPUT);
+        REQUIRE(strstr(err.message, "largest double") != NULL, "message: %s", err.message);
+    }
 }
 END_TEST
 
@@ -177,7 +184,7 @@ START_TEST(test_plan_strip)
     const int64_t n = 1000000;
     gemst_frame f;
     gemst_grid_plan p;
-    gemst_frame_make(2, lo, hi, &f);
+    REQUIRE_TRUE(gemst_frame_make(2, lo, hi, &f, NULL) == GRIDEMST_OK);
     gemst_grid_plan_make(&f, n, 0.0, &p);
     check_plan(&p, 2, n);
     double target = (double)n / gemst_default_occupancy(2);

@@ -556,9 +556,9 @@ START_TEST(tsplib_wrong_dimension)
     const char *head = "NAME: d\nTYPE: TSP\nEDGE_WEIGHT_TYPE: EUC_2D\n";
     char text[512];
     snprintf(text, sizeof text, "%sDIMENSION: 3\nNODE_COORD_SECTION\n1 0 0\n2 1 1\nEOF\n", head);
-    tsplib_fails(text, ": DIMENSION says 3 but NODE_COORD_SECTION has 2 nodes");
+    tsplib_fails(text, ":4: DIMENSION says 3 but NODE_COORD_SECTION has 2 nodes");
     snprintf(text, sizeof text, "%sDIMENSION: 1\nNODE_COORD_SECTION\n1 0 0\n2 1 1\n", head);
-    tsplib_fails(text, ": DIMENSION says 1 but NODE_COORD_SECTION has 2 nodes");
+    tsplib_fails(text, ":4: DIMENSION says 1 but NODE_COORD_SECTION has 2 nodes");
     snprintf(text, sizeof text, "%sDIMENSION: -4\nNODE_COORD_SECTION\n", head);
     tsplib_fails(text, ":4: DIMENSION is not a non-negative integer: '-4'");
     snprintf(text, sizeof text, "%sDIMENSION: 4.0\nNODE_COORD_SECTION\n", head);

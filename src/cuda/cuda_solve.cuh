@@ -512,7 +512,7 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
     const gemst_problem *pb = c->pb;
     double lo[3], hi[3];
     GEMST_TRY(GEMST_FN(bbox)<T>(c, coords, lo, hi, err));
-    gemst_frame_make(pb->dim, lo, hi, &c->frame);
+    GEMST_TRY(gemst_frame_make(pb->dim, lo, hi, &c->frame, err));
     uint32_t *key, *oid, keys;
     if (c->bvh) {
         memset(&c->g, 0, sizeof c->g);

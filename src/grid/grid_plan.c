@@ -8,23 +8,29 @@ double gemst_default_occupancy(int dim)
     return 2.0;
 }
 
-void gemst_frame_make(int dim, const double bbox_min[3], const double bbox_max[3], gemst_frame *f)
+int gemst_frame_make(int dim, const double bbox_min[3], const double bbox_max[3], gemst_frame *f,
+                     gridemst_error *err)
 {
     double widest = 0.0;
     f->dim = dim;
     for (int d = 0; d < 3; d++) {
         f->origin[d] = d < dim ? bbox_min[d] : 0.0;
         double e = d < dim ? bbox_max[d] - bbox_min[d] : 0.0;
+        if (!isfinite(e))
+            return gemst_fail(err, GRIDEMST_ERR_INPUT,
+                              "the points span more than the largest double along axis %d (from %g to %g)", d,
+                              bbox_min[d], bbox_max[d]);
         if (e > widest)
             widest = e;
     }
     /* widest = m * 2^k with m in [0.5, 1): scaling by 2^-k maps it below 1. */
     int k = 0;
-    if (widest > 0.0 && isfinite(widest))
+    if (widest > 0.0)
         (void)frexp(widest, &k);
     f->scale = ldexp(1.0, -k);
     for (int d = 0; d < 3; d++)
         f->extent[d] = d < dim ? (bbox_max[d] - bbox_min[d]) * f->scale : 0.0;
+    return GRIDEMST_OK;
 }
 
 /* The plan for cell side L; cells saturates at UINT64_MAX when the product

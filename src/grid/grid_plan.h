@@ -34,8 +34,11 @@ typedef struct gemst_grid_plan {
 /* Default target mean occupancy (points per cell) for the dimension. */
 double gemst_default_occupancy(int dim);
 
-/* The frame of a bounding box. */
-void gemst_frame_make(int dim, const double bbox_min[3], const double bbox_max[3], gemst_frame *f);
+/* The frame of a bounding box of finite coordinates; GRIDEMST_ERR_INPUT when
+ * the box is wider than the largest double along an axis (its extent
+ * overflows, and no frame or distance could represent it). */
+int gemst_frame_make(int dim, const double bbox_min[3], const double bbox_max[3], gemst_frame *f,
+                     gridemst_error *err);
 
 /* Cell size and counts for n points spread over the frame's extent.  Axes
  * with an extent much thinner than a cell get one cell, so that degenerate

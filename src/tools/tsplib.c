@@ -29,6 +29,7 @@ typedef struct tsp_reader {
     gemst_pointset *out;               /* name and edge_weight_type go straight here */
     const gemst_tsp_metric_info *metric;
     int64_t dimension;                 /* DIMENSION, or -1 until read */
+    int64_t dimension_line;            /* the line that gave it */
     double *xyz;                       /* coordinates in file order */
     size_t xyz_cap;
     tsp_node *nodes;
@@ -76,6 +77,7 @@ static int set_dimension(tsp_reader *r, const char *value, gridemst_error *err)
         return gemst_lines_bad_token(&r->ln, err, "DIMENSION is not a non-negative integer", value,
                                      value + strlen(value));
     r->dimension = d;
+    r->dimension_line = r->ln.lineno;
     return GRIDEMST_OK;
 }
 
@@ -236,8 +238,9 @@ static int by_id_then_line(const void *pa, const void *pb)
 static int rank_nodes(tsp_reader *r, gridemst_error *err)
 {
     if (r->n != r->dimension)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: DIMENSION says %lld but NODE_COORD_SECTION has %lld nodes",
-                          r->ln.path, (long long)r->dimension, (long long)r->n);
+        return gemst_fail(err, GRIDEMST_ERR_INPUT,
+                          "%s:%lld: DIMENSION says %lld but NODE_COORD_SECTION has %lld nodes", r->ln.path,
+                          (long long)r->dimension_line, (long long)r->dimension, (long long)r->n);
     if (r->n > 1) /* nodes is NULL when there are none */
         qsort(r->nodes, (size_t)r->n, sizeof *r->nodes, by_id_then_line);
     for (int64_t i = 1; i < r->n; i++)
