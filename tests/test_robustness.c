@@ -172,6 +172,35 @@ START_TEST(test_extreme_strip)
 }
 END_TEST
 
+/* A million points uniformly random on a 1e9 x 1 strip, the issue's case:
+ * random gaps along x leave long chains whose components are far apart in
+ * cells, which once took the grid's fallback searches over ten minutes.
+ * The tree must be the BVH's, edge for edge. */
+START_TEST(test_random_strip)
+{
+    const int64_t n = 1000000;
+    double *p = xcalloc((size_t)(n * 2), sizeof *p);
+    uint64_t seed = 11;
+    for (int64_t i = 0; i < 2 * n; i++)
+        p[i] = i % 2 ? rng_unit(&seed) : 1e9 * rng_unit(&seed);
+    gridemst_result grid = solve_cpu(p, GRIDEMST_FLOAT64, n, 2, 0, GRIDEMST_PRECISION_DOUBLE);
+    gridemst_options o;
+    gridemst_error err;
+    gridemst_result bvh;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    o.precision = GRIDEMST_PRECISION_DOUBLE;
+    o.nns = GRIDEMST_NNS_BVH;
+    REQUIRE(gridemst_solve(p, GRIDEMST_FLOAT64, n, 2, &o, &bvh, &err) == GRIDEMST_OK, "BVH: %s", err.message);
+    REQUIRE_CMP(grid.n_edges, ==, n - 1);
+    REQUIRE(same_edges(&grid, &bvh), "the grid's tree differs from the BVH's");
+    REQUIRE_CMP(grid.stats.cells, <=, 4 * n + 1024);
+    gridemst_result_free(&grid);
+    gridemst_result_free(&bvh);
+    free(p);
+}
+END_TEST
+
 /* A million copies of three points: two zero-free edges and n - 3 zero
  * edges, each duplicate joined to the smallest id of its point. */
 START_TEST(test_million_copies)
@@ -200,6 +229,7 @@ int main(void)
     TCase *tc = tcase_create("robustness");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_runs_and_threads_identical);
+    tcase_add_test(tc, test_random_strip);
     tcase_add_loop_test(tc, test_permutation_invariance, 0, (int)(sizeof perm_cases / sizeof perm_cases[0]));
     tcase_add_test(tc, test_host_memory_limit);
     tcase_add_loop_test(tc, test_extreme_strip, 0, 2);

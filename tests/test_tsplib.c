@@ -265,6 +265,14 @@ START_TEST(solve_instance)
         ck_assert_int_eq(gemst_tsplib_tree_length(&ps, res.edges, res.n_edges, &length), 0);
         ck_assert_msg(length == want_length, "%s (%s): tree length %lld under %s, integer Prim %lld", in->file,
                       gridemst_precision_name(precisions[k]), (long long)length, in->type, (long long)want_length);
+        /* the BVH index gives the identical tree */
+        gridemst_result bvh;
+        opt.nns = GRIDEMST_NNS_BVH;
+        rc = gridemst_solve(ps.coords, ps.dtype, ps.n, ps.dim, &opt, &bvh, &err);
+        ck_assert_msg(rc == GRIDEMST_OK, "%s, BVH: %s", in->file, err.message);
+        ck_assert_msg(same_edges(&res, &bvh), "%s (%s): the BVH's tree differs from the grid's", in->file,
+                      gridemst_precision_name(precisions[k]));
+        gridemst_result_free(&bvh);
         gridemst_result_free(&res);
     }
     free(ref);
