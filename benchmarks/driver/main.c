@@ -195,8 +195,9 @@ static double median(const double *v, int m)
     return med;
 }
 
-/* The floor of a backend and index: the median over their prune-none
- * solves; NaN when there were none. */
+/* The floor of a backend: the median over its grid prune-none solves, for
+ * every configuration of the backend, the BVH's too; NaN when there were
+ * none. */
 static double floor_of(const bench *b, const bench_config *c)
 {
     int m = 0;
@@ -208,7 +209,7 @@ static double floor_of(const bench *b, const bench_config *c)
     m = 0;
     for (int k = 0; k < b->n_configs; k++) {
         const config_times *o = &b->configs[k];
-        if (o->c.backend == c->backend && o->c.nns == c->nns)
+        if (o->c.backend == c->backend)
             for (int r = 0; r < o->runs; r++)
                 v[m++] = o->floor[r];
     }

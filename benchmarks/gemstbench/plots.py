@@ -218,16 +218,18 @@ def gridvsbvh_panel(plot_dir, rows, column, ylabel, title, key):
 
 
 def plot_gridvsbvh(plot_dir, rows):
-    """Solve time and FindMin1 time against n, grid against BVH; None without BVH rows."""
+    """Solve time, MFeatures/s and FindMin1 time against n, grid against BVH; None without BVH rows."""
     if not any(r["nns"] == "bvh" for r in rows):
         return None
     panels = [gridvsbvh_panel(plot_dir, rows, "median_ms", "median solve time (ms)", "Whole solve", "unset key"),
+              gridvsbvh_panel(plot_dir, rows, "mfeatures_s", "MFeatures/s = n dim / solve seconds",
+                              "Throughput", "unset key"),
               gridvsbvh_panel(plot_dir, rows, "findmin1_ms", "FindMin1 time, all iterations (ms)",
                               "FindMin1 (the only step where the indexes differ)",
                               "set key outside right top vertical box")]
-    body = "\n".join([f'set multiplot layout 1,2 title "Grid (solid) against BVH (dashed), {device_title(rows)}"']
-                     + panels)
-    return render(plot_dir, "gridvsbvh", body, size=(1500, 600))
+    body = "\n".join([f'set multiplot layout 1,3 title "Grid (solid) against BVH (dashed), {device_title(rows)}"']
+                      + panels)
+    return render(plot_dir, "gridvsbvh", body, size=(2100, 600))
 
 
 def make_all(out):

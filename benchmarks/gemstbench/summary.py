@@ -3,7 +3,8 @@
 One summary row per (dataset, backend, nns, prune, findmin2, precision): the
 median, min and max time over the timed solves, the medians of the library's
 phase times, the floor (median FindMin1 of iteration 0 over the dataset's
-prune-none solves on the same backend and index) and time / floor.
+grid prune-none solves on the same backend: one all-points nearest-neighbour
+query on the grid, for the BVH's rows too) and time / floor.
 """
 import csv
 import os
@@ -57,8 +58,8 @@ def summarize(suite, rows):
         groups.setdefault(tuple(r[k] for k in KEY), []).append(r)
     floors = {}
     for key, g in groups.items():
-        if key[5] == "none":
-            floors.setdefault((key[0], key[3], key[4], key[7]), []).extend(
+        if key[4] == "grid" and key[5] == "none":
+            floors.setdefault((key[0], key[3], key[7]), []).extend(
                 float(r["floor_ms"]) for r in g if r["floor_ms"] != "")
     # every tree of a dataset (one precision) must be the same tree
     weights = {}
@@ -68,7 +69,7 @@ def summarize(suite, rows):
     for key, g in groups.items():
         times = [float(r["time_ms"]) for r in g]
         n, dim = int(key[1]), int(key[2])
-        f = floors.get((key[0], key[3], key[4], key[7]))
+        f = floors.get((key[0], key[3], key[7]))
         floor = statistics.median(f) if f else None
         median = statistics.median(times)
         device = [sum(float(r[p]) for p in PHASES if p != "prepare_ms") for r in g]
@@ -138,7 +139,7 @@ def markdown(suite, rows):
         cells = []
         for h, c in columns:
             text = fmt(r[c])
-            if (h, c) in cell and r["prune"] == "static" and r["prepare_ms"]:
+            if (h, c) in cell and r["nns"] == "grid" and r["prune"] == "static" and r["prepare_ms"]:
                 text += f" ({fmt(r['prepare_ms'])})"
             cells.append(text)
         lines.append("| " + " | ".join(cells) + " |")
