@@ -76,15 +76,27 @@ static void solve_or_fail(const gemst_pointset *ps, const gridemst_options *o, g
     ck_assert_msg(rc == GRIDEMST_OK, "solve failed (%d): %s", rc, err.message);
 }
 
-/* The GPU must reproduce the CPU's (grid) tree exactly, for every strategy:
- * the grid with each pruning strategy, then the BVH (NNS_STRATEGIES - 1). */
-#define NNS_STRATEGIES 4
-static void compare_backends(const char *name, const gemst_pointset *ps)
+/* Sets larger than $GEMST_TEST_MAX_N points are skipped (for runs under
+ * compute-sanitizer, which slows kernels a hundredfold). */
+static int too_large(int64_t n)
 {
+    const char *max = getenv("GEMST_TEST_MAX_N");
+    return max && n > atoll(max);
+}
+
+/* The GPU must reproduce the CPU's (grid) tree exactly, for every strategy:
+ * the grid with each pruning strategy, then the BVH (NNS_STRATEGIES - 1).
+ * occupancy: the grid's target points per cell (0: the default). */
+#define NNS_STRATEGIES 4
+static void compare_backends(const char *name, const gemst_pointset *ps, double occupancy)
+{
+    if (too_large(ps->n))
+        return;
     for (int prec = 0; prec <= 1; prec++) {
         gridemst_options o;
         gridemst_result ref;
         gridemst_options_init(&o);
+        o.cell_occupancy = occupancy;
         o.backend = GRIDEMST_BACKEND_CPU;
         o.precision = (gridemst_precision)prec;
         solve_or_fail(ps, &o, &ref);
@@ -133,7 +145,29 @@ START_TEST(test_generated_sets)
     gemst_pointset ps;
     gridemst_error err;
     ck_assert_int_eq(gemst_generate(c->kind, c->n, c->dim, 7, &ps, &err), GRIDEMST_OK);
-    compare_backends(c->name, &ps);
+    compare_backends(c->name, &ps, 0);
+    free(ps.coords);
+}
+END_TEST
+
+/* Every cell crowded (over GEMST_CROWDED points, so searched through a grid
+ * of its own) with a large target occupancy, on both backends: clustered,
+ * blobs and uniform sets, 2D and 3D. */
+START_TEST(test_crowded_sets)
+{
+    static const gemst_gen_kind kinds[] = {GEMST_GEN_CLUSTERED, GEMST_GEN_BLOBS, GEMST_GEN_UNIFORM};
+    gemst_pointset ps;
+    gridemst_error err;
+    ck_assert_int_eq(gemst_generate(kinds[_i / 2], 60000, 2 + _i % 2, 5, &ps, &err), GRIDEMST_OK);
+    compare_backends("crowded", &ps, 2000.0);
+    gridemst_options o;
+    gridemst_result r;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    o.cell_occupancy = 2000.0;
+    solve_or_fail(&ps, &o, &r);
+    ck_assert_msg(r.stats.crowded_cells > 0, "no crowded cell");
+    gridemst_result_free(&r);
     free(ps.coords);
 }
 END_TEST
@@ -144,7 +178,7 @@ START_TEST(test_special_sets)
     for (int dim = 2; dim <= 3; dim++) {
         gemst_pointset ps;
         make_special(_i, _i == 0 ? 200000 : _i == 3 ? 3000 : 50000, dim, &ps);
-        compare_backends(names[_i], &ps);
+        compare_backends(names[_i], &ps, 0);
         free(ps.coords);
     }
 }
@@ -243,6 +277,7 @@ int main(void)
     tcase_set_timeout(tc, 1200);
     tcase_add_loop_test(tc, test_generated_sets, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, test_special_sets, 0, 4);
+    tcase_add_loop_test(tc, test_crowded_sets, 0, 6);
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);
     tcase_add_loop_test(tc, test_device_memory_limit, 0, 2);
