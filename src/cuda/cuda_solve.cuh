@@ -450,6 +450,9 @@ static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst
     GEMST_DALLOC(&c->mem, size, (size_t)n_sub + 1, "crowded cells' grids");
     GEMST_DALLOC(&c->mem, base, (size_t)n_sub + 1, "crowded cells' grids");
     g->sub = c->sub;
+    /* the scans' last entries: their totals */
+    GEMST_CU(cudaMemsetAsync(size + n_sub, 0, sizeof *size, c->s));
+    GEMST_CU(cudaMemsetAsync(base + n_sub, 0, sizeof *base, c->s));
     GEMST_FN(k_subgrid_plan)<<<n_sub, GEMST_THREADS, 0, c->s>>>(*g, c->sub, size, base);
     GEMST_LAUNCHED();
     GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, size, size, n_sub + 1, c->s));
