@@ -3,7 +3,7 @@
  * own grids built by the CPU backend (src/grid/subgrid.h,
  * src/cpu/cpu_grid.h), the searches that descend into them and skip their
  * own component's ranges (src/nns/walk.h, search.h), the row shells of
- * src/nns/ring.h and the whole-cell fallback (src/nns/cell_fallback.h).
+ * src/nns/ring.h and the fallback by chunks of a cell (src/nns/cell_fallback.h).
  *
  * Grids come from the real CPU build, with a cell occupancy that crowds
  * over GEMST_CROWDED points into some cells (Gaussian blobs over uniform
@@ -789,15 +789,15 @@ static first_pass make_first(const crowd_grid *h, const uint32_t *comp, uint32_t
 }
 
 /*
- * One cell fallback from the pure cell [b, e) of component k against the
- * brute force: it returns the cell's point with the shortest edge to
- * another component when that edge is within the shared bound and beats the
- * first-pass edge (and writes that point's best_d2/best_to), else
- * GEMST_NONE; it raises every cell point's rb2 to at least the final bound
+ * One chunk fallback from the chunk [b, e) of a pure cell of component k
+ * against the brute force: it returns the chunk's point with the shortest
+ * edge to another component when that edge is within the shared bound and
+ * beats the first-pass edge (and writes that point's best_d2/best_to), else
+ * GEMST_NONE; it raises every chunk point's rb2 to at least the final bound
  * and never above the point's nearest foreign distance, and writes nothing
  * else; the shared word ends at the final bound.
  */
-static void check_cell_fallback(const crowd_grid *h, gemst_findmin1_state *st, uint32_t b, uint32_t e, uint32_t k,
+static void check_chunk_fallback(const crowd_grid *h, gemst_findmin1_state *st, uint32_t b, uint32_t e, uint32_t k,
                                 const first_pass *f, const gemst_edge_key *pbest, const uint32_t *pto,
                                 gemst_word1 *w1, uint32_t *win_in, uint32_t *win_out)
 {
@@ -811,33 +811,33 @@ static void check_cell_fallback(const crowd_grid *h, gemst_findmin1_state *st, u
     win_out[k] = f->out;
     w1[k] = gemst_edge_word1(f->shared);
     const uint32_t q = b + (uint32_t)((e - b) / 2);
-    const uint32_t got = gemst_cell_fallback_f64(h->g, st, w1, win_in, win_out, q);
-    REQUIRE(got == want, "cell [%u, %u) breaks %d, first %a, shared %a: found point %u, expected %u", b, e,
+    const uint32_t got = gemst_chunk_fallback_f64(h->g, st, w1, win_in, win_out, q);
+    REQUIRE(got == want, "chunk [%u, %u) breaks %d, first %a, shared %a: found point %u, expected %u", b, e,
             st->breaks != NULL, first.d2, f->shared, got, want);
     const double final = want != GEMST_NONE ? pbest[want].d2 : first.d2 < f->shared ? first.d2 : f->shared;
     for (uint32_t p = 0; p < h->n; p++) {
         if (p < b || p >= e) {
-            REQUIRE(st->rb2[p] == 0.0, "cell [%u, %u): rb2 of point %u written", b, e, p);
+            REQUIRE(st->rb2[p] == 0.0, "chunk [%u, %u): rb2 of point %u written", b, e, p);
         } else {
-            REQUIRE(st->rb2[p] >= final && st->rb2[p] <= pbest[p].d2, "cell [%u, %u): point %u's bound %a, final bound "
+            REQUIRE(st->rb2[p] >= final && st->rb2[p] <= pbest[p].d2, "chunk [%u, %u): point %u's bound %a, final bound "
                     "%a, its nearest foreign point at %a", b, e, p, st->rb2[p], final, pbest[p].d2);
             st->rb2[p] = 0.0;
         }
         if (p == want)
-            REQUIRE(st->best_d2[p] == pbest[p].d2 && st->best_to[p] == pto[p], "cell [%u, %u): point %u's edge "
+            REQUIRE(st->best_d2[p] == pbest[p].d2 && st->best_to[p] == pto[p], "chunk [%u, %u): point %u's edge "
                     "(%a, to %u), expected (%a, to %u)", b, e, p, st->best_d2[p], st->best_to[p], pbest[p].d2, pto[p]);
         else
-            REQUIRE(st->best_to[p] == GEMST_NONE, "cell [%u, %u): edge of point %u written", b, e, p);
+            REQUIRE(st->best_to[p] == GEMST_NONE, "chunk [%u, %u): edge of point %u written", b, e, p);
         st->best_to[p] = GEMST_NONE;
     }
     REQUIRE(gemst_edge_word1_value(w1[k]) == (want != GEMST_NONE ? final : f->shared),
-            "cell [%u, %u): shared bound %a", b, e, gemst_edge_word1_value(w1[k]));
+            "chunk [%u, %u): shared bound %a", b, e, gemst_edge_word1_value(w1[k]));
 }
 
-/* Every cell of two or more points all in one component, under the slab and
- * region labellings, with and without breaks, and each kind of first-pass
- * edge. */
-START_TEST(test_cell_fallback)
+/* Every chunk (GEMST_CHUNK consecutive points) of every cell of two or more
+ * points all in one component, under the slab and region labellings, with
+ * and without breaks, and each kind of first-pass edge. */
+START_TEST(test_chunk_fallback)
 {
     const crowd_case *cc = &crowd_cases[_i / SEEDS];
     uint64_t seed = 500u + (uint64_t)_i;
@@ -868,11 +868,14 @@ START_TEST(test_cell_fallback)
             if (e - b < 2 || breaks[b] != breaks[e - 1])
                 continue;
             pure++;
-            for (int how = 0; how < FIRSTS; how++) {
-                const first_pass f = make_first(&h, comp, comp[b], pbest, pto, how, &seed);
-                for (int with_breaks = 0; with_breaks < 2; with_breaks++) {
-                    st.breaks = with_breaks ? breaks : NULL;
-                    check_cell_fallback(&h, &st, b, e, comp[b], &f, pbest, pto, w1, win_in, win_out);
+            for (uint32_t cb = b; cb < e; cb += GEMST_CHUNK) {
+                const uint32_t ce = e - cb > GEMST_CHUNK ? cb + GEMST_CHUNK : e;
+                for (int how = 0; how < FIRSTS; how++) {
+                    const first_pass f = make_first(&h, comp, comp[b], pbest, pto, how, &seed);
+                    for (int with_breaks = 0; with_breaks < 2; with_breaks++) {
+                        st.breaks = with_breaks ? breaks : NULL;
+                        check_chunk_fallback(&h, &st, cb, ce, comp[b], &f, pbest, pto, w1, win_in, win_out);
+                    }
                 }
             }
         }
@@ -941,7 +944,7 @@ static Suite *crowded_suite(void)
     tcase_add_loop_test(ts, test_crowded_knn, 0, CROWD_CASES * SEEDS);
     tcase_add_loop_test(ts, test_crowded_nearest_foreign, 0, CROWD_CASES * SEEDS);
     tcase_add_loop_test(ts, test_row_shells, 0, SHELL_CASES * SEEDS);
-    tcase_add_loop_test(ts, test_cell_fallback, 0, CROWD_CASES * SEEDS);
+    tcase_add_loop_test(ts, test_chunk_fallback, 0, CROWD_CASES * SEEDS);
     tcase_add_loop_test(ts, test_own_run_end, 0, SEEDS);
     suite_add_tcase(s, ts);
     return s;
