@@ -97,20 +97,20 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_axis_gap)(const gemst_cells *cg
     return (gemst_real)0;
 }
 
-/*
- * Lower bound on the squared distance from the query box [lo, hi] (a point
- * when lo == hi) whose cell, or nearest cell, is c, to any point of the
- * grid outside rings 0..r around c; infinity when those rings cover the
- * whole grid.  A box query is a cell of the same grid.
- */
-static inline GEMST_HD gemst_real GEMST_FN(gemst_ring_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
-                                                               const gemst_real hi[3], const int32_t c[3], int r)
+/* Lower bound on the squared distance from the query box [lo, hi] to any
+ * point of the grid beyond the box of cells [c - r, c + r] along an axis
+ * from `first` on (infinity when there is none). */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
+                                                          const gemst_real hi[3], const int32_t c[3], int r,
+                                                          int first)
 {
     gemst_real m = GEMST_REAL_INF;
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
     for (int d = 0; d < 3; d++) {
+        if (d < first)
+            continue;
         if (d >= cg->dim)
             break;
         if (c[d] - r > 0) {
@@ -125,6 +125,18 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_ring_outer_lb2)(const gemst_cel
     if (m == GEMST_REAL_INF)
         return m;
     return GEMST_MUL(GEMST_MUL(m, m), GEMST_LB_SHRINK);
+}
+
+/*
+ * Lower bound on the squared distance from the query box [lo, hi] (a point
+ * when lo == hi) whose cell, or nearest cell, is c, to any point of the
+ * grid outside rings 0..r around c; infinity when those rings cover the
+ * whole grid.  A box query is a cell of the same grid, or part of one.
+ */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_ring_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
+                                                               const gemst_real hi[3], const int32_t c[3], int r)
+{
+    return GEMST_FN(gemst_outer_lb2)(cg, lo, hi, c, r, 0);
 }
 
 /* Trims the cells [*xa, *xb] of a row whose y/z distance from the query box
@@ -150,8 +162,27 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_row_gap2)(const gemst_cells *cg
     return GEMST_ADD(GEMST_MUL(gy, gy), GEMST_MUL(gz, gz));
 }
 
+/* The cells of a range of points: cells xa..xb of row (y, z). */
+typedef struct {
+    int32_t xa, xb, y, z;
+} gemst_span;
+
+/* The points of cells [xa, xb] of row (y, z) into [*begin, *end) and the
+ * cells into *span; whether there are any. */
+static inline GEMST_HD int GEMST_FN(gemst_row_points)(const gemst_cells *cg, int32_t xa, int32_t xb, int32_t y,
+                                                    int32_t z, uint32_t *begin, uint32_t *end, gemst_span *span)
+{
+    *begin = cg->start[gemst_cell_index(cg->nc, xa, y, z)];
+    *end = cg->start[gemst_cell_index(cg->nc, xb, y, z) + 1];
+    span->xa = xa;
+    span->xb = xb;
+    span->y = y;
+    span->z = z;
+    return *begin < *end;
+}
+
 /* Iterator over the point ranges of one ring around cell c; after each
- * range, (xa..xb, y, z) are the cells it spans. */
+ * range, `last` holds the cells it spans. */
 #define gemst_ring GEMST_FN(gemst_ring)
 typedef struct {
     int r;
@@ -159,7 +190,7 @@ typedef struct {
     int32_t y, z;          /* current row */
     int32_t ylo, yhi, zhi; /* rows of the ring inside the grid */
     int part;              /* 0: row start, 1: right end next, 2: row done */
-    int32_t xa, xb, ry, rz; /* cells of the range returned last */
+    gemst_span last;       /* cells of the range returned last */
 } gemst_ring;
 
 static inline GEMST_HD void GEMST_FN(gemst_ring_begin)(const gemst_cells *cg, const int32_t c[3], int r,
@@ -222,17 +253,8 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_cells *cg, cons
                 it->z++;
             }
         }
-        if (xa <= xb) {
-            *begin = cg->start[gemst_cell_index(cg->nc, xa, y, z)];
-            *end = cg->start[gemst_cell_index(cg->nc, xb, y, z) + 1];
-            if (*begin < *end) {
-                it->xa = xa;
-                it->xb = xb;
-                it->ry = y;
-                it->rz = z;
-                return 1;
-            }
-        }
+        if (xa <= xb && GEMST_FN(gemst_row_points)(cg, xa, xb, y, z, begin, end, &it->last))
+            return 1;
     }
     return 0;
 }
@@ -244,8 +266,8 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_cells *cg, cons
  * rings 0..r0 first takes only what lies beyond them in the rows of shells
  * 0..r0.  A shell costs 8s rows in 3D (2 in 2D) where the ring of the same
  * reach costs about 8s^2 cells, so wide searches through empty or
- * own-component space cost far less.  After each range, (xa..xb, y, z) are
- * the cells it spans.
+ * own-component space cost far less.  After each range, `last` holds the
+ * cells it spans.
  */
 #define gemst_shell GEMST_FN(gemst_shell)
 typedef struct {
@@ -254,7 +276,7 @@ typedef struct {
     int32_t y, z;           /* current row */
     int32_t zhi;            /* last z of the shell inside the grid */
     int part;               /* within a row: 0 first range, 1 second (shells <= r0), 2 row done */
-    int32_t xa, xb, ry, rz; /* cells of the range returned last */
+    gemst_span last;        /* cells of the range returned last */
 } gemst_shell;
 
 static inline GEMST_HD void GEMST_FN(gemst_shell_begin)(const gemst_cells *cg, const int32_t c[3], int s, int r0,
@@ -324,17 +346,8 @@ static inline GEMST_HD int GEMST_FN(gemst_shell_next)(const gemst_cells *cg, con
             } else {
                 it->part = 2;
             }
-            if (a > b)
-                continue;
-            *begin = cg->start[gemst_cell_index(cg->nc, a, y, z)];
-            *end = cg->start[gemst_cell_index(cg->nc, b, y, z) + 1];
-            if (*begin < *end) {
-                it->xa = a;
-                it->xb = b;
-                it->ry = y;
-                it->rz = z;
+            if (a <= b && GEMST_FN(gemst_row_points)(cg, a, b, y, z, begin, end, &it->last))
                 return 1;
-            }
         }
     }
     return 0;
@@ -345,20 +358,7 @@ static inline GEMST_HD int GEMST_FN(gemst_shell_next)(const gemst_cells *cg, con
 static inline GEMST_HD gemst_real GEMST_FN(gemst_shell_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
                                                                 const gemst_real hi[3], const int32_t c[3], int s)
 {
-    gemst_real m = GEMST_REAL_INF;
-    for (int d = 1; d < cg->dim; d++) {
-        if (c[d] - s > 0) {
-            gemst_real gap = GEMST_SUB(lo[d], GEMST_FN(gemst_cell_lo)(cg, d, c[d] - s));
-            m = gap < m ? gap : m;
-        }
-        if (c[d] + s < cg->nc[d] - 1) {
-            gemst_real gap = GEMST_SUB(GEMST_FN(gemst_cell_lo)(cg, d, c[d] + s + 1), hi[d]);
-            m = gap < m ? gap : m;
-        }
-    }
-    if (m == GEMST_REAL_INF)
-        return m;
-    return GEMST_MUL(GEMST_MUL(m, m), GEMST_LB_SHRINK);
+    return GEMST_FN(gemst_outer_lb2)(cg, lo, hi, c, s, 1);
 }
 
 #endif

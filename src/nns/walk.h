@@ -155,10 +155,11 @@ static inline GEMST_HD int GEMST_FN(gemst_walk_next)(const gemst_grid *g, const 
         if (gemst_own_range(own->breaks, own->comp, own->comp_q, *begin, *end))
             continue;
         if (g->n_sub > 0 && *end - *begin > GEMST_CROWDED) {
-            w->x = w->shells ? w->shell.xa : w->ring.xa;
-            w->xb = w->shells ? w->shell.xb : w->ring.xb;
-            w->y = w->shells ? w->shell.ry : w->ring.ry;
-            w->z = w->shells ? w->shell.rz : w->ring.rz;
+            const gemst_span *span = w->shells ? &w->shell.last : &w->ring.last;
+            w->x = span->xa;
+            w->xb = span->xb;
+            w->y = span->y;
+            w->z = span->z;
             continue;
         }
         return 1;
