@@ -303,7 +303,7 @@ void bench_print_help(FILE *f)
           "  --label NAME            the dataset's name in the CSV (default: INPUT's base\n"
           "                          name, or KIND-Dd-N)\n"
           "  --backend LIST          cpu|cuda|auto (default auto: cuda when a GPU is usable)\n"
-          "  --nns LIST              grid (the only index implemented)\n"
+          "  --nns LIST              grid|bvh (default grid)\n"
           "  --prune LIST            none|dynamic|static (default static)\n"
           "  --findmin2 LIST         list|atomic (default atomic)\n"
           "  --precision P           float|double (default float)\n"

@@ -7,6 +7,7 @@
 #define GEMST_CUDA_COMMON_CUH
 
 #include <cuda_runtime.h>
+#include <string.h>
 
 #include "common.h"
 
@@ -47,14 +48,44 @@ static inline unsigned gemst_blocks(uint64_t work)
     return b ? (unsigned)b : 1u;
 }
 
-/* Device allocations of one solve, counted and released together. */
+/*
+ * Device allocations of one solve, counted and released together.  They
+ * come from a memory pool of the solve's own, in the order of its stream:
+ * cudaFree would wait for the whole device at every early release (and a
+ * solve releases sorting scratch and staging buffers some forty times),
+ * while a pool's buffer goes back on the stream and is reused by the next
+ * allocation there.  The pool keeps what it got until the solve ends.
+ * Devices without memory pools use cudaMalloc and cudaFree.
+ */
 #define GEMST_MAX_BUFFERS 64
 typedef struct {
     void *ptr[GEMST_MAX_BUFFERS];
     size_t size[GEMST_MAX_BUFFERS];
     int count;
     size_t live, peak;
+    cudaMemPool_t pool; /* NULL: cudaMalloc */
+    cudaStream_t s;
 } gemst_dmem;
+
+/* Sets up the solve's allocations on device `device`, ordered on stream s. */
+static inline int gemst_dmem_init(gemst_dmem *m, int device, cudaStream_t s, gridemst_error *err)
+{
+    int pools = 0;
+    memset(m, 0, sizeof *m);
+    m->s = s;
+    GEMST_CU(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
+    if (!pools)
+        return GRIDEMST_OK;
+    cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    GEMST_CU(cudaMemPoolCreate(&m->pool, &props));
+    uint64_t keep = UINT64_MAX; /* released only when the pool is destroyed */
+    GEMST_CU(cudaMemPoolSetAttribute(m->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    return GRIDEMST_OK;
+}
 
 static inline int gemst_dalloc(gemst_dmem *m, void **p, size_t bytes, const char *what, gridemst_error *err)
 {
@@ -62,7 +93,7 @@ static inline int gemst_dalloc(gemst_dmem *m, void **p, size_t bytes, const char
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "too many device buffers");
     if (bytes == 0)
         bytes = 1;
-    cudaError_t e = cudaMalloc(p, bytes);
+    cudaError_t e = m->pool ? cudaMallocFromPoolAsync(p, bytes, m->pool, m->s) : cudaMalloc(p, bytes);
     if (e != cudaSuccess) {
         size_t free_b = 0, total_b = 0;
         (void)cudaGetLastError();
@@ -80,12 +111,20 @@ static inline int gemst_dalloc(gemst_dmem *m, void **p, size_t bytes, const char
     return GRIDEMST_OK;
 }
 
+static inline void gemst_dmem_release(gemst_dmem *m, void *p)
+{
+    if (m->pool)
+        cudaFreeAsync(p, m->s);
+    else
+        cudaFree(p);
+}
+
 /* Frees one buffer early (a no-op for NULL). */
 static inline void gemst_dfree(gemst_dmem *m, void *p)
 {
     for (int i = 0; p && i < m->count; i++)
         if (m->ptr[i] == p) {
-            cudaFree(p);
+            gemst_dmem_release(m, p);
             m->live -= m->size[i];
             m->ptr[i] = m->ptr[m->count - 1];
             m->size[i] = m->size[m->count - 1];
@@ -94,12 +133,40 @@ static inline void gemst_dfree(gemst_dmem *m, void *p)
         }
 }
 
+/* Device memory the solve holds: its pool's (in use or ready for reuse),
+ * or its live buffers'. */
+static inline size_t gemst_dmem_held(const gemst_dmem *m)
+{
+    uint64_t reserved = 0;
+    if (m->pool && cudaMemPoolGetAttribute(m->pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess)
+        return (size_t)reserved;
+    return m->live;
+}
+
+/* The most device memory the solve held at once: what its pool got from
+ * the device (buffers in use, and freed ones awaiting reuse), or the peak
+ * of its live buffers. */
+static inline size_t gemst_dmem_peak(const gemst_dmem *m)
+{
+    uint64_t high = 0;
+    if (m->pool && cudaMemPoolGetAttribute(m->pool, cudaMemPoolAttrReservedMemHigh, &high) == cudaSuccess &&
+        (size_t)high > m->peak)
+        return (size_t)high;
+    return m->peak;
+}
+
+/* Frees every buffer and the pool, once the stream's work is done. */
 static inline void gemst_dfree_all(gemst_dmem *m)
 {
     for (int i = 0; i < m->count; i++)
-        cudaFree(m->ptr[i]);
+        gemst_dmem_release(m, m->ptr[i]);
     m->count = 0;
     m->live = 0;
+    if (m->pool) {
+        cudaStreamSynchronize(m->s);
+        cudaMemPoolDestroy(m->pool);
+        m->pool = NULL;
+    }
 }
 
 #define GEMST_DALLOC(mem, ptr, count, what) \

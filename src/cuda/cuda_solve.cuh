@@ -193,13 +193,13 @@ static int GEMST_FN(check_device_memory)(cuda_ctx *c, size_t need, gridemst_erro
     const gemst_problem *pb = c->pb;
     size_t free_b = 0, total_b = 0;
     GEMST_CU(cudaMemGetInfo(&free_b, &total_b));
-    size_t usable = free_b + c->mem.live;
+    size_t usable = free_b + gemst_dmem_held(&c->mem);
     if (pb->opt.max_device_bytes > 0 && (size_t)pb->opt.max_device_bytes < usable)
         usable = (size_t)pb->opt.max_device_bytes;
     if (need > usable)
         return gemst_fail(err, GRIDEMST_ERR_DEVICE_MEMORY,
                           "%lld points need about %zu bytes of device memory; %zu may be used (%zu of %zu free)",
-                          (long long)pb->n, need, usable, free_b + c->mem.live, total_b);
+                          (long long)pb->n, need, usable, free_b + gemst_dmem_held(&c->mem), total_b);
     return GRIDEMST_OK;
 }
 
@@ -1066,10 +1066,12 @@ extern "C" int GEMST_FN(gemst_cuda_solve)(const gemst_problem *pb, gemst_tree *t
     cudaError_t e = own_stream ? cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking) : cudaSuccess;
     for (int i = 0; i < 6 && e == cudaSuccess; i++)
         e = cudaEventCreate(&ev[i]);
-    int rc = e == cudaSuccess ? GEMST_FN(run)(&c, ev, tree, stats, err)
+    int rc = e == cudaSuccess ? gemst_dmem_init(&c.mem, pb->opt.device, c.s, err)
                               : gemst_cuda_fail(err, e, "creating a stream and events", __FILE__, __LINE__);
+    if (rc == GRIDEMST_OK)
+        rc = GEMST_FN(run)(&c, ev, tree, stats, err);
     cudaStreamSynchronize(c.s);
-    stats->peak_device_bytes = (int64_t)c.mem.peak;
+    stats->peak_device_bytes = (int64_t)gemst_dmem_peak(&c.mem);
     gemst_dfree_all(&c.mem);
     for (int i = 0; i < 6; i++)
         if (ev[i])
