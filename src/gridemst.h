@@ -190,7 +190,8 @@ typedef struct gridemst_stats {
     int64_t crowded_cells;       /* cells of more than 512 points, searched through a grid of their own */
     int64_t fallback_searches;   /* searches beyond a point's candidate radius (the count may vary from
                                     run to run: concurrent searches share their bounds) */
-    int64_t peak_device_bytes;   /* device memory held at the peak (CUDA) */
+    int64_t peak_device_bytes;   /* device memory the solve held at its peak, buffers in use and freed ones its
+                                    memory pool kept for reuse (CUDA) */
     char device_name[256];       /* GPU name (CUDA) or "cpu" */
     char note[256];              /* what the caller should know, e.g. that AUTO fell back
                                     to the CPU because the job does not fit on the GPU;
