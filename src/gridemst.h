@@ -218,7 +218,8 @@ GRIDEMST_API void gridemst_options_init(gridemst_options *opt);
  * NULL for the defaults.  On success fills *result (free it with
  * gridemst_result_free) and returns GRIDEMST_OK; otherwise returns a status
  * code, fills *err when it is not NULL, and leaves *result empty.
- * n = 0 or 1 gives an empty tree.
+ * n = 0 or 1 gives an empty tree; n may be up to 2^32 - 2 (point indices
+ * are 32-bit inside), beyond that the status is GRIDEMST_ERR_INPUT.
  */
 GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
                                 const gridemst_options *opt, gridemst_result *result,
@@ -231,9 +232,10 @@ GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_
  * backend (opt->backend AUTO or CUDA; CPU is GRIDEMST_ERR_INVALID_ARGUMENT,
  * and there is no fallback to the CPU), on opt->cuda_stream when set, and
  * returns once the tree is in host memory, as gridemst_solve gives it.  The
- * points are only read.  Device memory allocations and frees in the solve
- * synchronize the device as cudaMalloc and cudaFree do.  Without CUDA in the
- * build: GRIDEMST_ERR_UNSUPPORTED.
+ * points are only read.  The solve's device memory comes from a memory pool
+ * of its own, allocated and freed in the order of its stream (no device-wide
+ * synchronization), and is given back before the call returns.  Without
+ * CUDA in the build: GRIDEMST_ERR_UNSUPPORTED.
  */
 GRIDEMST_API int gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
                                        const gridemst_options *opt, gridemst_result *result,

@@ -484,6 +484,23 @@ expect_usage "--min-cluster-size -1" "--min-cluster-size" --min-cluster-size -1 
 expect_error "unwritable --labels" "/nonexistent/dir/l.txt" --cut 1 --labels /nonexistent/dir/l.txt "$tmp/one.txt"
 expect_error "unwritable --linkage" "/nonexistent/dir/k.csv" --linkage /nonexistent/dir/k.csv "$tmp/one.txt"
 
+# Progress: on a terminal, a run of over a second shows its iterations on
+# standard error, each line overwriting the last, ended by a newline before
+# the summary.  script(1) gives the tool a pseudo-terminal (skipped without it).
+if command -v script >/dev/null 2>&1; then
+    script -qec "'$prog' --generate uniform --n 2e6 --backend cpu --threads 1 -o /dev/null" "$tmp/typescript" \
+        >"$tmp/tty" 2>&1
+    status=$?
+    if [ "$status" -ne 0 ]; then
+        fail "progress on a terminal: exit status $status: $(head -c 300 "$tmp/tty")"
+    elif ! grep -q "gridemst: iteration 1, [0-9]* components left" "$tmp/tty" ||
+        ! grep -q "gridemst: iteration [0-9]*, 1 component left" "$tmp/tty"; then
+        fail "progress on a terminal: no iteration lines in: $(head -c 300 "$tmp/tty")"
+    elif ! tr '\r' '\n' <"$tmp/tty" | grep -q "^gridemst: 2000000 points"; then
+        fail "progress on a terminal: the summary does not start a line: $(head -c 300 "$tmp/tty")"
+    fi
+fi
+
 # CUDA: fine where a GPU is present, else exit 2 with a clear message.
 run --generate uniform --n 100 --backend cuda
 if [ "$status" -ne 0 ]; then

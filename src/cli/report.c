@@ -462,8 +462,8 @@ static void show_progress(void *ctx, const char *phase, int iteration, int64_t c
     if (cli_now_ms() - p->start_ms <= 1000.0)
         return;
     if (strcmp(phase, "iteration") == 0)
-        snprintf(line, sizeof line, "gridemst: iteration %d, %lld components left", iteration,
-                 (long long)components);
+        snprintf(line, sizeof line, "gridemst: iteration %d, %lld component%s left", iteration,
+                 (long long)components, components == 1 ? "" : "s");
     else if (strcmp(phase, "grid") == 0)
         snprintf(line, sizeof line, "gridemst: grid built");
     else if (strcmp(phase, "edges") == 0)
