@@ -333,6 +333,8 @@ static const grid_case grid_cases[] = {
     {2, {10, 10, 1}, 0.1, 150, STYLE_RANDOM},
     {2, {3, 3, 1}, 0.3, 1, STYLE_RANDOM},
     {3, {2, 2, 2}, 0.5, 2, STYLE_LATTICE},
+    {2, {4, 4, 1}, 0.25, 300, STYLE_RANDOM}, /* rows of more than GEMST_CLIP_POINTS points */
+    {3, {3, 3, 3}, 0.3, 400, STYLE_RANDOM},
 };
 #define GRID_CASES ((int)(sizeof grid_cases / sizeof grid_cases[0]))
 
@@ -488,9 +490,24 @@ static gemst_query query_of(const hand_grid *h, uint32_t i)
     return qq;
 }
 
+/* Squared distance from the query to the box of point p's cell. */
+static double cell_box_d2(const hand_grid *h, const gemst_query *qq, uint32_t p)
+{
+    double s = 0.0;
+    for (int d = 0; d < h->g.dim; d++) {
+        double lo = h->cell[p][d] * h->g.L, hi = (h->cell[p][d] + 1) * h->g.L, q = qq->q[d];
+        double gap = q < lo ? lo - q : q > hi ? q - hi : 0.0;
+        s += gap * gap;
+    }
+    return s;
+}
+
 /* Enumerates ring r with a bound (fixed, or shrinking to the nearest point
  * seen when shrink is set): counts each point's visits in seen[], checks
- * every range lies in the ring; returns the final bound. */
+ * every range lies in the ring, and with a fixed bound that a range of more
+ * than GEMST_CLIP_POINTS points holds none from a cell wholly beyond it
+ * (such rows are clipped to the bound cell by cell); returns the final
+ * bound. */
 static double enumerate_ring(const hand_grid *h, const gemst_query *qq, int r, double bound2, int shrink,
                              uint32_t *seen)
 {
@@ -507,6 +524,10 @@ static double enumerate_ring(const hand_grid *h, const gemst_query *qq, int r, d
             REQUIRE(cheb(h, qq->idx, p) == r, "ring %d returned point %u at ring %d", r, p,
                     cheb(h, qq->idx, p));
             seen[p]++;
+            if (!shrink && bound2 < INF && e - b > GEMST_CLIP_POINTS)
+                REQUIRE(cell_box_d2(h, qq, p) * (1.0 - 0x1p-19) <= bound2,
+                        "ring %d bound %a: point %u from a cell at squared distance %a", r, bound2, p,
+                        cell_box_d2(h, qq, p));
             double d2 = gemst_dist2_q_f64(&h->g, qq, p);
             if (shrink && d2 < bound2)
                 bound2 = d2;
