@@ -165,19 +165,21 @@ static inline GEMST_HD int GEMST_FN(gemst_cell_beyond)(const gemst_cells *cg, co
 
 /* Drops the end cells of row cells [*xa, *xb] that lie beyond bound2, cell
  * by cell (the x distance falls towards the query's column, so what stays
- * is all within reach).  For the rings' rows of more than GEMST_CLIP_POINTS
- * points: the short ones near the query, which gemst_row_trim leaves whole,
- * and the margin it leaves on the others; in a dense region those cells
- * hold hundreds of points (H200, 1e7 points: normal 3D 67.0 -> 59.9 ms,
- * blobs 3D 154 -> 123 ms).  On the CPU rows of a few points are cheaper to
+ * is all within reach).  For the rings' rows: the short ones near the
+ * query, which gemst_row_trim leaves whole, and the margin it leaves on the
+ * others; in a dense region those cells hold hundreds of points (H200, 1e7
+ * points: normal 3D 67.0 -> 59.9 ms, blobs 3D 154 -> 123 ms).
+ *
+ * On the CPU only rows of more than GEMST_CLIP_POINTS points are clipped,
+ * once their points are looked up: rows of a few points are cheaper to
  * scan than to clip (uniform 2D searches were 10% slower clipping every
- * row); on the GPU clipping them too still pays in crowded cells' grids,
- * whose rows are short (blobs 3D 1e7: 123 ms, against 139 ms clipping only
- * rows of over 32 points), and costs uniform sets under 1%.  The row shells
- * keep gemst_row_trim's margin: clipping theirs made the fallback's widest
- * searches slower (varden 3D 1e7: 185 -> 213 ms), and clipping in the walk,
- * only the ranges about to be scanned, slowed the search kernels (normal 3D
- * 83 ms). */
+ * row).  On the GPU (0) every row is clipped before the lookup: clipping
+ * after it cost blobs 3D 1e7 16 ms (139 against 123 ms, with or without
+ * the rows of 32 points or fewer); uniform sets pay under 1%.  The row
+ * shells keep gemst_row_trim's margin: clipping theirs made the fallback's
+ * widest searches slower (varden 3D 1e7: 185 -> 213 ms), and clipping in
+ * the walk, only the ranges about to be scanned, slowed the search kernels
+ * (normal 3D 83 ms). */
 #ifdef __CUDA_ARCH__
 #define GEMST_CLIP_POINTS 0
 #else
@@ -274,7 +276,10 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_cells *cg, cons
             xb = cx + r < cg->nc[0] - 1 ? cx + r : cg->nc[0] - 1;
             if (r >= 3 && bounded)
                 GEMST_FN(gemst_row_trim)(cg, lo, hi, row2, bound2, &xa, &xb);
-            crowded_row = bounded;
+            if (bounded && GEMST_CLIP_POINTS == 0)
+                GEMST_FN(gemst_row_clip)(cg, lo, hi, row2, bound2, &xa, &xb);
+            else
+                crowded_row = bounded;
             it->part = 2;
         } else {
             /* Only the two end cells of the row belong to the ring. */
