@@ -263,7 +263,7 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_cells *cg, cons
     while (it->z <= it->zhi) {
         const int32_t y = it->y, z = it->z;
         int32_t xa = 0, xb = -1;
-        int crowded_row = 0; /* a whole row, to be clipped if it holds many points */
+        int clip_later = 0; /* a whole row, to be clipped once it shows many points */
         const int bounded = bound2 < GEMST_REAL_INF; /* no pruning while the bound is open */
         const gemst_real row2 = bounded ? GEMST_FN(gemst_row_gap2)(cg, lo, hi, y, z) : (gemst_real)0;
         if (bounded && GEMST_MUL(row2, GEMST_LB_SHRINK) > bound2) {
@@ -271,7 +271,8 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_cells *cg, cons
         } else if (y == it->c[1] - r || y == it->c[1] + r || z == it->c[2] - r || z == it->c[2] + r) {
             /* A whole row, trimmed to the x range the bound reaches (two
              * cells of margin cover rounding in the trim, so rows shorter
-             * than 7 cells cannot shrink). */
+             * than 7 cells cannot shrink), then clipped exactly
+             * (gemst_row_clip). */
             xa = cx - r > 0 ? cx - r : 0;
             xb = cx + r < cg->nc[0] - 1 ? cx + r : cg->nc[0] - 1;
             if (r >= 3 && bounded)
@@ -279,7 +280,7 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_cells *cg, cons
             if (bounded && GEMST_CLIP_POINTS == 0)
                 GEMST_FN(gemst_row_clip)(cg, lo, hi, row2, bound2, &xa, &xb);
             else
-                crowded_row = bounded;
+                clip_later = bounded;
             it->part = 2;
         } else {
             /* Only the two end cells of the row belong to the ring. */
@@ -300,7 +301,7 @@ static inline GEMST_HD int GEMST_FN(gemst_ring_next)(const gemst_cells *cg, cons
             }
         }
         if (xa <= xb && GEMST_FN(gemst_row_points)(cg, xa, xb, y, z, begin, end, &it->last)) {
-            if (!crowded_row || *end - *begin <= GEMST_CLIP_POINTS)
+            if (!clip_later || *end - *begin <= GEMST_CLIP_POINTS)
                 return 1;
             const int32_t xa0 = xa, xb0 = xb;
             GEMST_FN(gemst_row_clip)(cg, lo, hi, row2, bound2, &xa, &xb);
