@@ -26,6 +26,7 @@
 #include "nns/search.h"
 #include "graph/boruvka.h"
 #include "cpu/cpu_grid.h"
+#include "cpu/cpu_knn.inc"
 #include "tools/prim.h"
 
 #define INF ((double)INFINITY)
@@ -644,6 +645,18 @@ START_TEST(test_knn)
         for (int k = 0; k < count; k++) {
             REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2, "query %u: neighbour %d is %u (%a), expected %u (%a)",
                     i, k, kid[k], kd2[k], nb[k].p, nb[k].d2);
+        }
+        /* The CPU's search by cell (cpu_knn.inc), where it applies. */
+        uint32_t b[GEMST_BLOCK_ROWS], e[GEMST_BLOCK_ROWS];
+        int rows = block_rows_f64(&h.g, qq.c, b, e);
+        if (rows < 0)
+            continue;
+        count = block_knn_f64(&h.g, &qq, rows, b, e, kd2, kid);
+        REQUIRE_CMP(count, ==, m < GEMST_KNN ? (int)m : GEMST_KNN);
+        for (int k = 0; k < count; k++) {
+            REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2,
+                    "query %u by cell: neighbour %d is %u (%a), expected %u (%a)", i, k, kid[k], kd2[k], nb[k].p,
+                    nb[k].d2);
         }
     }
     free(nb);

@@ -55,32 +55,44 @@ static inline GEMST_HD void GEMST_FN(gemst_query_make)(const gemst_grid *g, uint
     GEMST_FN(gemst_cell_coords)(&top, qq->q, qq->c);
 }
 
-/* Squared distance from the query to grid point p: the one formula every
- * comparison in the solver uses. */
-static inline GEMST_HD gemst_real GEMST_FN(gemst_dist2_q)(const gemst_grid *g, const gemst_query *qq, uint32_t p)
+/* Squared distance from a to b (a[2] and b[2] unused in 2D): the one
+ * formula every comparison in the solver uses. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_sq_dist)(int dim, const gemst_real a[3], const gemst_real b[3])
 {
-    gemst_real dx = GEMST_SUB(g->x[p], qq->q[0]);
-    gemst_real dy = GEMST_SUB(g->y[p], qq->q[1]);
+    gemst_real dx = GEMST_SUB(b[0], a[0]);
+    gemst_real dy = GEMST_SUB(b[1], a[1]);
     gemst_real s = GEMST_ADD(GEMST_MUL(dx, dx), GEMST_MUL(dy, dy));
-    if (g->dim == 3) {
-        gemst_real dz = GEMST_SUB(g->z[p], qq->q[2]);
+    if (dim == 3) {
+        gemst_real dz = GEMST_SUB(b[2], a[2]);
         s = GEMST_ADD(s, GEMST_MUL(dz, dz));
     }
     return s;
+}
+
+/* Grid point p's coordinates (p[2] is 0 in 2D). */
+static inline GEMST_HD void GEMST_FN(gemst_point_at)(const gemst_grid *g, uint32_t p, gemst_real at[3])
+{
+    at[0] = g->x[p];
+    at[1] = g->y[p];
+    at[2] = g->dim == 3 ? g->z[p] : (gemst_real)0;
+}
+
+/* Squared distance from the query to grid point p. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_dist2_q)(const gemst_grid *g, const gemst_query *qq, uint32_t p)
+{
+    gemst_real at[3];
+    GEMST_FN(gemst_point_at)(g, p, at);
+    return GEMST_FN(gemst_sq_dist)(g->dim, qq->q, at);
 }
 
 /* Squared distance between grid points a and b; equal to dist2_q for the
  * query made from a (and, by symmetry of each rounded step, from b). */
 static inline GEMST_HD gemst_real GEMST_FN(gemst_dist2)(const gemst_grid *g, uint32_t a, uint32_t b)
 {
-    gemst_real dx = GEMST_SUB(g->x[b], g->x[a]);
-    gemst_real dy = GEMST_SUB(g->y[b], g->y[a]);
-    gemst_real s = GEMST_ADD(GEMST_MUL(dx, dx), GEMST_MUL(dy, dy));
-    if (g->dim == 3) {
-        gemst_real dz = GEMST_SUB(g->z[b], g->z[a]);
-        s = GEMST_ADD(s, GEMST_MUL(dz, dz));
-    }
-    return s;
+    gemst_real pa[3], pb[3];
+    GEMST_FN(gemst_point_at)(g, a, pa);
+    GEMST_FN(gemst_point_at)(g, b, pb);
+    return GEMST_FN(gemst_sq_dist)(g->dim, pa, pb);
 }
 
 /* Distance along axis d from the interval [lo, hi] (a query point's

@@ -302,17 +302,26 @@ static inline GEMST_HD void GEMST_FN(gemst_knn_insert)(gemst_real kd2[GEMST_KNN]
 #endif
 }
 
-/* The query's K nearest points in edge order, nearest first, in kd2/kid;
- * returns how many were found (fewer than K only when the grid has fewer
- * other points). */
-static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_query *qq, gemst_real kd2[GEMST_KNN],
-                                             uint32_t kid[GEMST_KNN])
+/* Offers grid point p at squared distance d2 to the query's list of
+ * `*count` nearest points (gemst_knn). */
+static inline GEMST_HD void GEMST_FN(gemst_knn_offer)(const gemst_grid *g, const gemst_query *qq, gemst_real d2,
+                                                    uint32_t p, gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN],
+                                                    uint32_t koid[GEMST_KNN], int *count)
 {
-    uint32_t koid[GEMST_KNN];
-    int count = 0;
-    const gemst_own none = {NULL, NULL, GEMST_NONE};
-    gemst_cells top;
-    GEMST_FN(gemst_top_cells)(g, &top);
+    if (d2 > kd2[GEMST_KNN - 1] || p == qq->idx)
+        return;
+    uint32_t po = g->oid[p];
+    if (d2 == kd2[GEMST_KNN - 1] && po >= koid[GEMST_KNN - 1])
+        return;
+    GEMST_FN(gemst_knn_insert)(kd2, kid, koid, *count, d2, p, po);
+    if (*count < GEMST_KNN)
+        (*count)++;
+}
+
+/* Empties a list of nearest points. */
+static inline GEMST_HD void GEMST_FN(gemst_knn_clear)(gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN],
+                                                    uint32_t koid[GEMST_KNN])
+{
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
@@ -321,27 +330,41 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
         kid[k] = GEMST_NONE;
         koid[k] = UINT32_MAX;
     }
-    for (int r = 0;; r++) {
+}
+
+/* Goes on with the query's list of `*count` nearest points (with caller
+ * ids koid) from ring r0, once rings 0 .. r0 - 1 have been offered to it,
+ * until nothing farther can enter it. */
+static inline GEMST_HD void GEMST_FN(gemst_knn_rings)(const gemst_grid *g, const gemst_query *qq, int r0,
+                                                    gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN],
+                                                    uint32_t koid[GEMST_KNN], int *count)
+{
+    const gemst_own none = {NULL, NULL, GEMST_NONE};
+    gemst_cells top;
+    GEMST_FN(gemst_top_cells)(g, &top);
+    for (int r = r0;; r++) {
         gemst_walk w;
         uint32_t b, e;
         GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
-        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &none, kd2[GEMST_KNN - 1], &b, &e)) {
-            for (uint32_t p = b; p < e; p++) {
-                gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, qq, p);
-                if (d2 > kd2[GEMST_KNN - 1] || p == qq->idx)
-                    continue;
-                uint32_t po = g->oid[p];
-                if (d2 == kd2[GEMST_KNN - 1] && po >= koid[GEMST_KNN - 1])
-                    continue;
-                GEMST_FN(gemst_knn_insert)(kd2, kid, koid, count, d2, p, po);
-                if (count < GEMST_KNN)
-                    count++;
-            }
-        }
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &none, kd2[GEMST_KNN - 1], &b, &e))
+            for (uint32_t p = b; p < e; p++)
+                GEMST_FN(gemst_knn_offer)(g, qq, GEMST_FN(gemst_dist2_q)(g, qq, p), p, kd2, kid, koid, count);
         gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(&top, qq->q, qq->q, qq->c, r);
         if (lb2 == GEMST_REAL_INF || lb2 > kd2[GEMST_KNN - 1])
-            break;
+            return;
     }
+}
+
+/* The query's K nearest points in edge order, nearest first, in kd2/kid;
+ * returns how many were found (fewer than K only when the grid has fewer
+ * other points). */
+static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_query *qq, gemst_real kd2[GEMST_KNN],
+                                             uint32_t kid[GEMST_KNN])
+{
+    uint32_t koid[GEMST_KNN];
+    int count = 0;
+    GEMST_FN(gemst_knn_clear)(kd2, kid, koid);
+    GEMST_FN(gemst_knn_rings)(g, qq, 0, kd2, kid, koid, &count);
     return count;
 }
 
@@ -376,8 +399,8 @@ static inline GEMST_HD int gemst_shadows_slab_2d(int s, double dx, double dy, do
  * costs more than the fallback searches it would save.
  */
 static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, const gemst_query *qq,
-                                                      const gemst_real kd2[GEMST_KNN], const uint32_t kid[GEMST_KNN],
-                                                      uint64_t seen)
+                                                      const gemst_real kd2[GEMST_KNN],
+                                                      const gemst_real nb[GEMST_KNN][3], uint64_t seen)
 {
     if (g->dim != 2)
         return 0;
@@ -387,8 +410,8 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
 #pragma unroll
 #endif
     for (int i = 0; i < GEMST_KNN; i++) {
-        dx[i] = (double)g->x[kid[i]] - (double)qq->q[0];
-        dy[i] = (double)g->y[kid[i]] - (double)qq->q[1];
+        dx[i] = (double)nb[i][0] - (double)qq->q[0];
+        dy[i] = (double)nb[i][1] - (double)qq->q[1];
     }
     for (int s = 0; s < GEMST_SLABS_2D; s++) {
         int shadowed = (int)((seen >> s) & 1);
@@ -421,6 +444,7 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
                                                            const uint32_t kid[GEMST_KNN], int count,
                                                            uint32_t *cand, gemst_real *rb2)
 {
+    gemst_real nb[GEMST_KNN][3]; /* the neighbours' coordinates */
     uint64_t seen = 0;
     int kept = 0;
     gemst_real overflow = GEMST_REAL_INF;
@@ -431,7 +455,9 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
         if (i >= count)
             break;
         uint32_t p = kid[i];
-        uint64_t bit = (uint64_t)1 << GEMST_FN(gemst_slab_of)(g, qq, p);
+        GEMST_FN(gemst_point_at)(g, p, nb[i]);
+        uint64_t bit = (uint64_t)1 << gemst_slab(g->dim, GEMST_SUB(nb[i][0], qq->q[0]),
+                                                 GEMST_SUB(nb[i][1], qq->q[1]), GEMST_SUB(nb[i][2], qq->q[2]));
         if (seen & bit)
             continue;
         if (kd2[i] >= GEMST_SLAB_MIN_D2)
@@ -441,7 +467,11 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
 #pragma unroll
 #endif
         for (int j = 0; j < i; j++) {
-            gemst_real wp2 = GEMST_FN(gemst_dist2)(g, kid[j], p);
+#ifndef __CUDA_ARCH__
+            if (shadowed) /* the GPU unrolls the loop whole instead */
+                break;
+#endif
+            gemst_real wp2 = GEMST_FN(gemst_sq_dist)(g->dim, nb[j], nb[i]);
             shadowed |= wp2 < kd2[i] ||
                         (wp2 == kd2[i] && gemst_edge_less(gemst_edge_make(wp2, g->oid[kid[j]], g->oid[p]),
                                                           gemst_edge_make(kd2[i], qq->oid, g->oid[p])));
@@ -453,7 +483,7 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
         else if (overflow == GEMST_REAL_INF)
             overflow = kd2[i];
     }
-    int complete = count < GEMST_KNN || GEMST_FN(gemst_knn_complete)(g, qq, kd2, kid, seen);
+    int complete = count < GEMST_KNN || GEMST_FN(gemst_knn_complete)(g, qq, kd2, nb, seen);
     *rb2 = overflow < GEMST_REAL_INF ? overflow : complete ? GEMST_REAL_INF : kd2[GEMST_KNN - 1];
     return kept;
 }
