@@ -71,7 +71,10 @@ static inline GEMST_HD void gemst_list_push(uint32_t *head, uint32_t *next, uint
     }
 }
 
-/* Algorithm 4: root r walks its list (and itself) and keeps the minimum. */
+/* Algorithm 4: root r walks its list (and itself) and keeps the minimum.
+ * Without lists (head NULL) r's own edge is taken: right when every
+ * component is one point whose edge is its exact nearest neighbour (no edge
+ * touching r can be shorter). */
 static inline GEMST_HD void GEMST_FN(gemst_list_min)(uint32_t r, const uint32_t *head, const uint32_t *next,
                                                    const uint32_t *oid, const gemst_real *best_d2,
                                                    const uint32_t *best_to, gemst_word1 *w1, uint64_t *w2,
@@ -83,7 +86,7 @@ static inline GEMST_HD void GEMST_FN(gemst_list_min)(uint32_t r, const uint32_t 
         best = GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, r);
         winner = r;
     }
-    for (uint32_t q = head[r]; q != GEMST_NONE; q = next[q]) {
+    for (uint32_t q = head ? head[r] : GEMST_NONE; q != GEMST_NONE; q = next[q]) {
         gemst_edge_key e = GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, q);
         if (gemst_edge_less(e, best)) {
             best = e;
@@ -94,6 +97,15 @@ static inline GEMST_HD void GEMST_FN(gemst_list_min)(uint32_t r, const uint32_t 
     w2[r] = gemst_edge_word2(best);
     win_in[r] = winner;
     win_out[r] = winner == GEMST_NONE ? GEMST_NONE : best_to[winner];
+}
+
+/* Whether FindMin2 may take each root's own edge (gemst_list_min without
+ * lists): every component is still one point (roots == points), and
+ * FindMin1 gave each its exact nearest neighbour (nn_exact: static
+ * pruning, whose candidates always hold it, or the BVH's exact search). */
+static inline GEMST_HD int gemst_own_edges_suffice(uint32_t roots, uint32_t points, int nn_exact)
+{
+    return roots == points && nn_exact;
 }
 
 /*
