@@ -30,7 +30,10 @@ static inline GEMST_HD void GEMST_FN(gemst_findmin1_point)(const gemst_grid *g, 
     gemst_query qq;
     gemst_edge_key best = gemst_edge_none();
     uint32_t to = GEMST_NONE;
-    GEMST_FN(gemst_query_make)(g, q, &qq);
+    if (st->prune == GRIDEMST_PRUNE_STATIC) /* its scan needs no cell */
+        GEMST_FN(gemst_query_point)(g, q, &qq);
+    else
+        GEMST_FN(gemst_query_make)(g, q, &qq);
     if (st->prune == GRIDEMST_PRUNE_STATIC)
         st->ncand[q] = (uint8_t)GEMST_FN(gemst_static_scan)(g, &qq, st->comp, st->comp[q],
                                                              st->cand + (size_t)q * GEMST_CAND_SLOTS, st->ncand[q],

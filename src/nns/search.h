@@ -368,6 +368,21 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
     return count;
 }
 
+#define GEMST_SHADOW_MARGIN 1e-5
+#define GEMST_UNIT_SQUARE_DIAGONAL 1.41421356237309504880
+
+/* The shadow test below (gemst_shadows_slab_2d) at both ends of its range
+ * as one threshold on the slab's smallest dot product m with the
+ * neighbour's offset: 2 t m - dp2 > margin t^2 is m > (dp2 + margin t^2) /
+ * (2 t).  Computed once per neighbour, it serves all 8 slabs. */
+static inline GEMST_HD double gemst_shadow_threshold(double dp2, double r)
+{
+    const double far = GEMST_UNIT_SQUARE_DIAGONAL;
+    const double near_end = (dp2 + GEMST_SHADOW_MARGIN * r * r) / (2.0 * r);
+    const double far_end = (dp2 + GEMST_SHADOW_MARGIN * far * far) / (2.0 * far);
+    return r > 0.0 ? (near_end > far_end ? near_end : far_end) : INFINITY;
+}
+
 /*
  * Whether a neighbour at d = (dx, dy), squared distance dp2, shadows all of
  * 2D slab s beyond distance r: every point w of the slab with |qw| >= r is
@@ -378,15 +393,9 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
  * outweighs rounding in the computed squared distances, only has to hold at
  * the two ends of t's range: r and the longest distance in the unit square.
  */
-#define GEMST_SHADOW_MARGIN 1e-5
-#define GEMST_UNIT_SQUARE_DIAGONAL 1.41421356237309504880
-
 static inline GEMST_HD int gemst_shadows_slab_2d(int s, double dx, double dy, double dp2, double r)
 {
-    const double far = GEMST_UNIT_SQUARE_DIAGONAL;
-    double m = gemst_slab_min_dot_2d(s, dx, dy);
-    return m > 0.0 && 2.0 * r * m - dp2 > GEMST_SHADOW_MARGIN * r * r &&
-           2.0 * far * m - dp2 > GEMST_SHADOW_MARGIN * far * far;
+    return gemst_slab_min_dot_2d(s, dx, dy) > gemst_shadow_threshold(dp2, r);
 }
 
 /*
@@ -404,7 +413,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
 {
     if (g->dim != 2)
         return 0;
-    double dx[GEMST_KNN], dy[GEMST_KNN];
+    double dx[GEMST_KNN], dy[GEMST_KNN], threshold[GEMST_KNN];
     const double r = sqrt((double)kd2[GEMST_KNN - 1]);
 #ifdef __CUDA_ARCH__
 #pragma unroll
@@ -412,6 +421,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
     for (int i = 0; i < GEMST_KNN; i++) {
         dx[i] = (double)nb[i][0] - (double)qq->q[0];
         dy[i] = (double)nb[i][1] - (double)qq->q[1];
+        threshold[i] = gemst_shadow_threshold((double)kd2[i], r);
     }
     for (int s = 0; s < GEMST_SLABS_2D; s++) {
         int shadowed = (int)((seen >> s) & 1);
@@ -420,7 +430,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
 #endif
         for (int i = 0; i < GEMST_KNN; i++)
             if (!shadowed)
-                shadowed = gemst_shadows_slab_2d(s, dx[i], dy[i], (double)kd2[i], r);
+                shadowed = gemst_slab_min_dot_2d(s, dx[i], dy[i]) > threshold[i];
         if (!shadowed)
             return 0;
     }
