@@ -17,7 +17,7 @@ unset logscale y
 set title "FindMin2 by method (static pruning)"
 set xlabel "Borůvka iteration"
 set ylabel "accumulated FindMin2 time (ms)"
-unset logscale y
+set logscale y
 set xtics 1
 set key below horizontal
 set grid lc rgb '#dddddd'
@@ -57,7 +57,7 @@ unset logscale y
 set title "FindMin2 by method (static pruning)"
 set xlabel "Borůvka iteration"
 set ylabel "accumulated FindMin2 time (ms)"
-unset logscale y
+set logscale y
 set xtics 1
 set key below horizontal
 set grid lc rgb '#dddddd'

@@ -27,7 +27,7 @@ unset logscale y
 set title "Every operator (static, atomic)"
 set xlabel "Borůvka iteration"
 set ylabel "accumulated time (ms)"
-unset logscale y
+set logscale y
 set xtics 1
 set key below horizontal
 set grid lc rgb '#dddddd'
@@ -67,7 +67,7 @@ unset logscale y
 set title "Every operator (static, atomic)"
 set xlabel "Borůvka iteration"
 set ylabel "accumulated time (ms)"
-unset logscale y
+set logscale y
 set xtics 1
 set key below horizontal
 set grid lc rgb '#dddddd'
