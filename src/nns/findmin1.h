@@ -30,20 +30,21 @@ static inline GEMST_HD void GEMST_FN(gemst_findmin1_point)(const gemst_grid *g, 
     gemst_query qq;
     gemst_edge_key best = gemst_edge_none();
     uint32_t to = GEMST_NONE;
-    if (st->prune == GRIDEMST_PRUNE_STATIC) /* its scan needs no cell */
-        GEMST_FN(gemst_query_point)(g, q, &qq);
-    else
-        GEMST_FN(gemst_query_make)(g, q, &qq);
-    if (st->prune == GRIDEMST_PRUNE_STATIC)
+    if (st->prune == GRIDEMST_PRUNE_STATIC) {
+        GEMST_FN(gemst_query_point)(g, q, &qq); /* a scan of candidates needs no cell */
         st->ncand[q] = (uint8_t)GEMST_FN(gemst_static_scan)(g, &qq, st->comp, st->comp[q],
                                                              st->cand + (size_t)q * GEMST_CAND_SLOTS, st->ncand[q],
                                                              &best, &to);
-    else if (st->prune == GRIDEMST_PRUNE_DYNAMIC)
-        st->rb2[q] = GEMST_FN(gemst_dynamic_search)(g, &qq, st->comp, st->comp[q], &st->open[q], GEMST_RING_CAP,
-                                                     &best, &to);
-    else
-        st->rb2[q] = GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->breaks, st->comp[q],
-                                                      gemst_slab_full_mask(g->dim), GEMST_RING_CAP, NULL, &best, &to);
+    } else {
+        GEMST_FN(gemst_query_make)(g, q, &qq);
+        if (st->prune == GRIDEMST_PRUNE_DYNAMIC)
+            st->rb2[q] = GEMST_FN(gemst_dynamic_search)(g, &qq, st->comp, st->comp[q], &st->open[q],
+                                                         GEMST_RING_CAP, &best, &to);
+        else
+            st->rb2[q] = GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->breaks, st->comp[q],
+                                                          gemst_slab_full_mask(g->dim), GEMST_RING_CAP, NULL, &best,
+                                                          &to);
+    }
     st->best_d2[q] = best.d2;
     st->best_to[q] = to;
 }
