@@ -654,6 +654,20 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     c->sub = NULL;
 }
 
+/* Launches a wide search kernel (k_static_prepare, k_fallback) in its
+ * instance for the grid's dimension and crowded cells (cuda_kernels.cuh). */
+#define GEMST_LAUNCH_WIDE(c, kernel, blocks, ...)                                                               \
+    do {                                                                                                      \
+        if ((c)->g.dim == 3 && (c)->g.n_sub)                                                                  \
+            GEMST_FN(kernel)<3, 1><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
+        else if ((c)->g.dim == 3)                                                                             \
+            GEMST_FN(kernel)<3, 0><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
+        else if ((c)->g.n_sub)                                                                                \
+            GEMST_FN(kernel)<2, 1><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
+        else                                                                                                  \
+            GEMST_FN(kernel)<2, 0><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
+    } while (0)
+
 /* Every point its own component and active; static pruning's search and
  * its list of points whose candidates may miss a tree edge. */
 static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_error *err)
@@ -672,10 +686,7 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_error *err)
     GEMST_CU(cudaMemcpyAsync(CNT(c, roots), &c->host.roots, sizeof(int), cudaMemcpyHostToDevice, c->s));
     if (c->pb->opt.prune != GRIDEMST_PRUNE_STATIC)
         return GRIDEMST_OK;
-    if (c->g.n_sub)
-        GEMST_FN(k_static_prepare)<1><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand, c->rb2);
-    else
-        GEMST_FN(k_static_prepare)<0><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand, c->rb2);
+    GEMST_LAUNCH_WIDE(c, k_static_prepare, gemst_blocks(nu), c->g, c->cand, c->ncand, c->rb2);
     GEMST_LAUNCHED();
     GEMST_FN(k_uncertain_flags)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, c->rb2, c->keep);
     GEMST_LAUNCHED();
@@ -831,12 +842,8 @@ static int GEMST_FN(fallback)(cuda_ctx *c, int iteration, gridemst_error *err)
     GEMST_FN(k_fallback_tasks)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(c->g, st, c->extra, CNT(c, extra), c->w1,
                                                                            c->w2, c->keep);
     GEMST_LAUNCHED();
-    if (c->g.n_sub)
-        GEMST_FN(k_fallback)<1><<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(c->g, st, c->extra, CNT(c, extra), c->w1,
-                                                                            c->win_in, c->win_out, c->keep);
-    else
-        GEMST_FN(k_fallback)<0><<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(c->g, st, c->extra, CNT(c, extra), c->w1,
-                                                                            c->win_in, c->win_out, c->keep);
+    GEMST_LAUNCH_WIDE(c, k_fallback, gemst_blocks(m), c->g, st, c->extra, CNT(c, extra), c->w1, c->win_in,
+                      c->win_out, c->keep);
     GEMST_LAUNCHED();
     GEMST_TRY(GEMST_FN(select)(c, c->extra, CNT(c, extra), m, err));
     /* The refinement; its kernels see a zero count when nothing improved. */
