@@ -18,15 +18,6 @@
 #include "graph/edge_order.h"
 #include "atomics.h"
 
-static inline GEMST_HD void GEMST_FN(gemst_atomic_min_word1)(gemst_word1 *p, gemst_word1 v)
-{
-#if GEMST_REAL_IS_DOUBLE
-    gemst_atomic_min_u64(p, v);
-#else
-    gemst_atomic_min_u32(p, v);
-#endif
-}
-
 /* A word other threads may lower at the same time (any value read is a
  * valid bound). */
 static inline GEMST_HD gemst_word1 GEMST_FN(gemst_load_word1)(const gemst_word1 *p)
@@ -35,6 +26,21 @@ static inline GEMST_HD gemst_word1 GEMST_FN(gemst_load_word1)(const gemst_word1 
     return gemst_load_relaxed_u64(p);
 #else
     return gemst_load_relaxed(p);
+#endif
+}
+
+/* Lowers *p to v.  A plain read first spares the atomic when v is not
+ * below the word (which only falls, so any value read bounds it): in the
+ * late iterations millions of points lower the words of a few roots, and
+ * atomics on one address are serialised. */
+static inline GEMST_HD void GEMST_FN(gemst_atomic_min_word1)(gemst_word1 *p, gemst_word1 v)
+{
+    if (!(v < GEMST_FN(gemst_load_word1)(p)))
+        return;
+#if GEMST_REAL_IS_DOUBLE
+    gemst_atomic_min_u64(p, v);
+#else
+    gemst_atomic_min_u32(p, v);
 #endif
 }
 
