@@ -111,17 +111,14 @@ static __global__ void GEMST_FN(k_gather_working)(const T *coords, uint32_t n, g
         z[i] = GEMST_FN(d_working)(coords, dim, f, o, 2);
 }
 
-/* cell_start[k] = first point of a cell >= k, from points sorted by cell:
- * each point that starts a cell fills the entries since the previous one. */
-static __global__ void GEMST_FN(k_cell_table)(const uint32_t *key, uint32_t n, uint32_t cells, uint32_t *cell_start)
+/* The cell table from points sorted by cell (cell_table in cuda_solve.cuh):
+ * the last point of each non-empty cell writes where the next cell's points
+ * begin into the entry after its cell. */
+static __global__ void GEMST_FN(k_cell_ends)(const uint32_t *key, uint32_t n, uint32_t *cell_start)
 {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i > n)
-        return;
-    uint32_t from = i == 0 ? 0 : key[i - 1] + 1;
-    uint32_t to = i == n ? cells : key[i];
-    for (uint32_t k = from; k <= to; k++)
-        cell_start[k] = i;
+    GEMST_INDEX(i, n);
+    if (i + 1 == n || key[i + 1] != key[i])
+        cell_start[key[i] + 1] = i + 1;
 }
 
 /* The BVH's sort keys: each point's Morton code (bvh/morton.h, of the same
