@@ -666,33 +666,28 @@ static __global__ void GEMST_FN(k_append_dups)(uint32_t n_dup, const uint32_t *d
     edge_d2[offset + k] = 0;
 }
 
-static __global__ void GEMST_FN(k_pair_keys)(uint32_t m, uint64_t n, const uint32_t *lo, const uint32_t *hi,
-                                           uint64_t *key, uint32_t *idx)
+/* The final sort's keys: each edge's endpoints (lo, hi) as one word, lo in
+ * the bits from `bits` up, and its length's word (edge_order.h) ... */
+static __global__ void GEMST_FN(k_pair_keys)(uint32_t m, int bits, const uint32_t *lo, const uint32_t *hi,
+                                           const gemst_real *d2, uint64_t *pair, gemst_word1 *length)
 {
     GEMST_INDEX(e, m);
-    key[e] = (uint64_t)lo[e] * n + hi[e];
-    idx[e] = e;
+    pair[e] = (uint64_t)lo[e] << bits | hi[e];
+    length[e] = gemst_edge_word1(d2[e]);
 }
 
-static __global__ void GEMST_FN(k_length_keys)(uint32_t m, const uint32_t *idx, const gemst_real *d2, uint64_t *key)
+/* ... and edge e of the sorted tree in the caller's form, from both: the
+ * ids and the length in caller units, w = sqrt(d2) / scale in double as the
+ * host would compute it (both operations correctly rounded on the device
+ * too). */
+static __global__ void GEMST_FN(k_caller_edges)(uint32_t m, int bits, const uint64_t *pair, const gemst_word1 *length,
+                                               double scale, gridemst_edge *out)
 {
     GEMST_INDEX(e, m);
-    key[e] = gemst_edge_word1(d2[idx[e]]);
-}
-
-/* Edge e of the sorted tree in the caller's form: the ids and the length in
- * caller units, w = sqrt(d2) / scale in double as the host would compute it
- * (both operations correctly rounded on the device too). */
-static __global__ void GEMST_FN(k_caller_edges)(uint32_t m, const uint32_t *idx, const uint32_t *lo,
-                                               const uint32_t *hi, const gemst_real *d2, double scale,
-                                               gridemst_edge *out)
-{
-    GEMST_INDEX(e, m);
-    const uint32_t k = idx[e];
     gridemst_edge edge;
-    edge.u = lo[k];
-    edge.v = hi[k];
-    edge.w = sqrt((double)d2[k]) / scale;
+    edge.u = (uint32_t)(pair[e] >> bits);
+    edge.v = (uint32_t)(pair[e] & (((uint64_t)1 << bits) - 1));
+    edge.w = sqrt((double)gemst_edge_word1_value(length[e])) / scale;
     out[e] = edge;
 }
 

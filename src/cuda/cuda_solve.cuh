@@ -988,30 +988,34 @@ static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree
             c->n_dup, c->dup_lo, c->dup_hi, c->nu - 1, c->edge_lo, c->edge_hi, c->edge_d2);
         GEMST_LAUNCHED();
     }
-    uint64_t *key, *key2;
-    uint32_t *idx, *idx2;
-    GEMST_DALLOC(&c->mem, key, m, "edge sort keys");
-    GEMST_DALLOC(&c->mem, key2, m, "edge sort keys");
-    GEMST_DALLOC(&c->mem, idx, m, "edge sort keys");
-    GEMST_DALLOC(&c->mem, idx2, m, "edge sort keys");
-    GEMST_FN(k_pair_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, (uint64_t)c->n, c->edge_lo, c->edge_hi, key,
-                                                                      idx);
-    GEMST_LAUNCHED();
+    /* By endpoints, then stably by length, each sort carrying the other's
+     * key as its value: the tree comes out in order with no gather. */
     int bits = 1;
-    while (bits < 64 && ((uint64_t)c->n * c->n - 1) >> bits)
+    while (bits < 32 && (uint64_t)(c->n - 1) >> bits)
         bits++;
-    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key2, idx, idx2, m, 0, bits, c->s));
-    GEMST_FN(k_length_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, idx2, c->edge_d2, key);
+    uint64_t *pair, *pair2;
+    gemst_word1 *length, *length2;
+    GEMST_DALLOC(&c->mem, pair, m, "edge sort keys");
+    GEMST_DALLOC(&c->mem, pair2, m, "edge sort keys");
+    GEMST_DALLOC(&c->mem, length, m, "edge sort keys");
+    GEMST_DALLOC(&c->mem, length2, m, "edge sort keys");
+    GEMST_FN(k_pair_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, bits, c->edge_lo, c->edge_hi, c->edge_d2,
+                                                                      pair, length);
     GEMST_LAUNCHED();
-    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key2, idx2, idx, m, 0,
-                                                (int)(8 * sizeof(gemst_real)), c->s));
-    gemst_dfree(&c->mem, key);
-    gemst_dfree(&c->mem, key2);
-    gemst_dfree(&c->mem, idx2);
+    void *edges[] = {c->edge_lo, c->edge_hi, c->edge_d2};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        gemst_dfree(&c->mem, edges[i]);
+    c->edge_lo = c->edge_hi = NULL;
+    c->edge_d2 = NULL;
+    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, pair, pair2, length, length2, m, 0, 2 * bits, c->s));
+    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, length2, length, pair2, pair, m, 0,
+                                                (int)(8 * sizeof(gemst_word1)), c->s));
+    gemst_dfree(&c->mem, pair2);
+    gemst_dfree(&c->mem, length2);
     gridemst_edge *sorted_edges;
     GEMST_DALLOC(&c->mem, sorted_edges, m, "sorted edges");
-    GEMST_FN(k_caller_edges)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, idx, c->edge_lo, c->edge_hi, c->edge_d2,
-                                                                         c->frame.scale, sorted_edges);
+    GEMST_FN(k_caller_edges)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, bits, pair, length, c->frame.scale,
+                                                                         sorted_edges);
     GEMST_LAUNCHED();
     GEMST_CU(cudaEventRecord(sorted, c->s));
     GEMST_CU(cudaMemcpyAsync(tree->edges, sorted_edges, sizeof *sorted_edges * m, cudaMemcpyDeviceToHost, c->s));
