@@ -61,8 +61,10 @@ static inline GEMST_HD uint32_t gemst_own_run_end(const uint32_t *breaks, uint32
 #define gemst_walk GEMST_FN(gemst_walk)
 typedef struct {
     int shells;            /* walking a row shell, not a ring */
-    gemst_ring ring;       /* the main grid's ring ... */
-    gemst_shell shell;     /* ... or row shell */
+    union {
+        gemst_ring ring;   /* the main grid's ring ... */
+        gemst_shell shell; /* ... or row shell */
+    };
     int32_t x, xb, y, z;   /* cells x..xb of row (y, z) still to visit one by one */
     int32_t sub;           /* the crowded cell being searched (its index), or -1 */
     int s;                 /* its ring */
