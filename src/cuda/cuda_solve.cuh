@@ -390,33 +390,41 @@ static int GEMST_FN(unique_points)(cuda_ctx *c, const T *coords, uint32_t *key, 
     stats->n_unique = nu;
     stats->n_duplicates = n - nu;
 
-    uint32_t *ukey, *uoid;
-    gemst_real *ux, *uy, *uz = NULL;
-    GEMST_DALLOC(&c->mem, ukey, nu, "cell keys");
-    GEMST_DALLOC(&c->mem, uoid, nu, "point ids");
-    GEMST_DALLOC(&c->mem, ux, nu, "coordinates");
-    GEMST_DALLOC(&c->mem, uy, nu, "coordinates");
-    if (dim == 3)
-        GEMST_DALLOC(&c->mem, uz, nu, "coordinates");
-    GEMST_DALLOC(&c->mem, c->dup_lo, c->n_dup, "duplicate edges");
-    GEMST_DALLOC(&c->mem, c->dup_hi, c->n_dup, "duplicate edges");
-    GEMST_FN(k_compact_unique)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(n, rep, rank, key, oid, x, y, z, ukey,
-                                                                           uoid, ux, uy, uz, c->dup_lo, c->dup_hi);
-    GEMST_LAUNCHED();
-    if (c->bvh) {
-        /* no cell table: the unique points' codes instead of all points' */
-        uint64_t *ucode;
-        GEMST_DALLOC(&c->mem, ucode, nu, "Morton codes");
-        GEMST_FN(k_compact_codes)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(n, rep, rank, c->code, ucode);
+    /* Without duplicates (the usual case) the points stay where they are,
+     * and so does their cell table. */
+    uint32_t *ukey = key, *uoid = oid;
+    gemst_real *ux = x, *uy = y, *uz = z;
+    if (c->n_dup) {
+        GEMST_DALLOC(&c->mem, ukey, nu, "cell keys");
+        GEMST_DALLOC(&c->mem, uoid, nu, "point ids");
+        GEMST_DALLOC(&c->mem, ux, nu, "coordinates");
+        GEMST_DALLOC(&c->mem, uy, nu, "coordinates");
+        if (dim == 3)
+            GEMST_DALLOC(&c->mem, uz, nu, "coordinates");
+        GEMST_DALLOC(&c->mem, c->dup_lo, c->n_dup, "duplicate edges");
+        GEMST_DALLOC(&c->mem, c->dup_hi, c->n_dup, "duplicate edges");
+        GEMST_FN(k_compact_unique)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(n, rep, rank, key, oid, x, y, z, ukey,
+                                                                               uoid, ux, uy, uz, c->dup_lo, c->dup_hi);
         GEMST_LAUNCHED();
-        gemst_dfree(&c->mem, c->code);
-        gemst_dfree(&c->mem, cell_start);
-        c->code = ucode;
-        cell_start = NULL;
-    } else {
-        GEMST_TRY(GEMST_FN(cell_table)(c, ukey, nu, c->cells, cell_start, err));
+        if (c->bvh) { /* the unique points' codes instead of all points' */
+            uint64_t *ucode;
+            GEMST_DALLOC(&c->mem, ucode, nu, "Morton codes");
+            GEMST_FN(k_compact_codes)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(n, rep, rank, c->code, ucode);
+            GEMST_LAUNCHED();
+            gemst_dfree(&c->mem, c->code);
+            c->code = ucode;
+        } else {
+            GEMST_TRY(GEMST_FN(cell_table)(c, ukey, nu, c->cells, cell_start, err));
+        }
+        void *replaced[] = {key, oid, x, y, z};
+        for (size_t i = 0; i < sizeof replaced / sizeof replaced[0]; i++)
+            gemst_dfree(&c->mem, replaced[i]);
     }
-    void *done[] = {key, oid, x, y, z, rep, rank, ukey};
+    if (c->bvh) { /* no cell table */
+        gemst_dfree(&c->mem, cell_start);
+        cell_start = NULL;
+    }
+    void *done[] = {rep, rank, ukey};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
         gemst_dfree(&c->mem, done[i]);
     g->n = nu;
