@@ -803,10 +803,12 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
         GEMST_LAUNCHED();
         return GRIDEMST_OK;
     }
-    /* The first pass also lets each edge compete for its far component. */
+    /* The first pass also lets each edge compete for its far component.
+     * The list flags (keep) are free here: both callers have used them. */
     for (int pass = 1; pass <= 3; pass++) {
         GEMST_FN(k_atomic_pass)<<<b, GEMST_THREADS, 0, c->s>>>(pass, all_roots, pts, m, c->comp, oid, c->best_d2,
-                                                              c->best_to, c->w1, c->w2, c->win_in, c->win_out);
+                                                              c->best_to, c->w1, c->w2, c->win_in, c->win_out,
+                                                              c->keep);
         GEMST_LAUNCHED();
     }
     return GRIDEMST_OK;

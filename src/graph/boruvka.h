@@ -131,17 +131,23 @@ static inline GEMST_HD void GEMST_FN(gemst_atomic_pass1)(uint32_t q, const uint3
         GEMST_FN(gemst_atomic_min_word1)(&w1[comp[best_to[q]]], k1);
 }
 
-static inline GEMST_HD void GEMST_FN(gemst_atomic_pass2)(uint32_t q, const uint32_t *comp, const uint32_t *oid,
-                                                       const gemst_real *best_d2, const uint32_t *best_to,
-                                                       int both, const gemst_word1 *w1, uint64_t *w2)
+/* Returns whether q's edge has its component's (or far component's)
+ * shortest length: only such points can win in pass 3. */
+static inline GEMST_HD int GEMST_FN(gemst_atomic_pass2)(uint32_t q, const uint32_t *comp, const uint32_t *oid,
+                                                      const gemst_real *best_d2, const uint32_t *best_to, int both,
+                                                      const gemst_word1 *w1, uint64_t *w2)
 {
     gemst_word1 k1 = gemst_edge_word1(best_d2[q]);
     uint64_t k2 = gemst_edge_word2(GEMST_FN(gemst_point_edge)(oid, best_d2, best_to, q));
+    int shortest = 0;
     for (int side = 0; side <= both; side++) {
         uint32_t r = comp[side ? best_to[q] : q];
-        if (k1 == w1[r])
+        if (k1 == w1[r]) {
             gemst_atomic_min_u64(&w2[r], k2);
+            shortest = 1;
+        }
     }
+    return shortest;
 }
 
 static inline GEMST_HD void GEMST_FN(gemst_atomic_pass3)(uint32_t q, const uint32_t *comp, const uint32_t *oid,
