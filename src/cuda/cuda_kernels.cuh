@@ -530,24 +530,25 @@ static __global__ void GEMST_FN(k_list_min_heads)(const uint32_t *pts, const int
 }
 
 /* One pass of the atomic FindMin2 (graph/boruvka.h) over the listed points;
- * pass 2 flags in shortest[a] the points pass 3 must look at (the others
- * then cost it one byte read instead of their edge and components). */
+ * passes 1 and 2 flag in shortest[a] the points the next pass must look at
+ * (the others then cost it one byte read instead of their edge and
+ * components). */
 static __global__ void GEMST_FN(k_atomic_pass)(int pass, int both, const uint32_t *pts, const int *m,
                                              const uint32_t *comp, const uint32_t *oid, const gemst_real *best_d2,
                                              const uint32_t *best_to, gemst_word1 *w1, uint64_t *w2, uint32_t *win_in,
                                              uint32_t *win_out, uint8_t *shortest)
 {
     GEMST_LIST_INDEX(a, m);
-    if (pass == 3 && !shortest[a])
+    if (pass > 1 && !shortest[a])
         return;
     uint32_t q = pts[a];
     if (best_to[q] == GEMST_NONE) {
-        if (pass == 2)
+        if (pass == 1)
             shortest[a] = 0;
         return;
     }
     if (pass == 1)
-        GEMST_FN(gemst_atomic_pass1)(q, comp, best_d2, best_to, both, w1);
+        shortest[a] = (uint8_t)GEMST_FN(gemst_atomic_pass1)(q, comp, best_d2, best_to, both, w1);
     else if (pass == 2)
         shortest[a] = (uint8_t)GEMST_FN(gemst_atomic_pass2)(q, comp, oid, best_d2, best_to, both, w1, w2);
     else

@@ -29,19 +29,21 @@ static inline GEMST_HD gemst_word1 GEMST_FN(gemst_load_word1)(const gemst_word1 
 #endif
 }
 
-/* Lowers *p to v.  A plain read first spares the atomic when v is not
- * below the word (which only falls, so any value read bounds it): in the
- * late iterations millions of points lower the words of a few roots, and
+/* Lowers *p to v; returns 0 when v is above the word, so can never be its
+ * minimum.  A plain read first spares the atomic when v is not below the
+ * word (which only falls, so any value read bounds it): in the late
+ * iterations millions of points lower the words of a few roots, and
  * atomics on one address are serialised. */
-static inline GEMST_HD void GEMST_FN(gemst_atomic_min_word1)(gemst_word1 *p, gemst_word1 v)
+static inline GEMST_HD int GEMST_FN(gemst_atomic_min_word1)(gemst_word1 *p, gemst_word1 v)
 {
-    if (!(v < GEMST_FN(gemst_load_word1)(p)))
-        return;
+    const gemst_word1 seen = GEMST_FN(gemst_load_word1)(p);
+    if (v < seen)
 #if GEMST_REAL_IS_DOUBLE
-    gemst_atomic_min_u64(p, v);
+        gemst_atomic_min_u64(p, v);
 #else
-    gemst_atomic_min_u32(p, v);
+        gemst_atomic_min_u32(p, v);
 #endif
+    return v <= seen;
 }
 
 static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_point_edge)(const uint32_t *oid, const gemst_real *best_d2,
@@ -122,13 +124,17 @@ static inline GEMST_HD int gemst_own_edges_suffice(uint32_t roots, uint32_t poin
  * which gives a component whose shortest edge is known only to the other
  * side a bound at once (and often its answer).
  */
-static inline GEMST_HD void GEMST_FN(gemst_atomic_pass1)(uint32_t q, const uint32_t *comp, const gemst_real *best_d2,
-                                                       const uint32_t *best_to, int both, gemst_word1 *w1)
+/* Returns 0 when q's edge is longer than a value seen in both its
+ * components' words: it cannot be their shortest, and passes 2 and 3 may
+ * pass q over. */
+static inline GEMST_HD int GEMST_FN(gemst_atomic_pass1)(uint32_t q, const uint32_t *comp, const gemst_real *best_d2,
+                                                      const uint32_t *best_to, int both, gemst_word1 *w1)
 {
     gemst_word1 k1 = gemst_edge_word1(best_d2[q]);
-    GEMST_FN(gemst_atomic_min_word1)(&w1[comp[q]], k1);
+    int may = GEMST_FN(gemst_atomic_min_word1)(&w1[comp[q]], k1);
     if (both)
-        GEMST_FN(gemst_atomic_min_word1)(&w1[comp[best_to[q]]], k1);
+        may |= GEMST_FN(gemst_atomic_min_word1)(&w1[comp[best_to[q]]], k1);
+    return may;
 }
 
 /* Returns whether q's edge has its component's (or far component's)
