@@ -369,18 +369,19 @@ static int neighbour_less(neighbour a, neighbour b)
     return a.d2 < b.d2 || (a.d2 == b.d2 && a.oid < b.oid);
 }
 
-/* The GEMST_KNN nearest other points of q in edge order, by insertion;
- * returns how many. */
+/* The K nearest other points of q in edge order (K = gemst_knn_k), by
+ * insertion; returns how many. */
 static int brute_knn(const crowd_grid *h, uint32_t q, neighbour nb[GEMST_KNN])
 {
+    const int K = gemst_knn_k(h->g->dim);
     int count = 0;
     for (uint32_t p = 0; p < h->n; p++) {
         if (p == q)
             continue;
         neighbour x = {gemst_dist2_f64(h->g, q, p), h->g->oid[p], p};
-        if (count == GEMST_KNN && !neighbour_less(x, nb[GEMST_KNN - 1]))
+        if (count == K && !neighbour_less(x, nb[K - 1]))
             continue;
-        int k = count < GEMST_KNN ? count++ : GEMST_KNN - 1;
+        int k = count < K ? count++ : K - 1;
         for (; k > 0 && neighbour_less(x, nb[k - 1]); k--)
             nb[k] = nb[k - 1];
         nb[k] = x;
@@ -401,7 +402,7 @@ START_TEST(test_crowded_knn)
         uint32_t kid[GEMST_KNN];
         neighbour nb[GEMST_KNN];
         gemst_query_make_f64(h.g, q, &qq);
-        const int count = gemst_knn_f64(h.g, &qq, kd2, kid);
+        const int count = gemst_knn_f64(h.g, &qq, gemst_knn_k(h.g->dim), kd2, kid);
         REQUIRE_CMP(count, ==, brute_knn(&h, q, nb));
         for (int k = 0; k < count; k++)
             REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2, "query %u: neighbour %d is %u (%a), expected %u (%a)",

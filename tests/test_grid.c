@@ -639,9 +639,10 @@ START_TEST(test_knn)
         gemst_query qq = query_of(&h, i);
         double kd2[GEMST_KNN];
         uint32_t kid[GEMST_KNN];
-        int count = gemst_knn_f64(&h.g, &qq, kd2, kid);
+        const int K = gemst_knn_k(h.g.dim);
+        int count = gemst_knn_f64(&h.g, &qq, gemst_knn_k(h.g.dim), kd2, kid);
         uint32_t m = sorted_neighbours(&h, &qq, nb);
-        REQUIRE_CMP(count, ==, m < GEMST_KNN ? (int)m : GEMST_KNN);
+        REQUIRE_CMP(count, ==, m < (uint32_t)K ? (int)m : K);
         for (int k = 0; k < count; k++) {
             REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2, "query %u: neighbour %d is %u (%a), expected %u (%a)",
                     i, k, kid[k], kd2[k], nb[k].p, nb[k].d2);
@@ -652,7 +653,7 @@ START_TEST(test_knn)
         if (rows < 0)
             continue;
         count = block_knn_f64(&h.g, &qq, rows, b, e, kd2, kid);
-        REQUIRE_CMP(count, ==, m < GEMST_KNN ? (int)m : GEMST_KNN);
+        REQUIRE_CMP(count, ==, m < (uint32_t)K ? (int)m : K);
         for (int k = 0; k < count; k++) {
             REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2,
                     "query %u by cell: neighbour %d is %u (%a), expected %u (%a)", i, k, kid[k], kd2[k], nb[k].p,
@@ -911,20 +912,20 @@ START_TEST(test_static_candidates)
         gemst_query qq = query_of(&h, i);
         double kd2[GEMST_KNN], rb2;
         uint32_t kid[GEMST_KNN], cand[GEMST_KNN];
-        int count = gemst_knn_f64(&h.g, &qq, kd2, kid);
-        int kept = gemst_static_candidates_f64(&h.g, &qq, kd2, kid, count, cand, &rb2);
+        int count = gemst_knn_f64(&h.g, &qq, gemst_knn_k(h.g.dim), kd2, kid);
+        int kept = gemst_static_candidates_f64(&h.g, &qq, gemst_knn_k(h.g.dim), kd2, kid, count, cand, &rb2);
         REQUIRE_CMP(kept, >=, 0);
         REQUIRE_CMP(kept, <=, count < GEMST_CAND_SLOTS ? count : GEMST_CAND_SLOTS);
         for (int k = 0; k < kept; k++)
             REQUIRE(in_list(kid, count, cand[k]), "query %u: candidate %u is no neighbour", i, cand[k]);
         if (rb2 != INF) {
-            REQUIRE_CMP(count, ==, GEMST_KNN);
+            REQUIRE_CMP(count, ==, gemst_knn_k(h.g.dim));
             int found = 0;
             for (int k = 0; k < count; k++)
                 found |= rb2 == kd2[k];
             REQUIRE(found, "query %u: bound %a is no neighbour's distance", i, rb2);
         }
-        complete += rb2 == INF && count == GEMST_KNN;
+        complete += rb2 == INF && count == gemst_knn_k(h.g.dim);
         for (uint32_t p = 0; p < gc->n; p++) {
             if (!t.adj[(size_t)qq.oid * t.n + h.oid[p]])
                 continue;

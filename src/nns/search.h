@@ -27,11 +27,25 @@
 #include "nns/slab.h"
 #include "graph/boruvka.h"
 
-/* Neighbours the static strategy examines per point, and the candidates it
- * keeps (measured on uniform sets: 2.5 on average in 2D, 3.0 in 3D, at most
- * 6; a rare seventh is dropped, which lowers the point's search bound). */
+/* Neighbours the static strategy examines per point at most (the lists'
+ * size), and the candidates it keeps (measured on uniform sets with 8
+ * neighbours: 2.5 on average in 2D, 3.0 in 3D, at most 6; a rare seventh
+ * is dropped, which lowers the point's search bound). */
 #define GEMST_KNN 8
 #define GEMST_CAND_SLOTS 6
+
+/* Neighbours the static strategy examines per point in dimension dim: all
+ * GEMST_KNN in 2D, where 8 neighbours often shadow every slab
+ * (gemst_knn_complete; with 6, uniform 2D 1e7 was 8% slower on an H200);
+ * 6 in 3D, where no list is complete: each neighbour more costs every
+ * point's search and spares only some points a fallback search.  H200,
+ * 1e7 points, device ms with 8 / 6 / 5 / 4 neighbours in 3D: uniform 20.9
+ * / 20.3 / 22.0 / 24.6, normal 46.3 / 40.9 / 42.3 / 45.9, blobs 97.7 /
+ * 93.0 / 116 / 117, varden 157 / 141 / 130 / 123. */
+static inline GEMST_HD int gemst_knn_k(int dim)
+{
+    return dim == 3 ? 6 : GEMST_KNN;
+}
 
 /* Rings the none and dynamic strategies search before deferring a point to
  * the fallback. */
@@ -265,19 +279,21 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_dynamic_search)(const gemst_gri
     return exact ? GEMST_REAL_INF : lb2;
 }
 
-/* Inserts (d2, p) into the sorted list of `count` entries (GEMST_KNN when
- * full, dropping the last).  On the GPU with fixed indices and no early
- * exit, so that the compiler keeps the lists in registers; on the CPU
- * shifting only the entries that move. */
+/* Inserts (d2, p) into the sorted list of `count` entries (K when full,
+ * dropping the last).  On the GPU with fixed indices and no early exit, so
+ * that the compiler keeps the lists in registers; on the CPU shifting only
+ * the entries that move. */
 static inline GEMST_HD void GEMST_FN(gemst_knn_insert)(gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN],
-                                                     uint32_t koid[GEMST_KNN], int count, gemst_real d2, uint32_t p,
-                                                     uint32_t po)
+                                                     uint32_t koid[GEMST_KNN], int K, int count, gemst_real d2,
+                                                     uint32_t p, uint32_t po)
 {
 #ifdef __CUDA_ARCH__
     (void)count;
     int placed = 0;
 #pragma unroll
     for (int k = GEMST_KNN - 1; k >= 0; k--) {
+        if (k >= K)
+            continue;
         if (k > 0 && (d2 < kd2[k - 1] || (d2 == kd2[k - 1] && po < koid[k - 1]))) {
             kd2[k] = kd2[k - 1];
             kid[k] = kid[k - 1];
@@ -290,7 +306,7 @@ static inline GEMST_HD void GEMST_FN(gemst_knn_insert)(gemst_real kd2[GEMST_KNN]
         }
     }
 #else
-    int k = count < GEMST_KNN ? count : GEMST_KNN - 1;
+    int k = count < K ? count : K - 1;
     for (; k > 0 && (d2 < kd2[k - 1] || (d2 == kd2[k - 1] && po < koid[k - 1])); k--) {
         kd2[k] = kd2[k - 1];
         kid[k] = kid[k - 1];
@@ -303,18 +319,18 @@ static inline GEMST_HD void GEMST_FN(gemst_knn_insert)(gemst_real kd2[GEMST_KNN]
 }
 
 /* Offers grid point p at squared distance d2 to the query's list of
- * `*count` nearest points (gemst_knn). */
-static inline GEMST_HD void GEMST_FN(gemst_knn_offer)(const gemst_grid *g, const gemst_query *qq, gemst_real d2,
+ * `*count` of its K nearest points (gemst_knn). */
+static inline GEMST_HD void GEMST_FN(gemst_knn_offer)(const gemst_grid *g, const gemst_query *qq, int K, gemst_real d2,
                                                     uint32_t p, gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN],
                                                     uint32_t koid[GEMST_KNN], int *count)
 {
-    if (d2 > kd2[GEMST_KNN - 1] || p == qq->idx)
+    if (d2 > kd2[K - 1] || p == qq->idx)
         return;
     uint32_t po = g->oid[p];
-    if (d2 == kd2[GEMST_KNN - 1] && po >= koid[GEMST_KNN - 1])
+    if (d2 == kd2[K - 1] && po >= koid[K - 1])
         return;
-    GEMST_FN(gemst_knn_insert)(kd2, kid, koid, *count, d2, p, po);
-    if (*count < GEMST_KNN)
+    GEMST_FN(gemst_knn_insert)(kd2, kid, koid, K, *count, d2, p, po);
+    if (*count < K)
         (*count)++;
 }
 
@@ -335,7 +351,7 @@ static inline GEMST_HD void GEMST_FN(gemst_knn_clear)(gemst_real kd2[GEMST_KNN],
 /* Goes on with the query's list of `*count` nearest points (with caller
  * ids koid) from ring r0, once rings 0 .. r0 - 1 have been offered to it,
  * until nothing farther can enter it. */
-static inline GEMST_HD void GEMST_FN(gemst_knn_rings)(const gemst_grid *g, const gemst_query *qq, int r0,
+static inline GEMST_HD void GEMST_FN(gemst_knn_rings)(const gemst_grid *g, const gemst_query *qq, int K, int r0,
                                                     gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN],
                                                     uint32_t koid[GEMST_KNN], int *count)
 {
@@ -346,25 +362,27 @@ static inline GEMST_HD void GEMST_FN(gemst_knn_rings)(const gemst_grid *g, const
         gemst_walk w;
         uint32_t b, e;
         GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
-        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &none, kd2[GEMST_KNN - 1], &b, &e))
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &none, kd2[K - 1], &b, &e))
             for (uint32_t p = b; p < e; p++)
-                GEMST_FN(gemst_knn_offer)(g, qq, GEMST_FN(gemst_dist2_q)(g, qq, p), p, kd2, kid, koid, count);
+                GEMST_FN(gemst_knn_offer)(g, qq, K, GEMST_FN(gemst_dist2_q)(g, qq, p), p, kd2, kid, koid, count);
         gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(&top, qq->q, qq->q, qq->c, r);
-        if (lb2 == GEMST_REAL_INF || lb2 > kd2[GEMST_KNN - 1])
+        if (lb2 == GEMST_REAL_INF || lb2 > kd2[K - 1])
             return;
     }
 }
 
 /* The query's K nearest points in edge order, nearest first, in kd2/kid;
  * returns how many were found (fewer than K only when the grid has fewer
- * other points). */
-static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_query *qq, gemst_real kd2[GEMST_KNN],
-                                             uint32_t kid[GEMST_KNN])
+ * other points).  K is gemst_knn_k(dim), an argument so that the GPU's
+ * instance per dimension sees a constant and keeps the lists in
+ * registers (from g->dim the static search was 20% slower). */
+static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_query *qq, int K,
+                                             gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN])
 {
     uint32_t koid[GEMST_KNN];
     int count = 0;
     GEMST_FN(gemst_knn_clear)(kd2, kid, koid);
-    GEMST_FN(gemst_knn_rings)(g, qq, 0, kd2, kid, koid, &count);
+    GEMST_FN(gemst_knn_rings)(g, qq, K, 0, kd2, kid, koid, &count);
     return count;
 }
 
@@ -399,7 +417,8 @@ static inline GEMST_HD int gemst_shadows_slab_2d(int s, double dx, double dy, do
 }
 
 /*
- * Whether the query's GEMST_KNN nearest points leave no tree edge of the
+ * Whether the query's GEMST_KNN nearest points (its whole list: this is
+ * only for 2D, gemst_knn_k) leave no tree edge of the
  * query beyond the farthest of them: every slab is shadowed by one.  A slab
  * in `seen` holds a neighbour at least GEMST_SLAB_MIN_D2 away and is
  * shadowed by it (the uniqueness property); the others are tried against
@@ -438,7 +457,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
 }
 
 /*
- * Static pruning, from the query's `count` nearest points: writes the
+ * Static pruning, from the query's `count` nearest points (gemst_knn with K): writes the
  * candidates to cand (at most GEMST_CAND_SLOTS) and returns how many.  A
  * neighbour is dropped when an earlier one lies in its slab (uniqueness
  * property; only an earlier one at least GEMST_SLAB_MIN_D2 away counts) or
@@ -449,7 +468,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
  * squared distance below which they hold every tree edge: the farthest
  * neighbour's, or that of the first candidate that did not fit.
  */
-static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g, const gemst_query *qq,
+static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g, const gemst_query *qq, int K,
                                                            const gemst_real kd2[GEMST_KNN],
                                                            const uint32_t kid[GEMST_KNN], int count,
                                                            uint32_t *cand, gemst_real *rb2)
@@ -493,8 +512,8 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
         else if (overflow == GEMST_REAL_INF)
             overflow = kd2[i];
     }
-    int complete = count < GEMST_KNN || GEMST_FN(gemst_knn_complete)(g, qq, kd2, nb, seen);
-    *rb2 = overflow < GEMST_REAL_INF ? overflow : complete ? GEMST_REAL_INF : kd2[GEMST_KNN - 1];
+    int complete = count < K || GEMST_FN(gemst_knn_complete)(g, qq, kd2, nb, seen);
+    *rb2 = overflow < GEMST_REAL_INF ? overflow : complete ? GEMST_REAL_INF : kd2[K - 1];
     return kept;
 }
 
