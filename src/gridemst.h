@@ -130,6 +130,8 @@ typedef struct gridemst_options {
     int device;                   /* CUDA device ordinal; default 0 */
     double cell_occupancy;        /* target mean points per grid cell; 0 = the backend's
                                      default (CPU 2, refined on skewed inputs; CUDA 3) */
+    int64_t crowded_cell;         /* grid cells of more points than this get a grid of their
+                                     own; 0 = the default (512) */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
     int64_t max_host_bytes;       /* CPU: host memory the solve may use; 0 = physical memory */
     gridemst_progress_fn progress; /* NULL: no reports */
@@ -187,7 +189,9 @@ typedef struct gridemst_stats {
     int64_t n_unique;            /* points left after removing exact duplicates */
     int64_t n_duplicates;        /* points joined to an equal point by a zero-length edge */
     int64_t cells;               /* grid cells */
-    int64_t crowded_cells;       /* cells of more than 512 points, searched through a grid of their own */
+    double cell_occupancy;       /* the target mean points per cell the grid was planned for */
+    int64_t crowded_cell;        /* cells of more points than this were crowded ... */
+    int64_t crowded_cells;       /* ... and searched through a grid of their own */
     int64_t fallback_searches;   /* searches beyond a point's candidate radius (the count may vary from
                                     run to run: concurrent searches share their bounds) */
     int64_t peak_device_bytes;   /* device memory the solve held at its peak, buffers in use and freed ones its

@@ -34,6 +34,9 @@ static int check_options(const gridemst_options *o, gridemst_error *err)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "device must be >= 0, got %d", o->device);
     if (!(o->cell_occupancy >= 0.0) || !isfinite(o->cell_occupancy))
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "cell occupancy must be a finite number >= 0");
+    if (o->crowded_cell < 0)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "crowded cell size must be >= 0 (0 = default), got %lld",
+                          (long long)o->crowded_cell);
     if (o->max_device_bytes < 0 || o->max_host_bytes < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "memory limits must be >= 0 (0 = no limit)");
     return GRIDEMST_OK;

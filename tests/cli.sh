@@ -107,7 +107,7 @@ expect_tree() {
 run --help
 expect_ok "--help"
 for opt in output json format generate n dim seed backend nns prune findmin2 precision threads device occupancy \
-    verify save-points linkage clusters cut min-cluster-size labels quiet help version; do
+    crowded verify save-points linkage clusters cut min-cluster-size labels quiet help version; do
     grep -Eq -- " --$opt( |$)" "$tmp/out" || fail "--help does not mention --$opt"
 done
 for opt in "-o, --output" "-q, --quiet" "-h, --help" "-V, --version"; do
@@ -123,7 +123,7 @@ grep -Eq '^gridemst [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" || fail "--version print
 # --------------------------------------------------------------- generated sets, JSON
 
 keys="input format n dim edges total_weight backend nns prune findmin2 precision threads device iterations \
-n_unique n_duplicates cells crowded_cells fallback_searches peak_device_bytes time_ms total solve upload grid findmin1 merge \
+n_unique n_duplicates cells cell_occupancy crowded_cell crowded_cells fallback_searches peak_device_bytes time_ms total solve upload grid findmin1 merge \
 mfeatures_per_s"
 for dim in 2 3; do
     name="--generate uniform --dim $dim --json"
@@ -209,7 +209,7 @@ for gen in "uniform --dim 2" "lattice --dim 3"; do
     # shellcheck disable=SC2086
     "$prog" --generate $gen --n 3000 -q -o "$tmp/ref.csv" || fail "reference tree for $gen"
     for variant in "--prune none" "--prune dynamic" "--findmin2 atomic" "--threads 1" "--threads 2" \
-        "--occupancy 0.5" "--occupancy 8" "--backend cpu" "--nns bvh" "--nns bvh --findmin2 list"; do
+        "--occupancy 0.5" "--occupancy 8" "--occupancy 8 --crowded 4" "--backend cpu" "--nns bvh" "--nns bvh --findmin2 list"; do
         # shellcheck disable=SC2086
         run --generate $gen --n 3000 -q -o "$tmp/variant.csv" $variant
         expect_ok "$gen $variant"
@@ -457,6 +457,8 @@ expect_usage "--n nan" "--n" --generate uniform --n nan
 expect_usage "--dim 4" "--dim: expected 2 or 3" --generate uniform --n 10 --dim 4
 expect_usage "--seed x" "--seed" --generate uniform --n 10 --seed x
 expect_usage "--occupancy -1" "--occupancy" --occupancy -1 "$tmp/one.txt"
+expect_usage "--crowded -1" "--crowded" --crowded -1 "$tmp/one.txt"
+expect_usage "--crowded 1.5" "--crowded" --crowded 1.5 "$tmp/one.txt"
 expect_usage "--device x" "--device" --device x "$tmp/one.txt"
 expect_usage "--prune bogus" "--prune: expected none\|dynamic\|static" --prune bogus "$tmp/one.txt"
 expect_usage "--nns bogus" "--nns: expected grid\|bvh" --nns bogus "$tmp/one.txt"

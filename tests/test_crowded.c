@@ -6,8 +6,9 @@
  * src/nns/ring.h and the fallback by chunks of a cell (src/nns/cell_fallback.h).
  *
  * Grids come from the real CPU build, with a cell occupancy that crowds
- * over GEMST_CROWDED points into some cells (Gaussian blobs over uniform
- * noise, a thin strip, a lattice full of equal distances).  Every result is
+ * over GEMST_CROWDED points (or a lower threshold) into some cells
+ * (Gaussian blobs over uniform noise, a thin strip, a lattice full of equal
+ * distances).  Every result is
  * compared with a brute force over all point pairs, with distances from
  * gemst_dist2 (the one formula the solver compares) and each point's main
  * cell read off the cell table, which test_crowded_build checks against
@@ -38,29 +39,33 @@ typedef struct {
     int kind;
     uint32_t n;         /* for IN_LATTICE: side^dim */
     double occupancy;   /* the main grid's target points per cell; 0: default */
+    int64_t crowded;    /* cells of more points are crowded; 0: default (GEMST_CROWDED) */
 } crowd_case;
 
 /* Each case crowds some cells (test_crowded_build requires it). */
 static const crowd_case crowd_cases[] = {
-    {2, IN_BLOBS, 3000, 2000.0},
-    {3, IN_BLOBS, 3000, 1500.0},
-    {2, IN_BLOBS, 3000, 60.0},   /* many main cells around crowded ones */
-    {3, IN_BLOBS, 2400, 40.0},
-    {2, IN_STRIP, 2000, 1500.0},
-    {3, IN_STRIP, 2000, 1500.0},
-    {2, IN_LATTICE, 1600, 1500.0},
-    {3, IN_LATTICE, 1728, 1500.0},
+    {2, IN_BLOBS, 3000, 2000.0, 0},
+    {3, IN_BLOBS, 3000, 1500.0, 0},
+    {2, IN_BLOBS, 3000, 60.0, 0},   /* many main cells around crowded ones */
+    {3, IN_BLOBS, 2400, 40.0, 0},
+    {2, IN_STRIP, 2000, 1500.0, 0},
+    {3, IN_STRIP, 2000, 1500.0, 0},
+    {2, IN_LATTICE, 1600, 1500.0, 0},
+    {3, IN_LATTICE, 1728, 1500.0, 0},
+    {2, IN_BLOBS, 3000, 24.0, 32},  /* a low threshold (what the GPU picks for sparse sets) */
+    {3, IN_BLOBS, 2400, 24.0, 32},
+    {3, IN_UNIFORM, 2000, 48.0, 32},
 };
 #define CROWD_CASES ((int)(sizeof crowd_cases / sizeof crowd_cases[0]))
 
 /* Default occupancy: grids of many cells for the row shells. */
 static const crowd_case shell_cases[] = {
-    {2, IN_UNIFORM, 600, 0.0},
-    {3, IN_UNIFORM, 700, 0.0},
-    {2, IN_BLOBS, 500, 0.0},
-    {3, IN_STRIP, 400, 0.0},
-    {2, IN_LATTICE, 400, 0.0},
-    {3, IN_LATTICE, 512, 0.0},
+    {2, IN_UNIFORM, 600, 0.0, 0},
+    {3, IN_UNIFORM, 700, 0.0, 0},
+    {2, IN_BLOBS, 500, 0.0, 0},
+    {3, IN_STRIP, 400, 0.0, 0},
+    {2, IN_LATTICE, 400, 0.0, 0},
+    {3, IN_LATTICE, 512, 0.0, 0},
 };
 #define SHELL_CASES ((int)(sizeof shell_cases / sizeof shell_cases[0]))
 
@@ -170,6 +175,7 @@ static void crowd_grid_make(const crowd_case *cc, uint64_t seed, crowd_grid *h)
     pb.opt.backend = GRIDEMST_BACKEND_CPU;
     pb.opt.precision = GRIDEMST_PRECISION_DOUBLE;
     pb.opt.cell_occupancy = cc->occupancy;
+    pb.opt.crowded_cell = cc->crowded;
     memset(&st, 0, sizeof st);
     REQUIRE(gemst_cpu_grid_build_f64(&pb, 1, &h->cg, &st, &err) == GRIDEMST_OK, "grid build: %s", err.message);
     h->g = &h->cg.g;
@@ -287,7 +293,7 @@ static void check_main_cells(const crowd_grid *h, const crowd_case *cc)
     free(seen);
 }
 
-/* The crowded cells: exactly those over GEMST_CROWDED points, listed in
+/* The crowded cells: exactly those over the threshold, listed in
  * ascending order, in the bitmap, and indexed by gemst_crowded_index; their
  * tables follow one another. */
 static void check_crowded_list(const crowd_grid *h)
@@ -296,11 +302,11 @@ static void check_crowded_list(const crowd_grid *h)
     const uint64_t cells = gemst_grid_cells(g->nc);
     uint32_t crowded = 0;
     for (uint64_t k = 0; k < cells; k++)
-        crowded += g->cell_start[k + 1] - g->cell_start[k] > GEMST_CROWDED;
+        crowded += g->cell_start[k + 1] - g->cell_start[k] > g->crowded;
     REQUIRE_CMP(g->n_sub, ==, crowded);
-    REQUIRE(crowded > 0, "no cell over %d points: the case exercises nothing", GEMST_CROWDED);
+    REQUIRE(crowded > 0, "no cell over %u points: the case exercises nothing", g->crowded);
     for (uint64_t k = 0; k < gemst_crowd_words(cells) * 64; k++) {
-        const int want = k < cells && g->cell_start[k + 1] - g->cell_start[k] > GEMST_CROWDED;
+        const int want = k < cells && g->cell_start[k + 1] - g->cell_start[k] > g->crowded;
         REQUIRE((int)((g->crowd[k / 64].bits >> (k % 64)) & 1) == want, "bitmap bit %llu: want %d",
                 (unsigned long long)k, want);
     }
@@ -309,7 +315,7 @@ static void check_crowded_list(const crowd_grid *h)
         const uint32_t cell = g->sub_cell[k];
         REQUIRE(k == 0 || g->sub_cell[k - 1] < cell, "crowded cells %u and %u out of order", k - 1, k);
         REQUIRE_CMP(cell, <, cells);
-        REQUIRE_CMP(g->cell_start[cell + 1] - g->cell_start[cell], >, GEMST_CROWDED);
+        REQUIRE_CMP(g->cell_start[cell + 1] - g->cell_start[cell], >, g->crowded);
         REQUIRE_CMP(gemst_crowded_index(g->crowd, cell), ==, k);
         REQUIRE_CMP(g->sub[k].table, ==, table);
         table += gemst_subgrid_table_size_f64(&g->sub[k]);

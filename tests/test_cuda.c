@@ -86,9 +86,10 @@ static int too_large(int64_t n)
 
 /* The GPU must reproduce the CPU's (grid) tree exactly, for every strategy:
  * the grid with each pruning strategy, then the BVH (NNS_STRATEGIES - 1).
- * occupancy: the grid's target points per cell (0: the default). */
+ * occupancy: the grid's target points per cell, crowded: the crowding
+ * threshold (0: the defaults). */
 #define NNS_STRATEGIES 4
-static void compare_backends(const char *name, const gemst_pointset *ps, double occupancy)
+static void compare_backends(const char *name, const gemst_pointset *ps, double occupancy, int64_t crowded)
 {
     if (too_large(ps->n))
         return;
@@ -97,6 +98,7 @@ static void compare_backends(const char *name, const gemst_pointset *ps, double 
         gridemst_result ref;
         gridemst_options_init(&o);
         o.cell_occupancy = occupancy;
+        o.crowded_cell = crowded;
         o.backend = GRIDEMST_BACKEND_CPU;
         o.precision = (gridemst_precision)prec;
         solve_or_fail(ps, &o, &ref);
@@ -145,21 +147,54 @@ START_TEST(test_generated_sets)
     gemst_pointset ps;
     gridemst_error err;
     ck_assert_int_eq(gemst_generate(c->kind, c->n, c->dim, 7, &ps, &err), GRIDEMST_OK);
-    compare_backends(c->name, &ps, 0);
+    compare_backends(c->name, &ps, 0, 0);
+    free(ps.coords);
+}
+END_TEST
+
+/* The GPU's default grid (grid_plan.h's gemst_grid_coarse): coarse cells
+ * crowded from 32 points for normal sets, which leave most cells of their
+ * box empty and fill them smoothly; the default cells for uniform and
+ * blobs sets.  (test_generated_sets compares the trees with the CPU's.) */
+START_TEST(test_cell_size_choice)
+{
+    static const struct {
+        gemst_gen_kind kind;
+        int64_t n;
+        int dim;
+        int coarse;
+    } sets[] = {
+        {GEMST_GEN_NORMAL, 300000, 3, 1}, {GEMST_GEN_NORMAL, 20000, 2, 1},
+        {GEMST_GEN_UNIFORM, 100000, 3, 0}, {GEMST_GEN_BLOBS, 300000, 3, 0},
+    };
+    gemst_pointset ps;
+    gridemst_error err;
+    ck_assert_int_eq(gemst_generate(sets[_i].kind, sets[_i].n, sets[_i].dim, 7, &ps, &err), GRIDEMST_OK);
+    gridemst_options o;
+    gridemst_result r;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    solve_or_fail(&ps, &o, &r);
+    ck_assert_msg((r.stats.cell_occupancy > 3.0) == sets[_i].coarse && (r.stats.crowded_cell == 32) == sets[_i].coarse,
+                  "set %d: occupancy %g, crowded from %lld", _i, r.stats.cell_occupancy,
+                  (long long)r.stats.crowded_cell);
+    gridemst_result_free(&r);
     free(ps.coords);
 }
 END_TEST
 
 /* Crowded cells (over GEMST_CROWDED points, so searched through a grid of
- * their own) from a large target occupancy, on both backends: clustered,
- * blobs and uniform sets, 2D and 3D. */
+ * their own) from a large target occupancy, then crowded from 32 points at
+ * the default occupancy, on both backends: clustered, blobs and uniform
+ * sets, 2D and 3D. */
 START_TEST(test_crowded_sets)
 {
     static const gemst_gen_kind kinds[] = {GEMST_GEN_CLUSTERED, GEMST_GEN_BLOBS, GEMST_GEN_UNIFORM};
     gemst_pointset ps;
     gridemst_error err;
     ck_assert_int_eq(gemst_generate(kinds[_i / 2], 20000, 2 + _i % 2, 5, &ps, &err), GRIDEMST_OK);
-    compare_backends("crowded", &ps, 1000.0);
+    compare_backends("crowded", &ps, 1000.0, 0);
+    compare_backends("crowded from 32", &ps, 0, 32);
     gridemst_options o;
     gridemst_result r;
     gridemst_options_init(&o);
@@ -178,7 +213,7 @@ START_TEST(test_special_sets)
     for (int dim = 2; dim <= 3; dim++) {
         gemst_pointset ps;
         make_special(_i, _i == 0 ? 200000 : _i == 3 ? 3000 : 50000, dim, &ps);
-        compare_backends(names[_i], &ps, 0);
+        compare_backends(names[_i], &ps, 0, 0);
         free(ps.coords);
     }
 }
@@ -278,6 +313,7 @@ int main(void)
     tcase_add_loop_test(tc, test_generated_sets, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, test_special_sets, 0, 4);
     tcase_add_loop_test(tc, test_crowded_sets, 0, 6);
+    tcase_add_loop_test(tc, test_cell_size_choice, 0, 4);
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);
     tcase_add_loop_test(tc, test_device_memory_limit, 0, 2);

@@ -235,6 +235,38 @@ START_TEST(test_plan_refine)
 }
 END_TEST
 
+/* The CUDA backend's cell size choice follows grid_plan.h's contract:
+ * default cells unless most cells are empty and the counts grow at least
+ * 0.4 times as fast as the cell volume; then coarser cells, crowded from 32
+ * points, the coarsest for a smooth density. */
+START_TEST(test_plan_coarse)
+{
+    static const struct {
+        int dim;
+        gemst_grid_fill fill;
+        double occupancy; /* 0: the default kept */
+    } cases[] = {
+        {3, {0.945, 4.0, 24.8}, 0.0},       /* uniform: most cells occupied */
+        {3, {0.317, 8331.0, 10810.0}, 0.0}, /* blobs 3D */
+        {3, {0.10, 1000.0, 2000.0}, 0.0},   /* sparse, but finer clusters than a cell (growth 0.25) */
+        {3, {0.153, 77.0, 608.0}, 96.0},    /* normal 3D (growth 0.99) */
+        {2, {0.256, 27.6, 107.0}, 48.0},    /* normal 2D (growth 0.97) */
+        {3, {0.012, 1303.0, 5088.0}, 24.0}, /* varden 3D (growth 0.49) */
+        {2, {0.1, 10.0, 20.0}, 24.0},       /* growth 0.5 */
+        {3, {0.2, 0.0, 0.0}, 0.0},          /* no points counted */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double occupancy = 0.0;
+        int64_t crowded = 0;
+        const int coarse = gemst_grid_coarse(cases[i].dim, &cases[i].fill, &occupancy, &crowded);
+        REQUIRE(coarse == (cases[i].occupancy > 0.0), "case %zu: coarse %d", i, coarse);
+        if (coarse)
+            REQUIRE(occupancy == cases[i].occupancy && crowded == 32, "case %zu: occupancy %g, crowded %lld", i,
+                    occupancy, (long long)crowded);
+    }
+}
+END_TEST
+
 /*
  * Regression: 8 points with extents 0.5 and an occupancy chosen so that
  * L = 0.5 / (2^22 - 0.5), i.e. 2^22 cells per axis: 2^66 cells, which a
@@ -1368,6 +1400,7 @@ static Suite *grid_suite(void)
     tcase_add_test(tp, test_plan_strip);
     tcase_add_test(tp, test_plan_caps);
     tcase_add_test(tp, test_plan_refine);
+    tcase_add_test(tp, test_plan_coarse);
     tcase_add_test(tp, test_plan_cell_count_overflow);
     tcase_add_test(tp, test_cell_of_and_fit);
     suite_add_tcase(s, tp);

@@ -166,6 +166,7 @@ enum {
     OPT_THREADS,
     OPT_DEVICE,
     OPT_OCCUPANCY,
+    OPT_CROWDED,
     OPT_REPEAT,
     OPT_WARMUP,
     OPT_MAX_SECONDS,
@@ -186,6 +187,7 @@ static const struct option long_options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"device", required_argument, NULL, OPT_DEVICE},
     {"occupancy", required_argument, NULL, OPT_OCCUPANCY},
+    {"crowded", required_argument, NULL, OPT_CROWDED},
     {"repeat", required_argument, NULL, OPT_REPEAT},
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"max-seconds", required_argument, NULL, OPT_MAX_SECONDS},
@@ -221,6 +223,7 @@ static int apply(bench_args *a, int c, const char *v, int *given_n, char *msg, s
     case OPT_THREADS: bad = parse_int(v, 0, INT_MAX, &a->opt.threads); break;
     case OPT_DEVICE: bad = parse_int(v, 0, INT_MAX, &a->opt.device); break;
     case OPT_OCCUPANCY: bad = parse_number(v, &a->opt.cell_occupancy); break;
+    case OPT_CROWDED: bad = parse_int64(v, 0, INT64_MAX, &a->opt.crowded_cell); break;
     case OPT_REPEAT: bad = parse_int(v, 1, INT_MAX, &a->repeat); break;
     case OPT_WARMUP: bad = parse_int(v, 0, INT_MAX, &a->warmup); break;
     case OPT_MAX_SECONDS: bad = parse_number(v, &a->max_seconds); break;
@@ -310,6 +313,7 @@ void bench_print_help(FILE *f)
           "  --threads N             CPU threads (default 0: the OpenMP default)\n"
           "  --device N              CUDA device (default 0)\n"
           "  --occupancy X           target mean points per grid cell (default: the library's)\n"
+          "  --crowded N             cells of more points get a grid of their own (default: the library's)\n"
           "  --repeat R              timed solves per configuration (default 5)\n"
           "  --warmup W              untimed solves before them (default 1)\n"
           "  --max-seconds S         stop repeating a configuration once its solves, warm-ups\n"

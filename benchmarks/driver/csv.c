@@ -42,7 +42,7 @@ void bench_csv_runs_header(FILE *f)
 {
     fputs(KEY_COLUMNS ",threads,run,time_ms,wall_ms,solve_ms,upload_ms,grid_ms,findmin1_ms,prepare_ms,findmin2_ms,"
                       "merge_ms,edges_ms,download_ms,floor_ms,iterations,fallback_searches,n_unique,cells,"
-                      "peak_device_bytes,total_weight,same_edges,device\n",
+                      "cell_occupancy,crowded_cell,peak_device_bytes,total_weight,same_edges,device\n",
           f);
 }
 
@@ -57,9 +57,9 @@ void bench_csv_run(FILE *f, const bench_config *c, int run, const bench_times *t
                             p->prepare,  p->findmin2, p->merge, p->edges,  p->download, bench_floor_ms(r)};
     for (size_t k = 0; k < sizeof times / sizeof times[0]; k++)
         number(f, times[k]);
-    fprintf(f, ",%d,%lld,%lld,%lld,%lld,%.17g,%d,", s->iterations, (long long)s->fallback_searches,
-            (long long)s->n_unique, (long long)s->cells, (long long)s->peak_device_bytes, r->total_weight,
-            same_edges);
+    fprintf(f, ",%d,%lld,%lld,%lld,%.17g,%lld,%lld,%.17g,%d,", s->iterations, (long long)s->fallback_searches,
+            (long long)s->n_unique, (long long)s->cells, s->cell_occupancy, (long long)s->crowded_cell,
+            (long long)s->peak_device_bytes, r->total_weight, same_edges);
     text(f, s->device_name);
     fputc('\n', f);
 }

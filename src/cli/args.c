@@ -24,6 +24,7 @@ typedef enum opt_id {
     OPT_THREADS,
     OPT_DEVICE,
     OPT_OCCUPANCY,
+    OPT_CROWDED,
     OPT_VERIFY,
     OPT_REPEAT,
     OPT_SAVE_POINTS,
@@ -75,6 +76,8 @@ static const opt_spec options[] = {
     {OPT_THREADS, "threads", 0, "N", "CPU threads (default 0: the OpenMP default)", ANY},
     {OPT_DEVICE, "device", 0, "N", "CUDA device number (default 0)", ANY},
     {OPT_OCCUPANCY, "occupancy", 0, "X", "target mean points per grid cell (default 0: the library's choice)", ANY},
+    {OPT_CROWDED, "crowded", 0, "N",
+     "grid cells of more than N points get a grid of their own (default 0: the library's choice)", ANY},
     {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (skipped when n > 20000)", ANY},
     {OPT_REPEAT, "repeat", 0, "R",
      "after a warm-up solve, solve R times and report the median time of each phase (benchmarking)", ANY},
@@ -225,6 +228,7 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_THREADS: return int_option(p, o, value, 0, INT_MAX, &a->opt.threads);
     case OPT_DEVICE: return int_option(p, o, value, 0, INT_MAX, &a->opt.device);
     case OPT_OCCUPANCY: return number_option(p, o, value, &a->opt.cell_occupancy);
+    case OPT_CROWDED: return integer_option(p, o, value, 0, INT64_MAX, &a->opt.crowded_cell);
     case OPT_VERIFY: a->verify = 1; return 0;
     case OPT_REPEAT: return int_option(p, o, value, 0, INT_MAX, &a->repeat);
     case OPT_SAVE_POINTS: a->save_points = value; return 0;

@@ -255,19 +255,57 @@ static __global__ void GEMST_FN(k_compact_codes)(uint32_t n, const uint32_t *rep
         ucode[rank[i]] = code[i];
 }
 
+/* ---------------------------------------------------------------- grid fill */
+
+/* One thread per cell of twice the side (grid_plan.h's gemst_grid_fill):
+ * sums[0] += its occupied cells, sums[1] += their squared counts, sums[2]
+ * += its own squared count. */
+static __global__ void GEMST_FN(k_grid_fill)(const uint32_t *cell_start, gemst_grid g, unsigned long long *sums)
+{
+    typedef cub::BlockReduce<unsigned long long, GEMST_THREADS> Sum;
+    __shared__ typename Sum::TempStorage tmp;
+    const int32_t half[3] = {(g.nc[0] + 1) / 2, (g.nc[1] + 1) / 2, g.dim == 3 ? (g.nc[2] + 1) / 2 : 1};
+    const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long mine[3] = {0, 0, 0};
+    if (i < (uint64_t)half[0] * half[1] * half[2]) {
+        const int32_t c[3] = {(int32_t)(i % half[0]), (int32_t)(i / half[0] % half[1]),
+                              (int32_t)(i / half[0] / half[1])};
+        unsigned long long total = 0;
+        for (int dz = 0; dz < (g.dim == 3 ? 2 : 1); dz++)
+            for (int dy = 0; dy < 2; dy++)
+                for (int dx = 0; dx < 2; dx++) {
+                    const int32_t x = 2 * c[0] + dx, y = 2 * c[1] + dy, z = g.dim == 3 ? 2 * c[2] + dz : 0;
+                    if (x >= g.nc[0] || y >= g.nc[1] || z >= g.nc[2])
+                        continue;
+                    const uint32_t k = gemst_cell_index(g.nc, x, y, z);
+                    const unsigned long long count = cell_start[k + 1] - cell_start[k];
+                    mine[0] += count > 0;
+                    mine[1] += count * count;
+                    total += count;
+                }
+        mine[2] = total * total;
+    }
+    for (int s = 0; s < 3; s++) {
+        const unsigned long long block = Sum(tmp).Sum(mine[s]);
+        __syncthreads();
+        if (threadIdx.x == 0 && block)
+            atomicAdd(&sums[s], block);
+    }
+}
+
 /* ---------------------------------------------------------------- crowded cells */
 
 /* The crowded cells' bitmap (grid.h), a word per thread, and into count[w]
  * the word's crowded cells (count has words + 1 entries, the last 0) ... */
-static __global__ void GEMST_FN(k_crowd_bits)(uint64_t cells, uint32_t words, const uint32_t *cell_start,
-                                            gemst_crowd_word *crowd, uint32_t *count)
+static __global__ void GEMST_FN(k_crowd_bits)(uint64_t cells, uint32_t words, uint32_t crowded,
+                                            const uint32_t *cell_start, gemst_crowd_word *crowd, uint32_t *count)
 {
     uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
     if (w > words)
         return;
     uint64_t bits = 0;
     for (uint64_t k = (uint64_t)w * 64; w < words && k < cells && k < (uint64_t)w * 64 + 64; k++)
-        if (cell_start[k + 1] - cell_start[k] > GEMST_CROWDED)
+        if (cell_start[k + 1] - cell_start[k] > crowded)
             bits |= (uint64_t)1 << (k % 64);
     if (w < words)
         crowd[w].bits = bits;

@@ -240,20 +240,23 @@ static int GEMST_FN(crowded_duplicates)(cuda_ctx *c, uint32_t n, const uint32_t 
     return GRIDEMST_OK;
 }
 
-/* The grid's cells for the frame's box hi, checking the device memory
- * its cell table needs. */
-static int GEMST_FN(fit_grid)(cuda_ctx *c, const double hi[3], gridemst_stats *stats, gridemst_error *err)
+/* The grid's cells for the frame's box hi and the given occupancy and
+ * crowding threshold, checking the device memory its cell table needs. */
+static int GEMST_FN(fit_grid)(cuda_ctx *c, const double hi[3], double occupancy, int64_t crowded,
+                              gridemst_stats *stats, gridemst_error *err)
 {
     const gemst_problem *pb = c->pb;
     gemst_grid_plan plan;
-    gemst_grid_plan_make(&c->frame, pb->n, pb->opt.cell_occupancy > 0.0 ? pb->opt.cell_occupancy : GEMST_CUDA_OCCUPANCY,
-                         &plan);
+    gemst_grid_plan_make(&c->frame, pb->n, occupancy, &plan);
     gemst_real maxc[3] = {0, 0, 0};
     for (int d = 0; d < pb->dim; d++)
         maxc[d] = (gemst_real)((hi[d] - c->frame.origin[d]) * c->frame.scale);
     gemst_grid *g = &c->g;
     memset(g, 0, sizeof *g);
     GEMST_FN(gemst_grid_fit)(g, &plan, maxc);
+    g->crowded = gemst_crowded_threshold(crowded);
+    stats->cell_occupancy = occupancy;
+    stats->crowded_cell = g->crowded;
     uint64_t cells = gemst_grid_cells(g->nc);
     if (cells >= (uint64_t)UINT32_MAX)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "grid of %llu cells exceeds 32-bit cell indices",
@@ -338,6 +341,29 @@ static int GEMST_FN(cell_table)(cuda_ctx *c, const uint32_t *key, uint32_t n, ui
     GEMST_LAUNCHED();
     GEMST_CUB(c, cub::DeviceScan::InclusiveScan(temp, temp_bytes, cell_start + 1, cell_start + 1,
                                                cuda::maximum<uint32_t>{}, keys, c->s)); /* in place */
+    return GRIDEMST_OK;
+}
+
+/* How the n points sorted by cell (key) fill the grid (grid_plan.h). */
+static int GEMST_FN(grid_fill)(cuda_ctx *c, const uint32_t *key, gemst_grid_fill *fill, gridemst_error *err)
+{
+    uint32_t *cell_start;
+    unsigned long long *sums, host[3];
+    GEMST_DALLOC(&c->mem, cell_start, (size_t)c->cells + 1, "the cell table");
+    GEMST_DALLOC(&c->mem, sums, 3, "the grid's fill");
+    GEMST_TRY(GEMST_FN(cell_table)(c, key, c->n, c->cells, cell_start, err));
+    GEMST_CU(cudaMemsetAsync(sums, 0, sizeof host, c->s));
+    const gemst_grid *g = &c->g;
+    const uint64_t coarse = (uint64_t)((g->nc[0] + 1) / 2) * ((g->nc[1] + 1) / 2) * (g->dim == 3 ? (g->nc[2] + 1) / 2 : 1);
+    GEMST_FN(k_grid_fill)<<<gemst_blocks(coarse), GEMST_THREADS, 0, c->s>>>(cell_start, *g, sums);
+    GEMST_LAUNCHED();
+    GEMST_CU(cudaMemcpyAsync(host, sums, sizeof host, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
+    gemst_dfree(&c->mem, sums);
+    gemst_dfree(&c->mem, cell_start);
+    fill->occupied = (double)host[0] / (double)c->cells;
+    fill->weighted = (double)host[1] / (double)c->n;
+    fill->weighted2 = (double)host[2] / (double)c->n;
     return GRIDEMST_OK;
 }
 
@@ -446,8 +472,8 @@ static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst
     uint32_t *rank, n_sub = 0;
     GEMST_DALLOC(&c->mem, c->crowd, words, "crowded cells");
     GEMST_DALLOC(&c->mem, rank, (size_t)words + 1, "crowded cells");
-    GEMST_FN(k_crowd_bits)<<<gemst_blocks((uint64_t)words + 1), GEMST_THREADS, 0, c->s>>>(c->cells, words,
-                                                                                        g->cell_start, c->crowd, rank);
+    GEMST_FN(k_crowd_bits)<<<gemst_blocks((uint64_t)words + 1), GEMST_THREADS, 0, c->s>>>(
+        c->cells, words, g->crowded, g->cell_start, c->crowd, rank);
     GEMST_LAUNCHED();
     GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, rank, rank, words + 1, c->s));
     GEMST_CU(cudaMemcpyAsync(&n_sub, rank + words, sizeof n_sub, cudaMemcpyDeviceToHost, c->s));
@@ -547,8 +573,21 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
         GEMST_TRY(GEMST_FN(check_device_memory)(c, GEMST_FN(bvh_bytes_needed)(pb), err));
         GEMST_TRY(GEMST_FN(sort_by_code)<T>(c, coords, &key, &keys, &oid, err));
     } else {
-        GEMST_TRY(GEMST_FN(fit_grid)(c, hi, stats, err));
+        double occupancy = pb->opt.cell_occupancy > 0.0 ? pb->opt.cell_occupancy : GEMST_CUDA_OCCUPANCY;
+        int64_t crowded = pb->opt.crowded_cell;
+        GEMST_TRY(GEMST_FN(fit_grid)(c, hi, occupancy, crowded, stats, err));
         GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
+        if (pb->opt.cell_occupancy == 0.0 && pb->opt.crowded_cell == 0) {
+            /* the default's fill decides whether coarse cells pay */
+            gemst_grid_fill fill;
+            GEMST_TRY(GEMST_FN(grid_fill)(c, key, &fill, err));
+            if (gemst_grid_coarse(pb->dim, &fill, &occupancy, &crowded)) {
+                gemst_dfree(&c->mem, key);
+                gemst_dfree(&c->mem, oid);
+                GEMST_TRY(GEMST_FN(fit_grid)(c, hi, occupancy, crowded, stats, err));
+                GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
+            }
+        }
         keys = c->cells;
     }
     GEMST_TRY(GEMST_FN(unique_points)<T>(c, coords, key, keys, oid, stats, err));

@@ -20,10 +20,11 @@
 #include "real.h"
 #include "grid/grid_plan.h"
 
-/* Cells with more points than this get a grid of their own.  Below it a
- * scan of the cell's points is cheaper than a descent into its grid (H200:
- * normal 3D 1e7 points, whose densest cells hold about 250, searched 15%
- * slower with a threshold of 32 than with none). */
+/* By default, cells with more points than this get a grid of their own
+ * (gemst_grid.crowded).  Below it a scan of the cell's points is cheaper
+ * than a descent into its grid (H200: normal 3D 1e7 points, whose densest
+ * cells hold about 250, searched 15% slower with a threshold of 32 than
+ * with none). */
 #define GEMST_CROWDED 512
 
 /* A crowded cell's grid: its geometry and where its cell table starts in
@@ -53,6 +54,7 @@ typedef struct {
     const uint32_t *cell_start;   /* cells + 1 entries */
     const gemst_real *x, *y, *z;  /* z is NULL in 2D */
     const uint32_t *oid;          /* caller's id of each point */
+    uint32_t crowded;             /* cells of more points than this are crowded */
     uint32_t n_sub;               /* crowded cells with a grid of their own */
     const uint32_t *sub_cell;     /* their cell indices, ascending */
     const gemst_crowd_word *crowd; /* the same as a bitmap over the cells */
@@ -173,6 +175,13 @@ static inline void GEMST_FN(gemst_grid_fit)(gemst_grid *g, const gemst_grid_plan
     for (int d = 0; d < plan->dim; d++)
         while (g->nc[d] < INT32_MAX && GEMST_FN(gemst_cell_lo)(&cg, d, g->nc[d]) <= max_coord[d])
             cg.nc[d] = ++g->nc[d];
+}
+
+/* The crowding threshold (gemst_grid.crowded) for option value v (0: the
+ * default). */
+static inline uint32_t gemst_crowded_threshold(int64_t v)
+{
+    return v <= 0 ? GEMST_CROWDED : v < (int64_t)UINT32_MAX ? (uint32_t)v : UINT32_MAX;
 }
 
 static inline uint64_t gemst_grid_cells(const int32_t nc[3])

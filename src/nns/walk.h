@@ -12,7 +12,7 @@
  *    component changes between consecutive points up to point i (in grid
  *    order), [b, e) lies in one component when breaks[b] == breaks[e - 1].
  *
- * A range of the main grid holding more than GEMST_CROWDED points may
+ * A range of the main grid holding more than g->crowded points may
  * contain a crowded cell; such a row is split into its cells.
  */
 #ifndef GEMST_WALK_H
@@ -141,7 +141,7 @@ static inline GEMST_HD int GEMST_FN(gemst_walk_next)(const gemst_grid *g, const 
             uint32_t b = g->cell_start[cell], e = g->cell_start[cell + 1];
             if (b == e || gemst_own_range(own->breaks, own->comp, own->comp_q, b, e))
                 continue;
-            if (e - b > GEMST_CROWDED) {
+            if (e - b > g->crowded) {
                 GEMST_FN(gemst_walk_enter)(g, qq, gemst_crowded_index(g->crowd, cell), w);
                 continue;
             }
@@ -156,7 +156,7 @@ static inline GEMST_HD int GEMST_FN(gemst_walk_next)(const gemst_grid *g, const 
             return 0;
         if (gemst_own_range(own->breaks, own->comp, own->comp_q, *begin, *end))
             continue;
-        if (g->n_sub > 0 && *end - *begin > GEMST_CROWDED) {
+        if (g->n_sub > 0 && *end - *begin > g->crowded) {
             const gemst_span *span = w->shells ? &w->shell.last : &w->ring.last;
             w->x = span->xa;
             w->xb = span->xb;
