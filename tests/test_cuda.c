@@ -153,9 +153,10 @@ START_TEST(test_generated_sets)
 END_TEST
 
 /* The GPU's default grid (grid_plan.h's gemst_grid_coarse): coarse cells
- * crowded from 32 points for normal sets, which leave most cells of their
- * box empty and fill them smoothly; the default cells for uniform and
- * blobs sets.  (test_generated_sets compares the trees with the CPU's.) */
+ * crowded from 32 points for large normal sets, which leave most cells of
+ * their box empty and fill them smoothly, and the CPU's tree from them;
+ * the default cells for smaller normal sets and for uniform and blobs
+ * sets. */
 START_TEST(test_cell_size_choice)
 {
     static const struct {
@@ -164,11 +165,14 @@ START_TEST(test_cell_size_choice)
         int dim;
         int coarse;
     } sets[] = {
-        {GEMST_GEN_NORMAL, 300000, 3, 1}, {GEMST_GEN_NORMAL, 20000, 2, 1},
-        {GEMST_GEN_UNIFORM, 100000, 3, 0}, {GEMST_GEN_BLOBS, 300000, 3, 0},
+        {GEMST_GEN_NORMAL, 1000000, 3, 1},  {GEMST_GEN_NORMAL, 1000000, 2, 1},
+        {GEMST_GEN_NORMAL, 300000, 3, 0},   {GEMST_GEN_UNIFORM, 1000000, 3, 0},
+        {GEMST_GEN_BLOBS, 1000000, 3, 0},
     };
     gemst_pointset ps;
     gridemst_error err;
+    if (too_large(sets[_i].n))
+        return;
     ck_assert_int_eq(gemst_generate(sets[_i].kind, sets[_i].n, sets[_i].dim, 7, &ps, &err), GRIDEMST_OK);
     gridemst_options o;
     gridemst_result r;
@@ -178,6 +182,8 @@ START_TEST(test_cell_size_choice)
     ck_assert_msg((r.stats.cell_occupancy > 3.0) == sets[_i].coarse && (r.stats.crowded_cell == 32) == sets[_i].coarse,
                   "set %d: occupancy %g, crowded from %lld", _i, r.stats.cell_occupancy,
                   (long long)r.stats.crowded_cell);
+    if (sets[_i].coarse)
+        compare_backends("normal, coarse cells", &ps, 0, 0);
     gridemst_result_free(&r);
     free(ps.coords);
 }
@@ -313,7 +319,7 @@ int main(void)
     tcase_add_loop_test(tc, test_generated_sets, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, test_special_sets, 0, 4);
     tcase_add_loop_test(tc, test_crowded_sets, 0, 6);
-    tcase_add_loop_test(tc, test_cell_size_choice, 0, 4);
+    tcase_add_loop_test(tc, test_cell_size_choice, 0, 5);
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);
     tcase_add_loop_test(tc, test_device_memory_limit, 0, 2);

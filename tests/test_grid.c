@@ -236,24 +236,26 @@ START_TEST(test_plan_refine)
 END_TEST
 
 /* The CUDA backend's cell size choice follows grid_plan.h's contract:
- * default cells unless most cells are empty and the counts grow at least
- * 0.4 times as fast as the cell volume; then coarser cells, crowded from 32
+ * default cells unless the points are many, most cells are empty and the
+ * counts grow at least 0.4 times as fast as the cell volume; then coarser cells, crowded from 32
  * points, the coarsest for a smooth density. */
 START_TEST(test_plan_coarse)
 {
+    enum { M = GEMST_COARSE_MIN_POINTS };
     static const struct {
         int dim;
         gemst_grid_fill fill;
         double occupancy; /* 0: the default kept */
     } cases[] = {
-        {3, {0.945, 4.0, 24.8}, 0.0},       /* uniform: most cells occupied */
-        {3, {0.317, 8331.0, 10810.0}, 0.0}, /* blobs 3D */
-        {3, {0.10, 1000.0, 2000.0}, 0.0},   /* sparse, but finer clusters than a cell (growth 0.25) */
-        {3, {0.153, 77.0, 608.0}, 96.0},    /* normal 3D (growth 0.99) */
-        {2, {0.256, 27.6, 107.0}, 48.0},    /* normal 2D (growth 0.97) */
-        {3, {0.012, 1303.0, 5088.0}, 24.0}, /* varden 3D (growth 0.49) */
-        {2, {0.1, 10.0, 20.0}, 24.0},       /* growth 0.5 */
-        {3, {0.2, 0.0, 0.0}, 0.0},          /* no points counted */
+        {3, {M, 0.945, 4.0, 24.8}, 0.0},       /* uniform: most cells occupied */
+        {3, {M, 0.317, 8331.0, 10810.0}, 0.0}, /* blobs 3D */
+        {3, {M, 0.10, 1000.0, 2000.0}, 0.0},   /* sparse, but finer clusters than a cell (growth 0.25) */
+        {3, {M, 0.153, 77.0, 608.0}, 96.0},    /* normal 3D (growth 0.99) */
+        {3, {M - 1, 0.153, 77.0, 608.0}, 0.0}, /* the same, too few points */
+        {2, {M, 0.256, 27.6, 107.0}, 48.0},    /* normal 2D (growth 0.97) */
+        {3, {M, 0.012, 1303.0, 5088.0}, 24.0}, /* varden 3D (growth 0.49) */
+        {2, {M, 0.1, 10.0, 20.0}, 24.0},       /* growth 0.5 */
+        {3, {M, 0.2, 0.0, 0.0}, 0.0},          /* no points counted */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double occupancy = 0.0;

@@ -85,14 +85,15 @@ int gemst_grid_plan_refine(const gemst_frame *f, int64_t n, double occupancy, do
  * varden sets leave less than 30% of the cells occupied (normal 3D 15%,
  * varden 3D 1%, normal 2D 26%; blobs 3D 32%, varden 2D 63%, uniform 95%),
  * and of those varden's counts grow half as fast as a smooth density's
- * when the cells double, blobs' a sixth as fast. */
+ * when the cells double (1e6 points: 0.38, and coarse cells were slower),
+ * blobs' a sixth as fast. */
 #define GEMST_SPARSE_OCCUPIED 0.3
 #define GEMST_SMOOTH_GROWTH 0.4
 #define GEMST_SMOOTHER_GROWTH 0.75
 
 int gemst_grid_coarse(int dim, const gemst_grid_fill *fill, double *occupancy, int64_t *crowded)
 {
-    if (!(fill->occupied < GEMST_SPARSE_OCCUPIED) || !(fill->weighted > 0.0))
+    if (fill->n < GEMST_COARSE_MIN_POINTS || !(fill->occupied < GEMST_SPARSE_OCCUPIED) || !(fill->weighted > 0.0))
         return 0;
     /* a smooth density's counts grow with the cell volume, 2^dim */
     double growth = fill->weighted2 / fill->weighted / (double)(1 << dim);
