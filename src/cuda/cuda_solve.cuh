@@ -344,14 +344,11 @@ static int GEMST_FN(cell_table)(cuda_ctx *c, const uint32_t *key, uint32_t n, ui
     return GRIDEMST_OK;
 }
 
-/* How the n points sorted by cell (key) fill the grid (grid_plan.h). */
-static int GEMST_FN(grid_fill)(cuda_ctx *c, const uint32_t *key, gemst_grid_fill *fill, gridemst_error *err)
+/* How the n points fill the grid (grid_plan.h), from its cell table. */
+static int GEMST_FN(grid_fill)(cuda_ctx *c, const uint32_t *cell_start, gemst_grid_fill *fill, gridemst_error *err)
 {
-    uint32_t *cell_start;
     unsigned long long *sums, host[3];
-    GEMST_DALLOC(&c->mem, cell_start, (size_t)c->cells + 1, "the cell table");
     GEMST_DALLOC(&c->mem, sums, 3, "the grid's fill");
-    GEMST_TRY(GEMST_FN(cell_table)(c, key, c->n, c->cells, cell_start, err));
     GEMST_CU(cudaMemsetAsync(sums, 0, sizeof host, c->s));
     const gemst_grid *g = &c->g;
     const uint64_t coarse = (uint64_t)((g->nc[0] + 1) / 2) * ((g->nc[1] + 1) / 2) * (g->dim == 3 ? (g->nc[2] + 1) / 2 : 1);
@@ -360,7 +357,6 @@ static int GEMST_FN(grid_fill)(cuda_ctx *c, const uint32_t *key, gemst_grid_fill
     GEMST_CU(cudaMemcpyAsync(host, sums, sizeof host, cudaMemcpyDeviceToHost, c->s));
     GEMST_CU(cudaStreamSynchronize(c->s));
     gemst_dfree(&c->mem, sums);
-    gemst_dfree(&c->mem, cell_start);
     fill->n = c->n;
     fill->occupied = (double)host[0] / (double)c->cells;
     fill->weighted = (double)host[1] / (double)c->n;
@@ -369,13 +365,14 @@ static int GEMST_FN(grid_fill)(cuda_ctx *c, const uint32_t *key, gemst_grid_fill
 }
 
 /* From the points sorted by key (cells, or runs of equal codes; keys
- * distinct values, each a contiguous run of points; ids oid): working
- * coordinates, duplicate removal, the unique points into c->g (and their
- * codes into c->code for the BVH, else the cell table), and the
- * duplicates' edges.  Frees key and oid. */
+ * distinct values, each a contiguous run of points, cell_start their table
+ * (cell_table); ids oid): working coordinates, duplicate removal, the
+ * unique points into c->g (and their codes into c->code for the BVH, else
+ * the cell table), and the duplicates' edges.  Frees key and oid (and the
+ * table for the BVH). */
 template <typename T>
-static int GEMST_FN(unique_points)(cuda_ctx *c, const T *coords, uint32_t *key, uint32_t keys, uint32_t *oid,
-                                  gridemst_stats *stats, gridemst_error *err)
+static int GEMST_FN(unique_points)(cuda_ctx *c, const T *coords, uint32_t *key, uint32_t keys, uint32_t *cell_start,
+                                  uint32_t *oid, gridemst_stats *stats, gridemst_error *err)
 {
     const int dim = c->pb->dim;
     const uint32_t n = c->n;
@@ -390,12 +387,10 @@ static int GEMST_FN(unique_points)(cuda_ctx *c, const T *coords, uint32_t *key, 
 
     /* Duplicates: within small cells by comparison, within crowded cells
      * after a sort by (cell, coordinate hash). */
-    uint32_t *cell_start, *rep, *rank;
+    uint32_t *rep, *rank;
     uint8_t *crowded;
-    GEMST_DALLOC(&c->mem, cell_start, (size_t)keys + 1, "the cell table");
     GEMST_DALLOC(&c->mem, rep, n, "duplicate links");
     GEMST_DALLOC(&c->mem, crowded, n, "duplicate flags");
-    GEMST_TRY(GEMST_FN(cell_table)(c, key, n, keys, cell_start, err));
     GEMST_FN(k_dup_small)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(key, cell_start, n, x, y, z, rep, crowded);
     GEMST_LAUNCHED();
     GEMST_TRY(GEMST_FN(crowded_duplicates)(c, n, key, x, y, z, crowded, rep, err));
@@ -565,7 +560,7 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
     double lo[3], hi[3];
     GEMST_TRY(GEMST_FN(bbox)<T>(c, coords, lo, hi, err));
     GEMST_TRY(gemst_frame_make(pb->dim, lo, hi, &c->frame, err));
-    uint32_t *key, *oid, keys;
+    uint32_t *key, *oid, *cell_start, keys;
     if (c->bvh) {
         memset(&c->g, 0, sizeof c->g);
         c->g.dim = pb->dim;
@@ -573,27 +568,34 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
         stats->cells = 0;
         GEMST_TRY(GEMST_FN(check_device_memory)(c, GEMST_FN(bvh_bytes_needed)(pb), err));
         GEMST_TRY(GEMST_FN(sort_by_code)<T>(c, coords, &key, &keys, &oid, err));
+        GEMST_DALLOC(&c->mem, cell_start, (size_t)keys + 1, "the run table");
+        GEMST_TRY(GEMST_FN(cell_table)(c, key, c->n, keys, cell_start, err));
     } else {
         double occupancy = pb->opt.cell_occupancy > 0.0 ? pb->opt.cell_occupancy : GEMST_CUDA_OCCUPANCY;
         int64_t crowded = pb->opt.crowded_cell;
-        GEMST_TRY(GEMST_FN(fit_grid)(c, hi, occupancy, crowded, stats, err));
-        GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
-        if (pb->opt.cell_occupancy == 0.0 && pb->opt.crowded_cell == 0 && pb->opt.prune == GRIDEMST_PRUNE_STATIC &&
-            c->n >= GEMST_COARSE_MIN_POINTS) {
-            /* the default's fill decides whether coarse cells pay (measured with static pruning only: without,
-               they were up to 5 times slower) */
+        int choose = pb->opt.cell_occupancy == 0.0 && pb->opt.crowded_cell == 0 &&
+                     pb->opt.prune == GRIDEMST_PRUNE_STATIC && c->n >= GEMST_COARSE_MIN_POINTS;
+        for (;;) {
+            GEMST_TRY(GEMST_FN(fit_grid)(c, hi, occupancy, crowded, stats, err));
+            GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
+            GEMST_DALLOC(&c->mem, cell_start, (size_t)c->cells + 1, "the cell table");
+            GEMST_TRY(GEMST_FN(cell_table)(c, key, c->n, c->cells, cell_start, err));
+            if (!choose)
+                break;
+            /* The default's fill decides, once, whether coarse cells pay (measured with static pruning only:
+               without, they were up to 5 times slower). */
+            choose = 0;
             gemst_grid_fill fill;
-            GEMST_TRY(GEMST_FN(grid_fill)(c, key, &fill, err));
-            if (gemst_grid_coarse(pb->dim, &fill, &occupancy, &crowded)) {
-                gemst_dfree(&c->mem, key);
-                gemst_dfree(&c->mem, oid);
-                GEMST_TRY(GEMST_FN(fit_grid)(c, hi, occupancy, crowded, stats, err));
-                GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
-            }
+            GEMST_TRY(GEMST_FN(grid_fill)(c, cell_start, &fill, err));
+            if (!gemst_grid_coarse(pb->dim, &fill, &occupancy, &crowded))
+                break;
+            gemst_dfree(&c->mem, cell_start);
+            gemst_dfree(&c->mem, key);
+            gemst_dfree(&c->mem, oid);
         }
         keys = c->cells;
     }
-    GEMST_TRY(GEMST_FN(unique_points)<T>(c, coords, key, keys, oid, stats, err));
+    GEMST_TRY(GEMST_FN(unique_points)<T>(c, coords, key, keys, cell_start, oid, stats, err));
     return c->bvh ? GRIDEMST_OK : GEMST_FN(build_subgrids)(c, stats, err);
 }
 
