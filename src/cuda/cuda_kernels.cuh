@@ -360,9 +360,10 @@ static __global__ void GEMST_FN(k_subgrid_tables)(uint32_t n_sub, const uint64_t
     sub[k].table = (uint32_t)offset[k];
 }
 
-/* One block per crowded cell: its points' sort keys (cell's rank, sub-cell)
- * and their places, from base[k] on. */
-static __global__ void GEMST_FN(k_sub_keys)(gemst_grid g, const uint32_t *base, uint64_t *key, uint32_t *place)
+/* One block per crowded cell: its points' sort keys (cell's rank above
+ * sub_bits bits of sub-cell) and their places, from base[k] on. */
+static __global__ void GEMST_FN(k_sub_keys)(gemst_grid g, const uint32_t *base, int sub_bits, uint64_t *key,
+                                          uint32_t *place)
 {
     const uint32_t k = blockIdx.x, cell = g.sub_cell[k];
     const uint32_t b = g.cell_start[cell], e = g.cell_start[cell + 1];
@@ -371,7 +372,7 @@ static __global__ void GEMST_FN(k_sub_keys)(gemst_grid g, const uint32_t *base, 
     for (uint32_t p = b + threadIdx.x; p < e; p += blockDim.x) {
         gemst_real pt[3] = {g.x[p], g.y[p], g.z ? g.z[p] : (gemst_real)0};
         uint32_t a = base[k] + (p - b);
-        key[a] = ((uint64_t)k << 32) | GEMST_FN(gemst_sub_cell_of)(&sc, pt);
+        key[a] = ((uint64_t)k << sub_bits) | GEMST_FN(gemst_sub_cell_of)(&sc, pt);
         place[a] = p;
     }
 }
@@ -395,16 +396,17 @@ static __global__ void GEMST_FN(k_scatter)(uint32_t m, const uint32_t *to, const
 /* The crowded cells' tables from the sorted keys: the point at place[a]
  * starts every sub-cell after the previous point's up to its own, and the
  * last point of a cell ends the rest. */
-static __global__ void GEMST_FN(k_sub_table)(uint32_t m, const uint64_t *key, const uint32_t *place,
+static __global__ void GEMST_FN(k_sub_table)(uint32_t m, int sub_bits, const uint64_t *key, const uint32_t *place,
                                            const gemst_subgrid *sub, uint32_t *sub_start)
 {
     GEMST_INDEX(a, m);
-    const uint32_t k = (uint32_t)(key[a] >> 32), j = (uint32_t)key[a];
+    const uint64_t mask = ((uint64_t)1 << sub_bits) - 1;
+    const uint32_t k = (uint32_t)(key[a] >> sub_bits), j = (uint32_t)(key[a] & mask);
     uint32_t *table = sub_start + sub[k].table;
-    const uint32_t first = a > 0 && (uint32_t)(key[a - 1] >> 32) == k ? (uint32_t)key[a - 1] + 1 : 0;
+    const uint32_t first = a > 0 && (uint32_t)(key[a - 1] >> sub_bits) == k ? (uint32_t)(key[a - 1] & mask) + 1 : 0;
     for (uint32_t t = first; t <= j; t++)
         table[t] = place[a];
-    if (a + 1 == m || (uint32_t)(key[a + 1] >> 32) != k) {
+    if (a + 1 == m || (uint32_t)(key[a + 1] >> sub_bits) != k) {
         const uint32_t cells = GEMST_FN(gemst_subgrid_table_size)(&sub[k]) - 1;
         for (uint32_t t = j + 1; t <= cells; t++)
             table[t] = place[a] + 1;

@@ -499,6 +499,11 @@ static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst
     GEMST_CU(cudaMemsetAsync(base + n_sub, 0, sizeof *base, c->s));
     GEMST_FN(k_subgrid_plan)<<<n_sub, GEMST_THREADS, 0, c->s>>>(*g, c->sub, size, base);
     GEMST_LAUNCHED();
+    /* the largest table, for the sort keys' width */
+    uint64_t *largest, largest_host = 0;
+    GEMST_DALLOC(&c->mem, largest, 1, "crowded cells' grids");
+    GEMST_CUB(c, cub::DeviceReduce::Max(temp, temp_bytes, size, largest, n_sub, c->s));
+    GEMST_CU(cudaMemcpyAsync(&largest_host, largest, sizeof largest_host, cudaMemcpyDeviceToHost, c->s));
     GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, size, size, n_sub + 1, c->s));
     GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, base, base, n_sub + 1, c->s));
     GEMST_FN(k_subgrid_tables)<<<gemst_blocks(n_sub), GEMST_THREADS, 0, c->s>>>(n_sub, size, c->sub);
@@ -506,6 +511,7 @@ static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst
     GEMST_CU(cudaMemcpyAsync(&total, size + n_sub, sizeof total, cudaMemcpyDeviceToHost, c->s));
     GEMST_CU(cudaMemcpyAsync(&m, base + n_sub, sizeof m, cudaMemcpyDeviceToHost, c->s));
     GEMST_CU(cudaStreamSynchronize(c->s));
+    gemst_dfree(&c->mem, largest);
     gemst_dfree(&c->mem, size);
     if (total > UINT32_MAX)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "crowded cells' grids of %llu cells exceed 32-bit indices",
@@ -519,12 +525,17 @@ static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst
     GEMST_DALLOC(&c->mem, key2, m, "crowded points");
     GEMST_DALLOC(&c->mem, place, m, "crowded points");
     GEMST_DALLOC(&c->mem, from, m, "crowded points");
-    GEMST_FN(k_sub_keys)<<<n_sub, GEMST_THREADS, 0, c->s>>>(*g, base, key, place);
+    /* keys of sub_bits bits of sub-cell (a table's last entry is no cell) under the cell's rank, and only
+       their bits sorted: fewer radix passes than with the sub-cell in the low 32 bits */
+    int sub_bits = 1;
+    while (sub_bits < 32 && (largest_host - 2) >> sub_bits)
+        sub_bits++;
+    int bits = sub_bits + 1;
+    while (bits < 64 && (uint64_t)(n_sub - 1) >> (bits - sub_bits))
+        bits++;
+    GEMST_FN(k_sub_keys)<<<n_sub, GEMST_THREADS, 0, c->s>>>(*g, base, sub_bits, key, place);
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, base);
-    int bits = 33;
-    while (bits < 64 && (uint64_t)(n_sub - 1) >> (bits - 32))
-        bits++;
     GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key2, place, from, m, 0, bits, c->s));
     gemst_dfree(&c->mem, key);
     gemst_real *tmp;
@@ -543,7 +554,8 @@ static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst
     GEMST_LAUNCHED();
     GEMST_FN(k_scatter)<uint32_t><<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, place, tmp_id, (uint32_t *)g->oid);
     GEMST_LAUNCHED();
-    GEMST_FN(k_sub_table)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, key2, place, c->sub, c->sub_start);
+    GEMST_FN(k_sub_table)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, sub_bits, key2, place, c->sub,
+                                                                      c->sub_start);
     GEMST_LAUNCHED();
     void *done[] = {tmp_id, key2, place, from};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
