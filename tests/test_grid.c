@@ -250,9 +250,9 @@ START_TEST(test_plan_coarse)
         {3, {M, 0.945, 4.0, 24.8}, 0.0},       /* uniform: most cells occupied */
         {3, {M, 0.317, 8331.0, 10810.0}, 0.0}, /* blobs 3D */
         {3, {M, 0.10, 1000.0, 2000.0}, 0.0},   /* sparse, but finer clusters than a cell (growth 0.25) */
-        {3, {M, 0.153, 77.0, 608.0}, 96.0},    /* normal 3D (growth 0.99) */
+        {3, {M, 0.153, 77.0, 608.0}, 768.0},   /* normal 3D (growth 0.99) */
         {3, {M - 1, 0.153, 77.0, 608.0}, 0.0}, /* the same, too few points */
-        {2, {M, 0.256, 27.6, 107.0}, 48.0},    /* normal 2D (growth 0.97) */
+        {2, {M, 0.256, 27.6, 107.0}, 768.0},   /* normal 2D (growth 0.97) */
         {3, {M, 0.012, 1303.0, 5088.0}, 24.0}, /* varden 3D (growth 0.49) */
         {2, {M, 0.1, 10.0, 20.0}, 24.0},       /* growth 0.5 */
         {3, {M, 0.2, 0.0, 0.0}, 0.0},          /* no points counted */

@@ -86,7 +86,10 @@ int gemst_grid_plan_refine(const gemst_frame *f, int64_t n, double occupancy, do
  * varden 3D 1%, normal 2D 26%; blobs 3D 32%, varden 2D 63%, uniform 95%),
  * and of those varden's counts grow half as fast as a smooth density's
  * when the cells double (1e6 points: 0.38, and coarse cells were slower),
- * blobs' a sixth as fast. */
+ * blobs' a sixth as fast.  The occupancies: normal 3D 1e7 (device ms,
+ * crowded from 32) 36.0 at 24, 31.2 at 96, 28.4 at 384, 28.0 at 768, 28.8
+ * at 3072; normal 2D 24.8 at 24, 20.0 at 384, 19.6 at 768; varden 3D 55.5
+ * at 24, 59.1 at 32, 61.0 at 48, 67.9 at 96. */
 #define GEMST_SPARSE_OCCUPIED 0.3
 #define GEMST_SMOOTH_GROWTH 0.4
 #define GEMST_SMOOTHER_GROWTH 0.75
@@ -99,7 +102,7 @@ int gemst_grid_coarse(int dim, const gemst_grid_fill *fill, double *occupancy, i
     double growth = fill->weighted2 / fill->weighted / (double)(1 << dim);
     if (!(growth >= GEMST_SMOOTH_GROWTH))
         return 0;
-    *occupancy = growth >= GEMST_SMOOTHER_GROWTH ? (dim == 3 ? 96.0 : 48.0) : 24.0;
+    *occupancy = growth >= GEMST_SMOOTHER_GROWTH ? 768.0 : 24.0;
     *crowded = 32;
     return 1;
 }
