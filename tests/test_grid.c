@@ -237,8 +237,9 @@ END_TEST
 
 /* The CUDA backend's cell size choice follows grid_plan.h's contract:
  * default cells unless the points are many, most cells are empty and the
- * counts grow at least 0.4 times as fast as the cell volume; then coarser cells, crowded from 32
- * points, the coarsest for a smooth density. */
+ * counts grow at least 0.4 times as fast as the cell volume; then coarser
+ * cells, crowded from 32 points, the coarsest where the counts grow nearly
+ * as fast as the volume. */
 START_TEST(test_plan_coarse)
 {
     enum { M = GEMST_COARSE_MIN_POINTS };
@@ -255,6 +256,7 @@ START_TEST(test_plan_coarse)
         {2, {M, 0.256, 27.6, 107.0}, 768.0},   /* normal 2D (growth 0.97) */
         {3, {M, 0.012, 1303.0, 5088.0}, 24.0}, /* varden 3D (growth 0.49) */
         {2, {M, 0.1, 10.0, 20.0}, 24.0},       /* growth 0.5 */
+        {2, {M, 0.147, 116.4, 419.0}, 24.0},   /* varden 2D 1e6 (growth 0.90) */
         {3, {M, 0.2, 0.0, 0.0}, 0.0},          /* no points counted */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

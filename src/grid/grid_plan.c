@@ -80,19 +80,22 @@ int gemst_grid_plan_refine(const gemst_frame *f, int64_t n, double occupancy, do
     return 1;
 }
 
-/* Thresholds of gemst_grid_coarse, from H200 timings of 1e6-1e7 normal,
- * clustered (varden), blobs and uniform points in 2D and 3D: only normal and
- * varden sets leave less than 30% of the cells occupied (normal 3D 15%,
- * varden 3D 1%, normal 2D 26%; blobs 3D 32%, varden 2D 63%, uniform 95%),
- * and of those varden's counts grow half as fast as a smooth density's
- * when the cells double (1e6 points: 0.38, and coarse cells were slower),
- * blobs' a sixth as fast.  The occupancies: normal 3D 1e7 (device ms,
+/* Thresholds of gemst_grid_coarse, fitted to H200 timings of 1e6-1e7
+ * normal, clustered (varden), blobs and uniform points in 2D and 3D (a
+ * heuristic: other inputs may want other cells; --occupancy and --crowded
+ * override it).  Only normal and varden sets leave less than 30% of the
+ * cells occupied (1e7: normal 3D 15%, varden 3D 1%, normal 2D 26%; blobs 3D
+ * 32%, varden 2D 63%, uniform 95%).  A normal density's counts grow 0.97 to
+ * 0.99 times as fast as the cell volume when the cells double; varden 3D's
+ * 0.49 (1e6 points: 0.38, and coarse cells were slower), varden 2D 1e6's
+ * 0.90 (768 points per cell made it 4 times slower), blobs 3D's 0.16.  The
+ * occupancies: normal 3D 1e7 (device ms,
  * crowded from 32) 36.0 at 24, 31.2 at 96, 28.4 at 384, 28.0 at 768, 28.8
  * at 3072; normal 2D 24.8 at 24, 20.0 at 384, 19.6 at 768; varden 3D 55.5
  * at 24, 59.1 at 32, 61.0 at 48, 67.9 at 96. */
 #define GEMST_SPARSE_OCCUPIED 0.3
 #define GEMST_SMOOTH_GROWTH 0.4
-#define GEMST_SMOOTHER_GROWTH 0.75
+#define GEMST_SMOOTHER_GROWTH 0.95
 
 int gemst_grid_coarse(int dim, const gemst_grid_fill *fill, double *occupancy, int64_t *crowded)
 {
