@@ -129,9 +129,12 @@ typedef struct gridemst_options {
     int threads;                  /* CPU threads; 0 = OpenMP default */
     int device;                   /* CUDA device ordinal; default 0 */
     double cell_occupancy;        /* target mean points per grid cell; 0 = the backend's
-                                     default (CPU 2, refined on skewed inputs; CUDA 3) */
+                                     default (CPU 2, refined on skewed inputs; CUDA 3, or
+                                     24 or 768 on large sparse inputs with static pruning) */
     int64_t crowded_cell;         /* grid cells of more points than this get a grid of their
-                                     own; 0 = the default (512) */
+                                     own; 0 = the backend's default (512; CUDA 32 where it
+                                     chose coarse cells).  Setting either turns the CUDA
+                                     backend's choice off. */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
     int64_t max_host_bytes;       /* CPU: host memory the solve may use; 0 = physical memory */
     gridemst_progress_fn progress; /* NULL: no reports */
