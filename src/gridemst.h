@@ -192,7 +192,8 @@ typedef struct gridemst_stats {
     int64_t n_unique;            /* points left after removing exact duplicates */
     int64_t n_duplicates;        /* points joined to an equal point by a zero-length edge */
     int64_t cells;               /* grid cells */
-    double cell_occupancy;       /* the target mean points per cell the grid was planned for */
+    double cell_occupancy;       /* the target mean points per cell the grid was planned for (CPU, after
+                                    its refinement on skewed inputs: points / cells) */
     int64_t crowded_cell;        /* cells of more points than this were crowded ... */
     int64_t crowded_cells;       /* ... and searched through a grid of their own */
     int64_t fallback_searches;   /* searches beyond a point's candidate radius (the count may vary from
