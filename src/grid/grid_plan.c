@@ -89,10 +89,10 @@ int gemst_grid_plan_refine(const gemst_frame *f, int64_t n, double occupancy, do
  * 0.99 times as fast as the cell volume when the cells double; varden 3D's
  * 0.49 (1e6 points: 0.38, and coarse cells were slower), varden 2D 1e6's
  * 0.90 (768 points per cell made it 4 times slower), blobs 3D's 0.16.  The
- * occupancies: normal 3D 1e7 (device ms,
- * crowded from 32) 36.0 at 24, 31.2 at 96, 28.4 at 384, 28.0 at 768, 28.8
- * at 3072; normal 2D 24.8 at 24, 20.0 at 384, 19.6 at 768; varden 3D 55.5
- * at 24, 59.1 at 32, 61.0 at 48, 67.9 at 96. */
+ * occupancies, device ms at 1e7 crowded from 32: normal 3D 36.0 at 24, 31.2
+ * at 96, 28.4 at 384, 28.0 at 768, 28.8 at 3072; normal 2D 24.8 at 24, 20.0
+ * at 384, 19.6 at 768; varden 3D 55.5 at 24, 59.1 at 32, 61.0 at 48, 67.9
+ * at 96. */
 #define GEMST_SPARSE_OCCUPIED 0.3
 #define GEMST_SMOOTH_GROWTH 0.4
 #define GEMST_SMOOTHER_GROWTH 0.95
