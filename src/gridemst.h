@@ -196,6 +196,8 @@ typedef struct gridemst_stats {
                                     its refinement on skewed inputs: points / cells) */
     int64_t crowded_cell;        /* cells of more points than this were crowded ... */
     int64_t crowded_cells;       /* ... and searched through a grid of their own */
+    int64_t nested_cells;        /* cells of those grids (and of nested ones) crowded again, each searched through
+                                    a grid nested in its cell's */
     int64_t fallback_searches;   /* searches beyond a point's candidate radius (the count may vary from
                                     run to run: concurrent searches share their bounds) */
     int64_t peak_device_bytes;   /* device memory the solve held at its peak, buffers in use and freed ones its

@@ -123,7 +123,7 @@ grep -Eq '^gridemst [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" || fail "--version print
 # --------------------------------------------------------------- generated sets, JSON
 
 keys="input format n dim edges total_weight backend nns prune findmin2 precision threads device iterations \
-n_unique n_duplicates cells cell_occupancy crowded_cell crowded_cells fallback_searches peak_device_bytes time_ms total solve upload grid findmin1 merge \
+n_unique n_duplicates cells cell_occupancy crowded_cell crowded_cells nested_cells fallback_searches peak_device_bytes time_ms total solve upload grid findmin1 merge \
 mfeatures_per_s"
 for dim in 2 3; do
     name="--generate uniform --dim $dim --json"

@@ -1,6 +1,7 @@
 /*
  * Crowded cells and the far searches, double instance: the crowded cells'
- * own grids built by the CPU backend (src/grid/subgrid.h,
+ * own grids, and the grids nested in their crowded sub-cells, built by the
+ * CPU backend (src/grid/subgrid.h,
  * src/cpu/cpu_grid.h), the searches that descend into them and skip their
  * own component's ranges (src/nns/walk.h, search.h), the row shells of
  * src/nns/ring.h and the fallback by chunks of a cell (src/nns/cell_fallback.h).
@@ -32,7 +33,7 @@
 
 /* ----------------------------------------------------------------- inputs and grids */
 
-enum { IN_UNIFORM, IN_BLOBS, IN_STRIP, IN_LATTICE };
+enum { IN_UNIFORM, IN_BLOBS, IN_STRIP, IN_LATTICE, IN_NESTED };
 
 typedef struct {
     int dim;
@@ -40,38 +41,44 @@ typedef struct {
     uint32_t n;         /* for IN_LATTICE: side^dim */
     double occupancy;   /* the main grid's target points per cell; 0: default */
     int64_t crowded;    /* cells of more points are crowded; 0: default (GEMST_CROWDED) */
+    int depth;          /* grids inside one another the case must reach (test_crowded_build); 0: any */
 } crowd_case;
 
 /* Each case crowds some cells (test_crowded_build requires it). */
 static const crowd_case crowd_cases[] = {
-    {2, IN_BLOBS, 3000, 2000.0, 0},
-    {3, IN_BLOBS, 3000, 1500.0, 0},
-    {2, IN_BLOBS, 3000, 60.0, 0},   /* many main cells around crowded ones */
-    {3, IN_BLOBS, 2400, 40.0, 0},
-    {2, IN_STRIP, 2000, 1500.0, 0},
-    {3, IN_STRIP, 2000, 1500.0, 0},
-    {2, IN_LATTICE, 1600, 1500.0, 0},
-    {3, IN_LATTICE, 1728, 1500.0, 0},
-    {2, IN_BLOBS, 3000, 24.0, 32},  /* a low threshold (what the GPU picks for sparse sets) */
-    {3, IN_BLOBS, 2400, 24.0, 32},
-    {3, IN_UNIFORM, 2000, 48.0, 32},
+    {2, IN_BLOBS, 3000, 2000.0, 0, 0},
+    {3, IN_BLOBS, 3000, 1500.0, 0, 0},
+    {2, IN_BLOBS, 3000, 60.0, 0, 0},   /* many main cells around crowded ones */
+    {3, IN_BLOBS, 2400, 40.0, 0, 0},
+    {2, IN_STRIP, 2000, 1500.0, 0, 0},
+    {3, IN_STRIP, 2000, 1500.0, 0, 0},
+    {2, IN_LATTICE, 1600, 1500.0, 0, 0},
+    {3, IN_LATTICE, 1728, 1500.0, 0, 0},
+    {2, IN_BLOBS, 3000, 24.0, 32, 0},  /* a low threshold (what the GPU picks for sparse sets) */
+    {3, IN_BLOBS, 2400, 24.0, 32, 0},
+    {3, IN_UNIFORM, 2000, 48.0, 32, 0},
+    {2, IN_NESTED, 3000, 40.0, 0, 3}, /* blobs inside blobs: grids nested in grids */
+    {3, IN_NESTED, 3000, 40.0, 0, 3},
 };
 #define CROWD_CASES ((int)(sizeof crowd_cases / sizeof crowd_cases[0]))
 
 /* Default occupancy: grids of many cells for the row shells. */
 static const crowd_case shell_cases[] = {
-    {2, IN_UNIFORM, 600, 0.0, 0},
-    {3, IN_UNIFORM, 700, 0.0, 0},
-    {2, IN_BLOBS, 500, 0.0, 0},
-    {3, IN_STRIP, 400, 0.0, 0},
-    {2, IN_LATTICE, 400, 0.0, 0},
-    {3, IN_LATTICE, 512, 0.0, 0},
+    {2, IN_UNIFORM, 600, 0.0, 0, 0},
+    {3, IN_UNIFORM, 700, 0.0, 0, 0},
+    {2, IN_BLOBS, 500, 0.0, 0, 0},
+    {3, IN_STRIP, 400, 0.0, 0, 0},
+    {2, IN_LATTICE, 400, 0.0, 0, 0},
+    {3, IN_LATTICE, 512, 0.0, 0, 0},
 };
 #define SHELL_CASES ((int)(sizeof shell_cases / sizeof shell_cases[0]))
 
 #define BLOBS 3
 #define SPAN 10.0
 static const double blob_sigma[BLOBS] = {0.03, 0.01, 0.003};
+/* IN_NESTED: blobs of these widths around one centre, each far narrower
+ * than the cells of the grid around it. */
+static const double nested_sigma[BLOBS] = {0.03, 3e-5, 3e-8};
 
 typedef struct {
     gemst_cpu_grid cg;
@@ -116,7 +123,7 @@ static double *make_input(const crowd_case *cc, uint64_t *seed, uint32_t *region
         order[i - 1] = order[j];
         order[j] = t;
     }
-    *regions = cc->kind == IN_BLOBS ? BLOBS : cc->kind == IN_STRIP ? 4 : 3;
+    *regions = cc->kind == IN_BLOBS || cc->kind == IN_NESTED ? BLOBS : cc->kind == IN_STRIP ? 4 : 3;
     for (uint32_t i = 0; i < cc->n; i++) {
         double *p = &c[(size_t)i * dim];
         for (int d = 0, rest = (int)order[i]; d < dim; d++, rest /= side) {
@@ -126,10 +133,14 @@ static double *make_input(const crowd_case *cc, uint64_t *seed, uint32_t *region
                 p[d] = d == 0 ? rng_unit(seed) * 100.0 : rng_unit(seed) * 0.01;
             else if (cc->kind == IN_BLOBS && i % 5 != 0) /* 80% in the blobs */
                 p[d] = centre[i % BLOBS][d] + blob_sigma[i % BLOBS] * gaussian(seed);
+            else if (cc->kind == IN_NESTED && i % 5 != 0)
+                p[d] = centre[0][d] + nested_sigma[i % BLOBS] * gaussian(seed);
             else
                 p[d] = rng_unit(seed) * SPAN;
         }
-        if (cc->kind == IN_BLOBS) {
+        if (cc->kind == IN_NESTED) {
+            region[i] = i % 5 != 0 ? i % BLOBS : 0;
+        } else if (cc->kind == IN_BLOBS) {
             double best = INF;
             for (uint32_t k = 0; k < BLOBS; k++) {
                 double s = 0.0;
@@ -181,7 +192,8 @@ static void crowd_grid_make(const crowd_case *cc, uint64_t seed, crowd_grid *h)
     h->g = &h->cg.g;
     h->n = h->g->n;
     REQUIRE(h->n == cc->n && h->cg.n_dup == 0, "%u unique points of %u", h->n, cc->n);
-    REQUIRE_CMP(st.crowded_cells, ==, h->g->n_sub);
+    REQUIRE_CMP(st.crowded_cells, ==, h->g->n_top);
+    REQUIRE_CMP(st.nested_cells, ==, h->g->n_sub - h->g->n_top);
     gemst_top_cells_f64(h->g, &h->top);
     h->cell = xcalloc(h->n, sizeof *h->cell);
     h->region = xcalloc(h->n, sizeof *h->region);
@@ -303,7 +315,7 @@ static void check_crowded_list(const crowd_grid *h)
     uint32_t crowded = 0;
     for (uint64_t k = 0; k < cells; k++)
         crowded += g->cell_start[k + 1] - g->cell_start[k] > g->crowded;
-    REQUIRE_CMP(g->n_sub, ==, crowded);
+    REQUIRE_CMP(g->n_top, ==, crowded);
     REQUIRE(crowded > 0, "no cell over %u points: the case exercises nothing", g->crowded);
     for (uint64_t k = 0; k < gemst_crowd_words(cells) * 64; k++) {
         const int want = k < cells && g->cell_start[k + 1] - g->cell_start[k] > g->crowded;
@@ -311,7 +323,7 @@ static void check_crowded_list(const crowd_grid *h)
                 (unsigned long long)k, want);
     }
     uint32_t table = 0;
-    for (uint32_t k = 0; k < g->n_sub; k++) {
+    for (uint32_t k = 0; k < g->n_top; k++) {
         const uint32_t cell = g->sub_cell[k];
         REQUIRE(k == 0 || g->sub_cell[k - 1] < cell, "crowded cells %u and %u out of order", k - 1, k);
         REQUIRE_CMP(cell, <, cells);
@@ -322,12 +334,80 @@ static void check_crowded_list(const crowd_grid *h)
     }
 }
 
-/* Crowded cell k's own grid: its table spans the cell's points in order,
- * and each point lies in the faces of its sub-cell. */
+/* The grid whose table holds position t of sub_start. */
+static uint32_t grid_of_position(const gemst_grid *g, uint32_t t)
+{
+    uint32_t k = 0;
+    while (k + 1 < g->n_sub && g->sub[k + 1].table <= t)
+        k++;
+    return k;
+}
+
+/* The nested grids: every sub-cell over GEMST_NEST_CROWDED points whose
+ * own plan divides it has one, and no other (the bitmap and
+ * gemst_nested_index say which), listed level by level in sub_start order
+ * after the main cells', at most GEMST_NEST_DEPTH grids deep; their tables
+ * follow one another.  Returns the deepest level (1: no nesting). */
+static int check_nested_list(const crowd_grid *h)
+{
+    const gemst_grid *g = h->g;
+    uint32_t next = g->n_top, table = 0;
+    int deepest = 1;
+    int *level = xcalloc(g->n_sub, sizeof *level);
+    for (uint32_t k = 0; k < g->n_sub; k++)
+        if (k < g->n_top)
+            level[k] = 1;
+    for (uint32_t k = 0; k < g->n_sub; k++) {
+        REQUIRE_CMP(g->sub[k].table, ==, table);
+        const uint32_t size = gemst_subgrid_table_size_f64(&g->sub[k]);
+        if (k >= g->n_top) {
+            const uint32_t t = g->sub_cell[k];
+            REQUIRE(k == g->n_top || g->sub_cell[k - 1] < t, "nested grids %u and %u out of order", k - 1, k);
+            level[k] = level[grid_of_position(g, t)] + 1;
+            deepest = imax(deepest, level[k]);
+            REQUIRE(level[k] <= GEMST_NEST_DEPTH, "grid %u is %d deep", k, level[k]);
+        }
+        for (uint32_t t = table; t + 1 < table + size; t++) {
+            const uint32_t count = g->sub_start[t + 1] - g->sub_start[t];
+            int want = 0;
+            if (count > GEMST_NEST_CROWDED && level[k] < GEMST_NEST_DEPTH) {
+                gemst_subgrid sg;
+                double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+                for (int d = 0; d < g->dim; d++) {
+                    const double *axis = d == 0 ? g->x : d == 1 ? g->y : g->z;
+                    lo[d] = INF;
+                    hi[d] = -INF;
+                    for (uint32_t p = g->sub_start[t]; p < g->sub_start[t + 1]; p++) {
+                        lo[d] = fmin(lo[d], axis[p]);
+                        hi[d] = fmax(hi[d], axis[p]);
+                    }
+                }
+                gemst_subgrid_plan_f64(g->dim, lo, hi, count, &sg);
+                want = gemst_subgrid_divides_f64(&sg);
+            }
+            const int32_t nested = gemst_nested_index_f64(g, t);
+            REQUIRE((nested >= 0) == want, "sub-cell at %u (%u points): nested %d, want %d", t, count, nested, want);
+            if (want) {
+                REQUIRE_CMP(nested, ==, (int32_t)next);
+                REQUIRE_CMP(g->sub_cell[next], ==, t);
+                next++;
+            }
+        }
+        table += size;
+    }
+    REQUIRE_CMP(next, ==, g->n_sub);
+    free(level);
+    return deepest;
+}
+
+/* Grid k (a crowded cell's or a nested sub-cell's): its table spans the
+ * cell's points in order, and each point lies in the faces of its
+ * sub-cell. */
 static void check_subgrid(const crowd_grid *h, uint32_t k)
 {
     const gemst_grid *g = h->g;
-    const uint32_t cell = g->sub_cell[k], b = g->cell_start[cell], e = g->cell_start[cell + 1];
+    uint32_t b, e;
+    gemst_sub_range_f64(g, k, &b, &e);
     const uint32_t size = gemst_subgrid_table_size_f64(&g->sub[k]);
     gemst_cells sc;
     gemst_sub_cells_f64(g, k, &sc);
@@ -357,6 +437,8 @@ START_TEST(test_crowded_build)
     crowd_grid_make(cc, 100u + (uint64_t)_i, &h);
     check_main_cells(&h, cc);
     check_crowded_list(&h);
+    const int depth = check_nested_list(&h);
+    REQUIRE(depth >= cc->depth, "grids %d deep, the case wants %d", depth, cc->depth);
     for (uint32_t k = 0; k < h.g->n_sub; k++)
         check_subgrid(&h, k);
     crowd_grid_free(&h);

@@ -192,7 +192,10 @@ END_TEST
 /* Crowded cells (over GEMST_CROWDED points, so searched through a grid of
  * their own) from a large target occupancy, then crowded from 32 points at
  * the default occupancy, on both backends: clustered, blobs and uniform
- * sets, 2D and 3D. */
+ * sets, 2D and 3D.  The clustered sets' seeds crowd sub-cells of the GPU's
+ * crowded cells again (nested grids; the CPU refines its cells for them
+ * first); where both backends keep the same cells (uniform), they build
+ * the same grids. */
 START_TEST(test_crowded_sets)
 {
     static const gemst_gen_kind kinds[] = {GEMST_GEN_CLUSTERED, GEMST_GEN_BLOBS, GEMST_GEN_UNIFORM};
@@ -202,13 +205,23 @@ START_TEST(test_crowded_sets)
     compare_backends("crowded", &ps, 1000.0, 0);
     compare_backends("crowded from 32", &ps, 0, 32);
     gridemst_options o;
-    gridemst_result r;
+    gridemst_result r, ref;
     gridemst_options_init(&o);
-    o.backend = GRIDEMST_BACKEND_CUDA;
     o.cell_occupancy = 1000.0;
+    o.backend = GRIDEMST_BACKEND_CPU;
+    solve_or_fail(&ps, &o, &ref);
+    o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
     ck_assert_msg(r.stats.crowded_cells > 0, "no crowded cell");
+    if (kinds[_i / 2] == GEMST_GEN_CLUSTERED)
+        ck_assert_msg(r.stats.nested_cells > 0, "no nested grid");
+    if (kinds[_i / 2] == GEMST_GEN_UNIFORM) {
+        ck_assert_int_eq(r.stats.cells, ref.stats.cells);
+        ck_assert_int_eq(r.stats.crowded_cells, ref.stats.crowded_cells);
+        ck_assert_int_eq(r.stats.nested_cells, ref.stats.nested_cells);
+    }
     gridemst_result_free(&r);
+    gridemst_result_free(&ref);
     free(ps.coords);
 }
 END_TEST

@@ -379,6 +379,7 @@ void cli_print_json(FILE *f, const cli_run *r)
     json_num(&j, "cell_occupancy", st->cell_occupancy);
     json_int(&j, "crowded_cell", st->crowded_cell);
     json_int(&j, "crowded_cells", st->crowded_cells);
+    json_int(&j, "nested_cells", st->nested_cells);
     json_int(&j, "fallback_searches", st->fallback_searches);
     json_int(&j, "peak_device_bytes", st->peak_device_bytes);
     if (st->note[0])

@@ -21,7 +21,7 @@ typedef struct {
     uint32_t *oid, *cell_start;   /* cell_start: NULL for the BVH */
     uint64_t *code;               /* BVH: the unique points' Morton codes, ascending; else NULL */
     uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
-    gemst_crowd_word *crowd;
+    gemst_crowd_word *crowd, *nest;
     gemst_subgrid *sub;
     uint32_t n_dup;               /* duplicate points */
     uint32_t *dup_lo, *dup_hi;    /* representative id, duplicate id */

@@ -312,27 +312,45 @@ static __global__ void GEMST_FN(k_crowd_bits)(uint64_t cells, uint32_t words, ui
     count[w] = (uint32_t)__popcll(bits);
 }
 
-/* ... and after their exclusive scan, each word's rank and the crowded
- * cells' list. */
+/* ... and after their exclusive scan, each word's rank and, where list is
+ * not NULL, the crowded cells' list. */
 static __global__ void GEMST_FN(k_crowd_ranks)(uint32_t words, const uint32_t *rank, gemst_crowd_word *crowd,
-                                             uint32_t *sub_cell)
+                                             uint32_t *list)
 {
     GEMST_INDEX(w, words);
     crowd[w].rank = rank[w];
     uint32_t at = rank[w];
-    for (uint64_t bits = crowd[w].bits; bits; bits &= bits - 1)
-        sub_cell[at++] = w * 64 + (uint32_t)__ffsll((long long)bits) - 1;
+    for (uint64_t bits = crowd[w].bits; list && bits; bits &= bits - 1)
+        list[at++] = w * 64 + (uint32_t)__ffsll((long long)bits) - 1;
 }
 
-/* One block per crowded cell: the box of its points, its grid
- * (grid/subgrid.h), and into size[k] its table's entries, into count[k]
- * its points. */
-static __global__ void GEMST_FN(k_subgrid_plan)(gemst_grid g, gemst_subgrid *sub, uint64_t *size, uint32_t *count)
+/* The nested grids' bits (grid.h: the sub-cells at positions cell[0..m)
+ * of sub_start), in a zeroed bitmap ... */
+static __global__ void GEMST_FN(k_nest_bits)(uint32_t m, const uint32_t *cell, gemst_crowd_word *nest)
+{
+    GEMST_INDEX(j, m);
+    atomicOr((unsigned long long *)&nest[cell[j] / 64].bits, 1ull << (cell[j] % 64));
+}
+
+/* ... and each word's count of them, for the ranks (k_crowd_ranks). */
+static __global__ void GEMST_FN(k_word_counts)(uint32_t words, const gemst_crowd_word *crowd, uint32_t *count)
+{
+    uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w <= words)
+        count[w] = w < words ? (uint32_t)__popcll(crowd[w].bits) : 0u;
+}
+
+/* One block per cell start[cell[k]] .. start[cell[k] + 1] (a crowded main
+ * cell, or a crowded sub-cell): the box of its points and its grid
+ * (grid/subgrid.h); where divides is not NULL, whether the grid divides
+ * the cell. */
+static __global__ void GEMST_FN(k_subgrid_plan)(gemst_grid g, const uint32_t *start, const uint32_t *cell,
+                                              gemst_subgrid *sub, uint8_t *divides)
 {
     typedef cub::BlockReduce<gemst_real, GEMST_THREADS> Reduce;
     __shared__ typename Reduce::TempStorage tmp;
-    const uint32_t k = blockIdx.x, cell = g.sub_cell[k];
-    const uint32_t b = g.cell_start[cell], e = g.cell_start[cell + 1];
+    const uint32_t k = blockIdx.x;
+    const uint32_t b = start[cell[k]], e = start[cell[k] + 1];
     const gemst_real *axes[3] = {g.x, g.y, g.z};
     gemst_real lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (int d = 0; d < g.dim; d++) {
@@ -348,32 +366,59 @@ static __global__ void GEMST_FN(k_subgrid_plan)(gemst_grid g, gemst_subgrid *sub
     }
     if (threadIdx.x == 0) {
         GEMST_FN(gemst_subgrid_plan)(g.dim, lo, hi, e - b, &sub[k]);
-        size[k] = GEMST_FN(gemst_subgrid_table_size)(&sub[k]);
-        count[k] = e - b;
+        if (divides)
+            divides[k] = (uint8_t)GEMST_FN(gemst_subgrid_divides)(&sub[k]);
     }
 }
 
-/* Each crowded cell's table offset, from the scanned sizes. */
-static __global__ void GEMST_FN(k_subgrid_tables)(uint32_t n_sub, const uint64_t *offset, gemst_subgrid *sub)
+/* Grid k0 + k's table entries into size[k] and its points into count[k]. */
+static __global__ void GEMST_FN(k_subgrid_sizes)(gemst_grid g, uint32_t k0, uint32_t grids, uint64_t *size,
+                                               uint32_t *count)
 {
-    GEMST_INDEX(k, n_sub);
-    sub[k].table = (uint32_t)offset[k];
+    GEMST_INDEX(k, grids);
+    uint32_t b, e;
+    GEMST_FN(gemst_sub_range)(&g, k0 + k, &b, &e);
+    size[k] = GEMST_FN(gemst_subgrid_table_size)(&g.sub[k0 + k]);
+    count[k] = e - b;
 }
 
-/* One block per crowded cell: its points' sort keys (cell's rank above
- * sub_bits bits of sub-cell) and their places, from base[k] on. */
-static __global__ void GEMST_FN(k_sub_keys)(gemst_grid g, const uint32_t *base, int sub_bits, uint64_t *key,
-                                          uint32_t *place)
+/* Grid k0 + k's table offset, from the scanned sizes after `first`. */
+static __global__ void GEMST_FN(k_subgrid_tables)(uint32_t k0, uint32_t grids, uint64_t first, const uint64_t *offset,
+                                                gemst_subgrid *sub)
 {
-    const uint32_t k = blockIdx.x, cell = g.sub_cell[k];
-    const uint32_t b = g.cell_start[cell], e = g.cell_start[cell + 1];
+    GEMST_INDEX(k, grids);
+    sub[k0 + k].table = (uint32_t)(first + offset[k]);
+}
+
+/* One block per grid k0 + k (blockIdx.x = k): its points' sort keys (k
+ * above sub_bits bits of sub-cell) and their places, from base[k] on. */
+static __global__ void GEMST_FN(k_sub_keys)(gemst_grid g, uint32_t k0, const uint32_t *base, int sub_bits,
+                                          uint64_t *key, uint32_t *place)
+{
+    const uint32_t k = blockIdx.x;
+    uint32_t b, e;
+    GEMST_FN(gemst_sub_range)(&g, k0 + k, &b, &e);
     gemst_cells sc;
-    GEMST_FN(gemst_sub_cells)(&g, k, &sc);
+    GEMST_FN(gemst_sub_cells)(&g, k0 + k, &sc);
     for (uint32_t p = b + threadIdx.x; p < e; p += blockDim.x) {
         gemst_real pt[3] = {g.x[p], g.y[p], g.z ? g.z[p] : (gemst_real)0};
         uint32_t a = base[k] + (p - b);
         key[a] = ((uint64_t)k << sub_bits) | GEMST_FN(gemst_sub_cell_of)(&sc, pt);
         place[a] = p;
+    }
+}
+
+/* Which positions of sub_start, from `first` on, hold a cell of grids k0
+ * .. k0 + blocks - 1 (one block each) crowded enough to nest (grid.h):
+ * flag[t - first], 0 for each table's closing entry. */
+static __global__ void GEMST_FN(k_nest_flags)(uint32_t k0, const gemst_subgrid *sub, const uint32_t *sub_start,
+                                            uint64_t first, uint8_t *flag)
+{
+    const uint32_t k = k0 + blockIdx.x, table = sub[k].table;
+    const uint32_t cells = GEMST_FN(gemst_subgrid_table_size)(&sub[k]) - 1;
+    for (uint32_t j = threadIdx.x; j <= cells; j += blockDim.x) {
+        const uint32_t t = table + j;
+        flag[t - first] = (uint8_t)(j < cells && sub_start[t + 1] - sub_start[t] > GEMST_NEST_CROWDED);
     }
 }
 
@@ -393,21 +438,21 @@ static __global__ void GEMST_FN(k_scatter)(uint32_t m, const uint32_t *to, const
     v[to[a]] = tmp[a];
 }
 
-/* The crowded cells' tables from the sorted keys: the point at place[a]
- * starts every sub-cell after the previous point's up to its own, and the
- * last point of a cell ends the rest. */
-static __global__ void GEMST_FN(k_sub_table)(uint32_t m, int sub_bits, const uint64_t *key, const uint32_t *place,
-                                           const gemst_subgrid *sub, uint32_t *sub_start)
+/* The grids' tables from the sorted keys (grid k0 + key's grid part): the
+ * point at place[a] starts every sub-cell after the previous point's up to
+ * its own, and the last point of a grid ends the rest. */
+static __global__ void GEMST_FN(k_sub_table)(uint32_t m, int sub_bits, uint32_t k0, const uint64_t *key,
+                                           const uint32_t *place, const gemst_subgrid *sub, uint32_t *sub_start)
 {
     GEMST_INDEX(a, m);
     const uint64_t mask = ((uint64_t)1 << sub_bits) - 1;
     const uint32_t k = (uint32_t)(key[a] >> sub_bits), j = (uint32_t)(key[a] & mask);
-    uint32_t *table = sub_start + sub[k].table;
+    uint32_t *table = sub_start + sub[k0 + k].table;
     const uint32_t first = a > 0 && (uint32_t)(key[a - 1] >> sub_bits) == k ? (uint32_t)(key[a - 1] & mask) + 1 : 0;
     for (uint32_t t = first; t <= j; t++)
         table[t] = place[a];
     if (a + 1 == m || (uint32_t)(key[a + 1] >> sub_bits) != k) {
-        const uint32_t cells = GEMST_FN(gemst_subgrid_table_size)(&sub[k]) - 1;
+        const uint32_t cells = GEMST_FN(gemst_subgrid_table_size)(&sub[k0 + k]) - 1;
         for (uint32_t t = j + 1; t <= cells; t++)
             table[t] = place[a] + 1;
     }
@@ -473,11 +518,16 @@ static __global__ void GEMST_FN(k_init)(uint32_t n, uint32_t *comp, uint32_t *li
         open[i] = all_slabs;
 }
 
-/* The grid searches come in two instances (CROWDED): with the crowded cells'
- * path of nns/walk.h, and without it for grids that have no crowded cell.
- * There n_sub becomes the constant 0 and the compiler drops the path, which
- * even unused slows the searches by 13% (H200, normal 3D 1e7 points). */
-#define GEMST_CROWDED_PATH(g, CROWDED) ((g).n_sub = (CROWDED) ? (g).n_sub : 0u)
+/* The grid searches come in three instances (CROWDED, gemst_crowded_instance):
+ * with the crowded cells' path of nns/walk.h and its nested grids (2), with
+ * the crowded cells' path alone (1), and without it for grids that have no
+ * crowded cell (0).  There n_sub becomes the constant 0, or nest NULL, and
+ * the compiler drops the path, which even unused slows the searches: the
+ * crowded path by 13% (H200, normal 3D 1e7 points), the nested one by 48%
+ * (H100, the static search of the same set, whose cells never nest: the
+ * walk's state for grids inside grids spills registers). */
+#define GEMST_CROWDED_PATH(g, CROWDED)                                                                            \
+    ((g).n_sub = (CROWDED) ? (g).n_sub : 0u, (g).nest = (CROWDED) == 2 ? (g).nest : NULL)
 
 /* The two widest searches, the static one and the fallback, also come in
  * one instance per dimension (DIM), where every test of g.dim folds away,

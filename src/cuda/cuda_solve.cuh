@@ -9,6 +9,8 @@
  * (edges so far, list lengths), which also tells it the next launch sizes.
  * Structure and order of steps follow the CPU backend (cpu_solve.inc).
  */
+#include <thrust/iterator/counting_iterator.h>
+
 #include "backend.h"
 #include "cuda/cuda_kernels.cuh"
 #include "bvh/bvh.h"
@@ -42,7 +44,7 @@ typedef struct {
     uint32_t n, nu, n_dup, cells;
     uint32_t *dup_lo, *dup_hi;
     uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
-    gemst_crowd_word *crowd;
+    gemst_crowd_word *crowd, *nest;
     gemst_subgrid *sub;
     /* BVH (nns bvh): FindMin1 searches the tree; no pruning, no fallback */
     int bvh;
@@ -458,66 +460,91 @@ static int GEMST_FN(unique_points)(cuda_ctx *c, const T *coords, uint32_t *key, 
     return GRIDEMST_OK;
 }
 
-/* The crowded cells' grids (grid/subgrid.h): the cells, their grids and
- * tables, and each one's points sorted by sub-cell (stably: a radix sort of
- * (cell's rank, sub-cell) keys over the crowded points). */
-static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst_error *err)
+/* Replaces *p, of `count` entries, by a buffer of `room` entries that
+ * starts with them. */
+template <typename T>
+static int GEMST_FN(dgrow)(cuda_ctx *c, T **p, size_t count, size_t room, const char *what, gridemst_error *err)
+{
+    T *q;
+    GEMST_DALLOC(&c->mem, q, room, what);
+    if (count)
+        GEMST_CU(cudaMemcpyAsync(q, *p, count * sizeof *q, cudaMemcpyDeviceToDevice, c->s));
+    gemst_dfree(&c->mem, *p);
+    *p = q;
+    return GRIDEMST_OK;
+}
+
+/* The crowded main cells: the bitmap, their list, and their grids planned
+ * (grid/subgrid.h); g->n_top = g->n_sub of them. */
+static int GEMST_FN(plan_top_crowded)(cuda_ctx *c, gridemst_error *err)
 {
     gemst_grid *g = &c->g;
     const uint32_t words = (uint32_t)gemst_crowd_words(c->cells);
-    uint32_t *rank, n_sub = 0;
+    uint32_t *rank, n_top = 0;
     GEMST_DALLOC(&c->mem, c->crowd, words, "crowded cells");
     GEMST_DALLOC(&c->mem, rank, (size_t)words + 1, "crowded cells");
     GEMST_FN(k_crowd_bits)<<<gemst_blocks((uint64_t)words + 1), GEMST_THREADS, 0, c->s>>>(
         c->cells, words, g->crowded, g->cell_start, c->crowd, rank);
     GEMST_LAUNCHED();
     GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, rank, rank, words + 1, c->s));
-    GEMST_CU(cudaMemcpyAsync(&n_sub, rank + words, sizeof n_sub, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaMemcpyAsync(&n_top, rank + words, sizeof n_top, cudaMemcpyDeviceToHost, c->s));
     GEMST_CU(cudaStreamSynchronize(c->s));
-    stats->crowded_cells = n_sub;
-    if (n_sub == 0) {
+    if (n_top == 0) {
         gemst_dfree(&c->mem, rank);
         gemst_dfree(&c->mem, c->crowd);
         c->crowd = NULL;
         return GRIDEMST_OK;
     }
-    GEMST_DALLOC(&c->mem, c->sub_cell, n_sub, "crowded cells");
+    GEMST_DALLOC(&c->mem, c->sub_cell, n_top, "crowded cells");
     GEMST_FN(k_crowd_ranks)<<<gemst_blocks(words), GEMST_THREADS, 0, c->s>>>(words, rank, c->crowd, c->sub_cell);
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, rank);
-    g->n_sub = n_sub;
+    GEMST_DALLOC(&c->mem, c->sub, n_top, "crowded cells' grids");
+    GEMST_FN(k_subgrid_plan)<<<n_top, GEMST_THREADS, 0, c->s>>>(*g, g->cell_start, c->sub_cell, c->sub, NULL);
+    GEMST_LAUNCHED();
+    g->n_top = g->n_sub = n_top;
     g->sub_cell = c->sub_cell;
     g->crowd = c->crowd;
-    uint64_t *size, total = 0;
-    uint32_t *base, m = 0;
-    GEMST_DALLOC(&c->mem, c->sub, n_sub, "crowded cells' grids");
-    GEMST_DALLOC(&c->mem, size, (size_t)n_sub + 1, "crowded cells' grids");
-    GEMST_DALLOC(&c->mem, base, (size_t)n_sub + 1, "crowded cells' grids");
     g->sub = c->sub;
+    return GRIDEMST_OK;
+}
+
+/* Grids k0 .. n_sub - 1 (planned, their cells listed): their tables after
+ * the *total entries of sub_start so far, and their points sorted by their
+ * cells (stably: a radix sort of (grid, sub-cell) keys over their points). */
+static int GEMST_FN(sort_level)(cuda_ctx *c, uint32_t k0, uint64_t *total, gridemst_error *err)
+{
+    gemst_grid *g = &c->g;
+    const uint32_t grids = g->n_sub - k0;
+    uint64_t *size, added = 0;
+    uint32_t *base, m = 0;
+    GEMST_DALLOC(&c->mem, size, (size_t)grids + 1, "crowded cells' grids");
+    GEMST_DALLOC(&c->mem, base, (size_t)grids + 1, "crowded cells' grids");
     /* the scans' last entries: their totals */
-    GEMST_CU(cudaMemsetAsync(size + n_sub, 0, sizeof *size, c->s));
-    GEMST_CU(cudaMemsetAsync(base + n_sub, 0, sizeof *base, c->s));
-    GEMST_FN(k_subgrid_plan)<<<n_sub, GEMST_THREADS, 0, c->s>>>(*g, c->sub, size, base);
+    GEMST_CU(cudaMemsetAsync(size + grids, 0, sizeof *size, c->s));
+    GEMST_CU(cudaMemsetAsync(base + grids, 0, sizeof *base, c->s));
+    GEMST_FN(k_subgrid_sizes)<<<gemst_blocks(grids), GEMST_THREADS, 0, c->s>>>(*g, k0, grids, size, base);
     GEMST_LAUNCHED();
     /* the largest table, for the sort keys' width */
     uint64_t *largest, largest_host = 0;
     GEMST_DALLOC(&c->mem, largest, 1, "crowded cells' grids");
-    GEMST_CUB(c, cub::DeviceReduce::Max(temp, temp_bytes, size, largest, n_sub, c->s));
+    GEMST_CUB(c, cub::DeviceReduce::Max(temp, temp_bytes, size, largest, grids, c->s));
     GEMST_CU(cudaMemcpyAsync(&largest_host, largest, sizeof largest_host, cudaMemcpyDeviceToHost, c->s));
-    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, size, size, n_sub + 1, c->s));
-    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, base, base, n_sub + 1, c->s));
-    GEMST_FN(k_subgrid_tables)<<<gemst_blocks(n_sub), GEMST_THREADS, 0, c->s>>>(n_sub, size, c->sub);
+    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, size, size, grids + 1, c->s));
+    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, base, base, grids + 1, c->s));
+    GEMST_FN(k_subgrid_tables)<<<gemst_blocks(grids), GEMST_THREADS, 0, c->s>>>(k0, grids, *total, size, c->sub);
     GEMST_LAUNCHED();
-    GEMST_CU(cudaMemcpyAsync(&total, size + n_sub, sizeof total, cudaMemcpyDeviceToHost, c->s));
-    GEMST_CU(cudaMemcpyAsync(&m, base + n_sub, sizeof m, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaMemcpyAsync(&added, size + grids, sizeof added, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaMemcpyAsync(&m, base + grids, sizeof m, cudaMemcpyDeviceToHost, c->s));
     GEMST_CU(cudaStreamSynchronize(c->s));
     gemst_dfree(&c->mem, largest);
     gemst_dfree(&c->mem, size);
-    if (total > UINT32_MAX)
+    if (*total + added > UINT32_MAX)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "crowded cells' grids of %llu cells exceed 32-bit indices",
-                          (unsigned long long)total);
-    GEMST_DALLOC(&c->mem, c->sub_start, total, "crowded cells' grids");
+                          (unsigned long long)(*total + added));
+    GEMST_TRY(GEMST_FN(dgrow)(c, &c->sub_start, *total, *total + added, "crowded cells' grids", err));
     g->sub_start = c->sub_start;
+    *total += added;
 
     uint64_t *key, *key2;
     uint32_t *place, *from;
@@ -525,15 +552,15 @@ static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst
     GEMST_DALLOC(&c->mem, key2, m, "crowded points");
     GEMST_DALLOC(&c->mem, place, m, "crowded points");
     GEMST_DALLOC(&c->mem, from, m, "crowded points");
-    /* keys of sub_bits bits of sub-cell (a table's last entry is no cell) under the cell's rank, and only
-       their bits sorted: fewer radix passes than with the sub-cell in the low 32 bits */
+    /* keys of sub_bits bits of sub-cell (a table's last entry is no cell) under the grid's rank in the level,
+       and only their bits sorted: fewer radix passes than with the sub-cell in the low 32 bits */
     int sub_bits = 1;
     while (sub_bits < 32 && (largest_host - 2) >> sub_bits)
         sub_bits++;
     int bits = sub_bits + 1;
-    while (bits < 64 && (uint64_t)(n_sub - 1) >> (bits - sub_bits))
+    while (bits < 64 && (uint64_t)(grids - 1) >> (bits - sub_bits))
         bits++;
-    GEMST_FN(k_sub_keys)<<<n_sub, GEMST_THREADS, 0, c->s>>>(*g, base, sub_bits, key, place);
+    GEMST_FN(k_sub_keys)<<<grids, GEMST_THREADS, 0, c->s>>>(*g, k0, base, sub_bits, key, place);
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, base);
     GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key2, place, from, m, 0, bits, c->s));
@@ -554,12 +581,103 @@ static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst
     GEMST_LAUNCHED();
     GEMST_FN(k_scatter)<uint32_t><<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, place, tmp_id, (uint32_t *)g->oid);
     GEMST_LAUNCHED();
-    GEMST_FN(k_sub_table)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, sub_bits, key2, place, c->sub,
+    GEMST_FN(k_sub_table)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, sub_bits, k0, key2, place, c->sub,
                                                                       c->sub_start);
     GEMST_LAUNCHED();
     void *done[] = {tmp_id, key2, place, from};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
         gemst_dfree(&c->mem, done[i]);
+    return GRIDEMST_OK;
+}
+
+/* The cells of grids k0 .. n_sub - 1 (their tables: sub_start's positions
+ * first .. end - 1) crowded enough to nest (grid.h) whose own grid divides
+ * them: listed after the grids so far, with their grids planned. */
+static int GEMST_FN(plan_nested)(cuda_ctx *c, uint32_t k0, uint64_t first, uint64_t end, gridemst_error *err)
+{
+    gemst_grid *g = &c->g;
+    const uint32_t span = (uint32_t)(end - first);
+    uint8_t *flag;
+    uint32_t *cell;
+    int n_cell = 0, n_new = 0;
+    GEMST_DALLOC(&c->mem, flag, span, "nested grids");
+    GEMST_DALLOC(&c->mem, cell, span, "nested grids");
+    GEMST_FN(k_nest_flags)<<<g->n_sub - k0, GEMST_THREADS, 0, c->s>>>(k0, c->sub, c->sub_start, first, flag);
+    GEMST_LAUNCHED();
+    GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, thrust::counting_iterator<uint32_t>((uint32_t)first),
+                                            flag, cell, CNT(c, crowded), span, c->s));
+    GEMST_CU(cudaMemcpyAsync(&n_cell, CNT(c, crowded), sizeof n_cell, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
+    gemst_dfree(&c->mem, flag);
+    if (n_cell > 0) {
+        gemst_subgrid *plan;
+        uint8_t *divides;
+        GEMST_DALLOC(&c->mem, plan, n_cell, "nested grids");
+        GEMST_DALLOC(&c->mem, divides, n_cell, "nested grids");
+        GEMST_FN(k_subgrid_plan)<<<n_cell, GEMST_THREADS, 0, c->s>>>(*g, c->sub_start, cell, plan, divides);
+        GEMST_LAUNCHED();
+        const size_t room = (size_t)g->n_sub + (size_t)n_cell;
+        GEMST_TRY(GEMST_FN(dgrow)(c, &c->sub_cell, g->n_sub, room, "nested grids", err));
+        GEMST_TRY(GEMST_FN(dgrow)(c, &c->sub, g->n_sub, room, "nested grids", err));
+        GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, plan, divides, c->sub + g->n_sub, CNT(c, crowded),
+                                                n_cell, c->s));
+        GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, cell, divides, c->sub_cell + g->n_sub,
+                                                CNT(c, crowded), n_cell, c->s));
+        GEMST_CU(cudaMemcpyAsync(&n_new, CNT(c, crowded), sizeof n_new, cudaMemcpyDeviceToHost, c->s));
+        GEMST_CU(cudaStreamSynchronize(c->s));
+        gemst_dfree(&c->mem, plan);
+        gemst_dfree(&c->mem, divides);
+        g->n_sub += (uint32_t)n_new;
+        g->sub_cell = c->sub_cell;
+        g->sub = c->sub;
+    }
+    gemst_dfree(&c->mem, cell);
+    return GRIDEMST_OK;
+}
+
+/* The bitmap of the nested grids' sub-cells over sub_start's `total`
+ * positions (grid.h). */
+static int GEMST_FN(nest_bitmap)(cuda_ctx *c, uint64_t total, gridemst_error *err)
+{
+    gemst_grid *g = &c->g;
+    const uint32_t nested = g->n_sub - g->n_top, words = (uint32_t)gemst_crowd_words(total);
+    if (nested == 0)
+        return GRIDEMST_OK;
+    uint32_t *rank;
+    GEMST_DALLOC(&c->mem, c->nest, words, "nested grids");
+    GEMST_DALLOC(&c->mem, rank, (size_t)words + 1, "nested grids");
+    GEMST_CU(cudaMemsetAsync(c->nest, 0, sizeof *c->nest * words, c->s));
+    GEMST_FN(k_nest_bits)<<<gemst_blocks(nested), GEMST_THREADS, 0, c->s>>>(nested, c->sub_cell + g->n_top, c->nest);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_word_counts)<<<gemst_blocks((uint64_t)words + 1), GEMST_THREADS, 0, c->s>>>(words, c->nest, rank);
+    GEMST_LAUNCHED();
+    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, rank, rank, words + 1, c->s));
+    GEMST_FN(k_crowd_ranks)<<<gemst_blocks(words), GEMST_THREADS, 0, c->s>>>(words, rank, c->nest, NULL);
+    GEMST_LAUNCHED();
+    gemst_dfree(&c->mem, rank);
+    g->nest = c->nest;
+    return GRIDEMST_OK;
+}
+
+/* The crowded cells' grids (grid/subgrid.h) and the nested ones inside
+ * them, level by level. */
+static int GEMST_FN(build_subgrids)(cuda_ctx *c, gridemst_stats *stats, gridemst_error *err)
+{
+    gemst_grid *g = &c->g;
+    uint64_t total = 0;
+    GEMST_TRY(GEMST_FN(plan_top_crowded)(c, err));
+    uint32_t k0 = 0; /* the level's first grid */
+    for (int level = 1; k0 < g->n_sub; level++) {
+        const uint32_t k1 = g->n_sub;
+        const uint64_t first = total;
+        GEMST_TRY(GEMST_FN(sort_level)(c, k0, &total, err));
+        if (level < GEMST_NEST_DEPTH)
+            GEMST_TRY(GEMST_FN(plan_nested)(c, k0, first, total, err));
+        k0 = k1;
+    }
+    GEMST_TRY(GEMST_FN(nest_bitmap)(c, total, err));
+    stats->crowded_cells = g->n_top;
+    stats->nested_cells = g->n_sub - g->n_top;
     return GRIDEMST_OK;
 }
 
@@ -719,7 +837,7 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
                      c->active, c->roots, c->uncertain, c->extra, c->keep, c->best_d2, c->rb2, c->w1, c->w2,
                      c->open, (void *)c->g.x, (void *)c->g.y, (void *)c->g.z, (void *)c->g.oid,
                      (void *)c->g.cell_start, c->brk, c->ub, c->tree.node, c->code, c->sub_cell, c->crowd,
-                     c->sub, c->sub_start};
+                     c->nest, c->sub, c->sub_start};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++)
         gemst_dfree(&c->mem, state[i]);
     memset(&c->g, 0, sizeof c->g);
@@ -728,19 +846,31 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     c->ub = NULL;
     c->code = NULL;
     c->sub_cell = c->sub_start = NULL;
-    c->crowd = NULL;
+    c->crowd = c->nest = NULL;
     c->sub = NULL;
+}
+
+/* The instance of the grid searches for the grid (cuda_kernels.cuh's
+ * GEMST_CROWDED_PATH). */
+static int GEMST_FN(crowded_instance)(const cuda_ctx *c)
+{
+    return c->g.n_sub == 0 ? 0 : c->g.nest ? 2 : 1;
 }
 
 /* Launches a wide search kernel (k_static_prepare, k_fallback) in its
  * instance for the grid's dimension and crowded cells (cuda_kernels.cuh). */
 #define GEMST_LAUNCH_WIDE(c, kernel, blocks, ...)                                                               \
     do {                                                                                                      \
-        if ((c)->g.dim == 3 && (c)->g.n_sub)                                                                  \
+        const int gemst_crowded_ = GEMST_FN(crowded_instance)(c);                                             \
+        if ((c)->g.dim == 3 && gemst_crowded_ == 2)                                                           \
+            GEMST_FN(kernel)<3, 2><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
+        else if ((c)->g.dim == 3 && gemst_crowded_ == 1)                                                      \
             GEMST_FN(kernel)<3, 1><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
         else if ((c)->g.dim == 3)                                                                             \
             GEMST_FN(kernel)<3, 0><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
-        else if ((c)->g.n_sub)                                                                                \
+        else if (gemst_crowded_ == 2)                                                                         \
+            GEMST_FN(kernel)<2, 2><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
+        else if (gemst_crowded_ == 1)                                                                         \
             GEMST_FN(kernel)<2, 1><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
         else                                                                                                  \
             GEMST_FN(kernel)<2, 0><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
@@ -802,7 +932,10 @@ template <int PRUNE>
 static void GEMST_FN(launch_findmin1)(const cuda_ctx *c, const gemst_findmin1_state &st)
 {
     const unsigned b = gemst_blocks(c->n_active);
-    if (c->g.n_sub)
+    const int crowded = GEMST_FN(crowded_instance)(c);
+    if (crowded == 2)
+        GEMST_FN(k_findmin1)<PRUNE, 2><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));
+    else if (crowded == 1)
         GEMST_FN(k_findmin1)<PRUNE, 1><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));
     else
         GEMST_FN(k_findmin1)<PRUNE, 0><<<b, GEMST_THREADS, 0, c->s>>>(c->g, st, c->active, CNT(c, active));

@@ -7,8 +7,9 @@
  * a cell costs its whole count, for every point in it.  A crowded cell
  * therefore gets cells of its own, of a side chosen for GEMST_SUB_OCCUPANCY
  * points per cell over its points' box, and its points are sorted by them.
- * One level is enough for the densities seen in practice (a cluster whose
- * own grid is crowded again still costs a fraction of a whole scan).
+ * A cluster far smaller than its crowded cell still crowds a few of those
+ * cells (the box of a tiny blob and a few points of noise around it is the
+ * noise's); such sub-cells get a grid of their own in turn (grid.h).
  */
 #ifndef GEMST_SUBGRID_H
 #define GEMST_SUBGRID_H
@@ -105,6 +106,13 @@ static inline GEMST_HD void GEMST_FN(gemst_subgrid_plan)(int dim, const gemst_re
 static inline GEMST_HD uint32_t GEMST_FN(gemst_subgrid_table_size)(const gemst_subgrid *sg)
 {
     return (uint32_t)sg->nc[0] * (uint32_t)sg->nc[1] * (uint32_t)sg->nc[2] + 1;
+}
+
+/* Whether a planned grid divides its cell at all (more than one cell): a
+ * nested grid that does not would only deepen the searches. */
+static inline GEMST_HD int GEMST_FN(gemst_subgrid_divides)(const gemst_subgrid *sg)
+{
+    return GEMST_FN(gemst_subgrid_table_size)(sg) > 2;
 }
 
 /* The sub-cell of the point at p in the crowded cell's grid cg. */

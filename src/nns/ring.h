@@ -111,11 +111,28 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_axis_gap)(const gemst_cells *cg
 
 /* Lower bound on the squared distance from the query box [lo, hi] to any
  * point of the grid beyond the box of cells [c - r, c + r] along an axis
- * from `first` on (infinity when there is none). */
+ * from `first` on (infinity when there is none).  Such a point lies beyond
+ * a face of that box along one axis, and inside the grid along the others:
+ * a query that may lie `outside` the grid (a crowded cell's grid searched
+ * from another cell) is at least as far from it as from the grid's extent
+ * along them, which keeps the rings around its nearest cell from covering
+ * the whole grid before the bound stops them. */
 static inline GEMST_HD gemst_real GEMST_FN(gemst_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
                                                           const gemst_real hi[3], const int32_t c[3], int r,
-                                                          int first)
+                                                          int first, int outside)
 {
+    gemst_real off2[3] = {0, 0, 0}, all = 0; /* the query's squared distance to the grid's extent, per axis */
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int d = 0; d < 3; d++) {
+        if (!outside || d >= cg->dim)
+            break;
+        const gemst_real glo = GEMST_FN(gemst_cell_lo)(cg, d, 0), ghi = GEMST_FN(gemst_cell_lo)(cg, d, cg->nc[d]);
+        const gemst_real off = hi[d] < glo ? GEMST_SUB(glo, hi[d]) : lo[d] > ghi ? GEMST_SUB(lo[d], ghi) : (gemst_real)0;
+        off2[d] = GEMST_MUL(off, off);
+        all = GEMST_ADD(all, off2[d]);
+    }
     gemst_real m = GEMST_REAL_INF;
 #ifdef __CUDA_ARCH__
 #pragma unroll
@@ -125,18 +142,21 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_outer_lb2)(const gemst_cells *c
             continue;
         if (d >= cg->dim)
             break;
+        const gemst_real rest = GEMST_SUB(all, off2[d]);
         if (c[d] - r > 0) {
             gemst_real gap = GEMST_SUB(lo[d], GEMST_FN(gemst_cell_lo)(cg, d, c[d] - r));
-            m = gap < m ? gap : m;
+            gemst_real v = GEMST_ADD(GEMST_MUL(gap, gap), rest);
+            m = v < m ? v : m;
         }
         if (c[d] + r < cg->nc[d] - 1) {
             gemst_real gap = GEMST_SUB(GEMST_FN(gemst_cell_lo)(cg, d, c[d] + r + 1), hi[d]);
-            m = gap < m ? gap : m;
+            gemst_real v = GEMST_ADD(GEMST_MUL(gap, gap), rest);
+            m = v < m ? v : m;
         }
     }
     if (m == GEMST_REAL_INF)
         return m;
-    return GEMST_MUL(GEMST_MUL(m, m), GEMST_LB_SHRINK);
+    return GEMST_MUL(m, GEMST_LB_SHRINK);
 }
 
 /*
@@ -148,7 +168,14 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_outer_lb2)(const gemst_cells *c
 static inline GEMST_HD gemst_real GEMST_FN(gemst_ring_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
                                                                const gemst_real hi[3], const int32_t c[3], int r)
 {
-    return GEMST_FN(gemst_outer_lb2)(cg, lo, hi, c, r, 0);
+    return GEMST_FN(gemst_outer_lb2)(cg, lo, hi, c, r, 0, 0);
+}
+
+/* The same for a query that may lie outside the grid (gemst_outer_lb2). */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_sub_ring_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
+                                                                   const gemst_real hi[3], const int32_t c[3], int r)
+{
+    return GEMST_FN(gemst_outer_lb2)(cg, lo, hi, c, r, 0, 1);
 }
 
 /* Trims the cells [*xa, *xb] of a row whose y/z distance from the query box
@@ -425,7 +452,7 @@ static inline GEMST_HD int GEMST_FN(gemst_shell_next)(const gemst_cells *cg, con
 static inline GEMST_HD gemst_real GEMST_FN(gemst_shell_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
                                                                 const gemst_real hi[3], const int32_t c[3], int s)
 {
-    return GEMST_FN(gemst_outer_lb2)(cg, lo, hi, c, s, 1);
+    return GEMST_FN(gemst_outer_lb2)(cg, lo, hi, c, s, 1, 0);
 }
 
 #endif

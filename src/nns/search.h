@@ -128,13 +128,14 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_nearest_foreign)(const gemst_gr
     const gemst_own own = {breaks, comp, comp_q};
     gemst_cells top;
     gemst_walk w;
+    gemst_walk_stack ws;
     uint32_t b, e;
     int r = 0, improved = 0;
     gemst_real cut = GEMST_FN(gemst_share_bound)(shared, best, 0);
     GEMST_FN(gemst_top_cells)(g, &top);
     for (;; r++) {
         GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
-        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &own, cut, &b, &e))
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &ws, &own, cut, &b, &e))
             if (GEMST_FN(gemst_scan_foreign)(g, qq, comp, breaks, comp_q, open, b, e, cut, best, best_to)) {
                 cut = best->d2 < cut ? best->d2 : cut;
                 improved = 1;
@@ -150,7 +151,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_nearest_foreign)(const gemst_gr
     }
     for (int s = 0;; s++) {
         GEMST_FN(gemst_walk_shell_begin)(g, qq, s, r, &w);
-        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &own, cut, &b, &e))
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &ws, &own, cut, &b, &e))
             if (GEMST_FN(gemst_scan_foreign)(g, qq, comp, breaks, comp_q, open, b, e, cut, best, best_to)) {
                 cut = best->d2 < cut ? best->d2 : cut;
                 improved = 1;
@@ -198,9 +199,10 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_slab_search)(const gemst_grid *
     }
     for (int r = 0;; r++) {
         gemst_walk w;
+        gemst_walk_stack ws;
         uint32_t b, e;
         GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
-        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &own, best->d2, &b, &e)) {
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &ws, &own, best->d2, &b, &e)) {
             for (uint32_t p = b; p < e; p++) {
                 if (p == qq->idx)
                     continue;
@@ -360,9 +362,10 @@ static inline GEMST_HD void GEMST_FN(gemst_knn_rings)(const gemst_grid *g, const
     GEMST_FN(gemst_top_cells)(g, &top);
     for (int r = r0;; r++) {
         gemst_walk w;
+        gemst_walk_stack ws;
         uint32_t b, e;
         GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
-        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &none, kd2[K - 1], &b, &e))
+        while (GEMST_FN(gemst_walk_next)(g, qq, &w, &ws, &none, kd2[K - 1], &b, &e))
             for (uint32_t p = b; p < e; p++)
                 GEMST_FN(gemst_knn_offer)(g, qq, K, GEMST_FN(gemst_dist2_q)(g, qq, p), p, kd2, kid, koid, count);
         gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(&top, qq->q, qq->q, qq->c, r);
