@@ -455,4 +455,11 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_shell_outer_lb2)(const gemst_ce
     return GEMST_FN(gemst_outer_lb2)(cg, lo, hi, c, s, 1, 0);
 }
 
+/* The same for a query that may lie outside the grid (gemst_outer_lb2). */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_sub_shell_outer_lb2)(const gemst_cells *cg, const gemst_real lo[3],
+                                                                    const gemst_real hi[3], const int32_t c[3], int s)
+{
+    return GEMST_FN(gemst_outer_lb2)(cg, lo, hi, c, s, 1, 1);
+}
+
 #endif

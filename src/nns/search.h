@@ -58,11 +58,6 @@ static inline GEMST_HD int GEMST_FN(gemst_slab_of)(const gemst_grid *g, const ge
                       g->dim == 3 ? GEMST_SUB(g->z[p], qq->q[2]) : (gemst_real)0);
 }
 
-/* Rings a search without ring cap takes at least before it turns to row
- * shells (ring.h): near the query, rings find a bound sooner.  It turns only
- * once its bound is finite: an unbounded shell is a whole row. */
-#define GEMST_FAR_RINGS 1
-
 /* A search's bound shared by the searches of one component (may be NULL):
  * lowered to *best when that improved, then read back; returns the bound
  * to prune with. */
@@ -134,7 +129,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_nearest_foreign)(const gemst_gr
     gemst_real cut = GEMST_FN(gemst_share_bound)(shared, best, 0);
     GEMST_FN(gemst_top_cells)(g, &top);
     for (;; r++) {
-        GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
+        GEMST_FN(gemst_walk_begin)(g, qq, r, max_ring == INT32_MAX, &w);
         while (GEMST_FN(gemst_walk_next)(g, qq, &w, &ws, &own, cut, &b, &e))
             if (GEMST_FN(gemst_scan_foreign)(g, qq, comp, breaks, comp_q, open, b, e, cut, best, best_to)) {
                 cut = best->d2 < cut ? best->d2 : cut;
@@ -150,7 +145,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_nearest_foreign)(const gemst_gr
             break;
     }
     for (int s = 0;; s++) {
-        GEMST_FN(gemst_walk_shell_begin)(g, qq, s, r, &w);
+        GEMST_FN(gemst_walk_shell_begin)(g, qq, s, r, 1, &w);
         while (GEMST_FN(gemst_walk_next)(g, qq, &w, &ws, &own, cut, &b, &e))
             if (GEMST_FN(gemst_scan_foreign)(g, qq, comp, breaks, comp_q, open, b, e, cut, best, best_to)) {
                 cut = best->d2 < cut ? best->d2 : cut;
@@ -201,7 +196,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_slab_search)(const gemst_grid *
         gemst_walk w;
         gemst_walk_stack ws;
         uint32_t b, e;
-        GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
+        GEMST_FN(gemst_walk_begin)(g, qq, r, 0, &w);
         while (GEMST_FN(gemst_walk_next)(g, qq, &w, &ws, &own, best->d2, &b, &e)) {
             for (uint32_t p = b; p < e; p++) {
                 if (p == qq->idx)
@@ -364,7 +359,7 @@ static inline GEMST_HD void GEMST_FN(gemst_knn_rings)(const gemst_grid *g, const
         gemst_walk w;
         gemst_walk_stack ws;
         uint32_t b, e;
-        GEMST_FN(gemst_walk_begin)(g, qq, r, &w);
+        GEMST_FN(gemst_walk_begin)(g, qq, r, 0, &w);
         while (GEMST_FN(gemst_walk_next)(g, qq, &w, &ws, &none, kd2[K - 1], &b, &e))
             for (uint32_t p = b; p < e; p++)
                 GEMST_FN(gemst_knn_offer)(g, qq, K, GEMST_FN(gemst_dist2_q)(g, qq, p), p, kd2, kid, koid, count);
