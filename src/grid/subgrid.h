@@ -40,7 +40,8 @@ static inline GEMST_HD double gemst_sub_axis_cells(double e, double L, double ca
  * origin lo, side L for about GEMST_SUB_OCCUPANCY points per cell over the
  * box (an axis much thinner than L gets one cell), at most count / 2 cells
  * before the last cell of each axis is made to reach past hi in the working
- * precision.  The table offset is left to the caller.
+ * precision.  The table offset is the caller's to set (0 here: a planned
+ * grid is copied whole before it has one).
  */
 static inline GEMST_HD void GEMST_FN(gemst_subgrid_plan)(int dim, const gemst_real lo[3], const gemst_real hi[3],
                                                        uint32_t count, gemst_subgrid *sg)
@@ -100,6 +101,7 @@ static inline GEMST_HD void GEMST_FN(gemst_subgrid_plan)(int dim, const gemst_re
     }
     sg->L = cg.L;
     sg->inv_L = cg.inv_L;
+    sg->table = 0;
 }
 
 /* Entries of a sub-grid's cell table. */
