@@ -525,7 +525,7 @@ static __global__ void GEMST_FN(k_init)(uint32_t n, uint32_t *comp, uint32_t *li
  * the compiler drops the path, which even unused slows the searches: the
  * crowded path by 13% (H200, normal 3D 1e7 points); the nested one keeps
  * the state of the grids around the innermost (ptxas, 3D static search:
- * 212 bytes of spill stores and a 328-byte stack frame, against 104 and 64
+ * 168 bytes of spill stores and a 296-byte stack frame, against 40 and 32
  * without it). */
 #define GEMST_CROWDED_PATH(g, CROWDED)                                                                            \
     ((g).n_sub = (CROWDED) ? (g).n_sub : 0u, (g).nest = (CROWDED) == 2 ? (g).nest : NULL)
