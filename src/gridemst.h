@@ -135,6 +135,12 @@ typedef struct gridemst_options {
                                      own; 0 = the backend's default (512; CUDA 32 where it
                                      chose coarse cells).  Setting either turns the CUDA
                                      backend's choice off. */
+    int late_bvh;                 /* grid index with static pruning: the Boruvka iteration
+                                     (counted from 0, as in iteration_ms) from which FindMin1
+                                     searches a BVH over the grid's points instead of the grid;
+                                     0 = when the library's rule says so (once clusters have
+                                     merged into few components and their gaps are wide);
+                                     -1 = never.  Other strategies and nns BVH ignore it. */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
     int64_t max_host_bytes;       /* CPU: host memory the solve may use; 0 = physical memory */
     gridemst_progress_fn progress; /* NULL: no reports */
@@ -170,6 +176,8 @@ typedef struct gridemst_times {
  * events; CPU: wall time). */
 typedef struct gridemst_iteration_times {
     int64_t components; /* components at the iteration's start */
+    int64_t fallback_searches; /* searches beyond a point's candidate radius */
+    double longest_edge;       /* the longest tree edge it added (caller's units) */
     double findmin1;    /* each point's nearest point in another component (with
                            static pruning: the candidate scan and the fallback searches) */
     double findmin2;    /* each component's shortest outgoing edge */
@@ -192,6 +200,7 @@ typedef struct gridemst_stats {
     int64_t n_unique;            /* points left after removing exact duplicates */
     int64_t n_duplicates;        /* points joined to an equal point by a zero-length edge */
     int64_t cells;               /* grid cells */
+    double cell_side;            /* their side (caller's units; 0 for nns BVH) */
     double cell_occupancy;       /* the target mean points per cell the grid was planned for (CPU, after
                                     its refinement on skewed inputs: points / cells) */
     int64_t crowded_cell;        /* cells of more points than this were crowded ... */
@@ -200,6 +209,8 @@ typedef struct gridemst_stats {
                                     a grid nested in its cell's */
     int64_t fallback_searches;   /* searches beyond a point's candidate radius (the count may vary from
                                     run to run: concurrent searches share their bounds) */
+    int late_bvh_iteration;      /* the iteration from which FindMin1 searched the late BVH
+                                    (options.late_bvh), or -1 */
     int64_t peak_device_bytes;   /* device memory the solve held at its peak, buffers in use and freed ones its
                                     memory pool kept for reuse (CUDA) */
     char device_name[256];       /* GPU name (CUDA) or "cpu" */
@@ -303,6 +314,8 @@ GRIDEMST_API int gridemst_parse_nns(const char *name, gridemst_nns *out);
 GRIDEMST_API int gridemst_parse_prune(const char *name, gridemst_prune *out);
 GRIDEMST_API int gridemst_parse_findmin2(const char *name, gridemst_findmin2 *out);
 GRIDEMST_API int gridemst_parse_precision(const char *name, gridemst_precision *out);
+/* options.late_bvh from "auto" (0), "never" (-1) or an iteration >= 1. */
+GRIDEMST_API int gridemst_parse_late_bvh(const char *name, int *out);
 
 /* The library version, "MAJOR.MINOR.PATCH". */
 GRIDEMST_API const char *gridemst_version(void);

@@ -1,4 +1,5 @@
 /* Option defaults and the names of option values. */
+#include <limits.h>
 #include <string.h>
 
 #include "common.h"
@@ -70,3 +71,23 @@ OPTION_NAMES(nns, gridemst_nns, nns_names)
 OPTION_NAMES(prune, gridemst_prune, prune_names)
 OPTION_NAMES(findmin2, gridemst_findmin2, findmin2_names)
 OPTION_NAMES(precision, gridemst_precision, precision_names)
+
+int gridemst_parse_late_bvh(const char *name, int *out)
+{
+    if (!name)
+        return -1;
+    if (strcmp(name, "auto") == 0 || strcmp(name, "never") == 0) {
+        *out = name[0] == 'a' ? 0 : -1;
+        return 0;
+    }
+    int v = 0;
+    for (const char *c = name; *c; c++) {
+        if (*c < '0' || *c > '9' || v > (INT_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (*c - '0');
+    }
+    if (v < 1)
+        return -1;
+    *out = v;
+    return 0;
+}

@@ -37,6 +37,10 @@ static int check_options(const gridemst_options *o, gridemst_error *err)
     if (o->crowded_cell < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "crowded cell size must be >= 0 (0 = default), got %lld",
                           (long long)o->crowded_cell);
+    if (o->late_bvh < -1)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
+                          "late BVH iteration must be >= 1, 0 (the library's rule) or -1 (never), got %d",
+                          o->late_bvh);
     if (o->max_device_bytes < 0 || o->max_host_bytes < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "memory limits must be >= 0 (0 = no limit)");
     return GRIDEMST_OK;

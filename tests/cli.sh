@@ -107,7 +107,7 @@ expect_tree() {
 run --help
 expect_ok "--help"
 for opt in output json format generate n dim seed backend nns prune findmin2 precision threads device occupancy \
-    crowded verify save-points linkage clusters cut min-cluster-size labels quiet help version; do
+    crowded late-bvh verify save-points linkage clusters cut min-cluster-size labels quiet help version; do
     grep -Eq -- " --$opt( |$)" "$tmp/out" || fail "--help does not mention --$opt"
 done
 for opt in "-o, --output" "-q, --quiet" "-h, --help" "-V, --version"; do
@@ -123,7 +123,8 @@ grep -Eq '^gridemst [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" || fail "--version print
 # --------------------------------------------------------------- generated sets, JSON
 
 keys="input format n dim edges total_weight backend nns prune findmin2 precision threads device iterations \
-n_unique n_duplicates cells cell_occupancy crowded_cell crowded_cells nested_cells fallback_searches peak_device_bytes time_ms total solve upload grid findmin1 merge \
+n_unique n_duplicates cells cell_side cell_occupancy crowded_cell crowded_cells nested_cells fallback_searches \
+late_bvh_iteration peak_device_bytes time_ms total solve upload grid findmin1 merge \
 mfeatures_per_s"
 for dim in 2 3; do
     name="--generate uniform --dim $dim --json"
@@ -209,13 +210,21 @@ for gen in "uniform --dim 2" "lattice --dim 3"; do
     # shellcheck disable=SC2086
     "$prog" --generate $gen --n 3000 -q -o "$tmp/ref.csv" || fail "reference tree for $gen"
     for variant in "--prune none" "--prune dynamic" "--findmin2 atomic" "--threads 1" "--threads 2" \
-        "--occupancy 0.5" "--occupancy 8" "--occupancy 8 --crowded 4" "--backend cpu" "--nns bvh" "--nns bvh --findmin2 list"; do
+        "--occupancy 0.5" "--occupancy 8" "--occupancy 8 --crowded 4" "--backend cpu" "--nns bvh" "--nns bvh --findmin2 list" \
+        "--late-bvh 2" "--late-bvh never"; do
         # shellcheck disable=SC2086
         run --generate $gen --n 3000 -q -o "$tmp/variant.csv" $variant
         expect_ok "$gen $variant"
         cmp -s "$tmp/ref.csv" "$tmp/variant.csv" || fail "$gen: $variant gives a different tree"
     done
 done
+
+# The late BVH takes over where asked, and says so; by default it waits.
+run --generate clustered --n 3000 --dim 3 --backend cpu --json --late-bvh 2
+expect_ok "--late-bvh 2 --json"
+[ "$(json_value late_bvh_iteration "$tmp/out")" = 2 ] || fail "--late-bvh 2: late_bvh_iteration $(json_value late_bvh_iteration "$tmp/out")"
+run --generate uniform --n 3000 --dim 3 --backend cpu --json
+[ "$(json_value late_bvh_iteration "$tmp/out")" = -1 ] || fail "uniform: the late BVH took over at $(json_value late_bvh_iteration "$tmp/out")"
 
 # --save-points writes the generated float32 points; reading them back gives the same tree.
 run --generate blobs --n 2500 --dim 3 -q -o "$tmp/ref.csv" --save-points "$tmp/points.bin"
@@ -458,6 +467,8 @@ expect_usage "--dim 4" "--dim: expected 2 or 3" --generate uniform --n 10 --dim 
 expect_usage "--seed x" "--seed" --generate uniform --n 10 --seed x
 expect_usage "--occupancy -1" "--occupancy" --occupancy -1 "$tmp/one.txt"
 expect_usage "--crowded -1" "--crowded" --crowded -1 "$tmp/one.txt"
+expect_usage "--late-bvh 0" "--late-bvh: expected auto\|never\|K" --late-bvh 0 "$tmp/one.txt"
+expect_usage "--late-bvh soon" "--late-bvh: expected auto\|never\|K" --late-bvh soon "$tmp/one.txt"
 expect_usage "--crowded 1.5" "--crowded" --crowded 1.5 "$tmp/one.txt"
 expect_usage "--device x" "--device" --device x "$tmp/one.txt"
 expect_usage "--prune bogus" "--prune: expected none\|dynamic\|static" --prune bogus "$tmp/one.txt"

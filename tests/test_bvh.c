@@ -73,8 +73,14 @@ typedef struct {
     double *x, *y, *z;
     uint32_t *oid;
     uint64_t *code;
+    uint32_t leaf;        /* points per leaf */
+    uint64_t *leaf_code;  /* each leaf's code, its first point's */
     gemst_grid g; /* the point view the BVH functions read */
 } tset;
+
+/* The leaves a set is tried with: nns BVH's single points and the late
+ * BVH's runs of points (3 here; nns/late_bvh.h). */
+typedef enum { L_POINTS, L_GROUPS, L_COUNT } layout_kind;
 
 typedef enum {
     T_UNIFORM_2D,
@@ -97,7 +103,7 @@ static int cmp_by_code(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-static tset make_tset(tset_kind kind)
+static tset make_tset(tset_kind kind, layout_kind layout)
 {
     static const char *names[] = {"uniform 2D", "uniform 3D", "one code 3D", "mixed 2D", "lattice 3D", "two points",
                                   "three points, one code"};
@@ -143,6 +149,10 @@ static tset make_tset(tset_kind kind)
         t.oid[j] = i;
         t.code[j] = code[i];
     }
+    t.leaf = layout == L_GROUPS && n >= 8 ? 3 : 1;
+    t.leaf_code = xcalloc(n, sizeof *t.leaf_code);
+    for (uint32_t j = 0; j * t.leaf < n; j++)
+        t.leaf_code[j] = t.code[j * t.leaf];
     t.g.dim = t.dim;
     t.g.n = n;
     t.g.x = t.x;
@@ -162,13 +172,21 @@ static void free_tset(tset *t)
     free(t->z);
     free(t->oid);
     free(t->code);
+    free(t->leaf_code);
+}
+
+/* The points [*first, *end) of leaves first .. last. */
+static void leaf_positions(const tset *t, uint32_t first, uint32_t last, uint32_t *b, uint32_t *e)
+{
+    *b = first * t->leaf;
+    *e = (last + 1) * t->leaf < t->n ? (last + 1) * t->leaf : t->n;
 }
 
 static void build_ok(const tset *t, int threads, gemst_bvh *b)
 {
     gridemst_error err = {0};
-    REQUIRE(GEMST_FN(gemst_cpu_bvh_build)(&t->g, t->code, threads, b, &err) == GRIDEMST_OK, "%s: %s", t->name,
-            err.message);
+    REQUIRE(GEMST_FN(gemst_cpu_bvh_build)(&t->g, t->leaf_code, t->leaf, threads, b, &err) == GRIDEMST_OK,
+            "%s: %s", t->name, err.message);
 }
 
 static double coord(const tset *t, uint32_t j, int d)
@@ -183,16 +201,17 @@ static double coord(const tset *t, uint32_t j, int d)
  * each child's parent link names the node it was reached from, the
  * children's leaf ranges split the node's range in two at its split, paths
  * are at most GEMST_BVH_MAX_DEPTH internal nodes long, and each box is the
- * exact bounding box of its leaves, hence contains its children's boxes.
+ * exact bounding box of its leaves' points, hence contains its children's
+ * boxes.
  */
 START_TEST(test_structure)
 {
-    tset t = make_tset((tset_kind)(_i / 2));
+    tset t = make_tset((tset_kind)(_i / 2 % T_COUNT), (layout_kind)(_i / (2 * T_COUNT)));
     const int threads = 1 + _i % 2;
-    const uint32_t n = t.n, nodes = 2 * n - 1;
+    const uint32_t n = (t.n + t.leaf - 1) / t.leaf, nodes = 2 * n - 1;
     gemst_bvh b;
     build_ok(&t, threads, &b);
-    REQUIRE(b.n == n && b.dim == t.dim && b.parent[0] == GEMST_NONE, "%s: header", t.name);
+    REQUIRE(b.n == n && b.points == t.n && b.dim == t.dim && b.parent[0] == GEMST_NONE, "%s: header", t.name);
     uint32_t *seen = xcalloc(nodes, sizeof *seen), *depth = xcalloc(nodes, sizeof *depth);
     uint32_t *stack = xcalloc(nodes, sizeof *stack), top = 0;
     stack[top++] = 0;
@@ -222,19 +241,23 @@ START_TEST(test_structure)
                     l2, i, cf, cl);
             stack[top++] = id;
         }
-        /* The box: exact over the leaves, and around each child's box. */
+        /* The box: exact over the leaves' points, and around each child's box. */
         const double *lo = nd->lo, *hi = nd->hi;
+        double clo[2][3], chi[2][3];
+        uint32_t kb, ke;
+        leaf_positions(&t, first, last, &kb, &ke);
+        GEMST_FN(gemst_bvh_box)(&b, &t.g, child[0], clo[0], chi[0]);
+        GEMST_FN(gemst_bvh_box)(&b, &t.g, child[1], clo[1], chi[1]);
         for (int d = 0; d < t.dim; d++) {
             double mn = INF, mx = -INF;
-            for (uint32_t j = first; j <= last; j++) {
-                mn = fmin(mn, coord(&t, j, d));
-                mx = fmax(mx, coord(&t, j, d));
+            for (uint32_t k = kb; k < ke; k++) {
+                mn = fmin(mn, coord(&t, k, d));
+                mx = fmax(mx, coord(&t, k, d));
             }
             REQUIRE(lo[d] == mn && hi[d] == mx, "%s: node %u axis %d box [%g, %g], leaves [%g, %g]", t.name, i, d,
                     lo[d], hi[d], mn, mx);
             for (int k = 0; k < 2; k++)
-                REQUIRE(GEMST_FN(gemst_bvh_corner)(&b, &t.g, child[k], 0, d) >= lo[d] &&
-                            GEMST_FN(gemst_bvh_corner)(&b, &t.g, child[k], 1, d) <= hi[d],
+                REQUIRE(clo[k][d] >= lo[d] && chi[k][d] <= hi[d] && clo[k][d] <= chi[k][d],
                         "%s: child %u of %u sticks out on axis %d", t.name, child[k], i, d);
         }
     }
@@ -284,7 +307,7 @@ static void make_comps(comp_kind kind, uint32_t n, uint64_t seed, uint32_t *comp
  * component and another (infinity when it has none). */
 START_TEST(test_labels)
 {
-    tset t = make_tset((tset_kind)(_i / C_COUNT));
+    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), (layout_kind)(_i / (C_COUNT * T_COUNT)));
     const comp_kind ck = (comp_kind)(_i % C_COUNT);
     const uint32_t n = t.n;
     gemst_bvh b;
@@ -294,12 +317,13 @@ START_TEST(test_labels)
     gemst_word1 *ub = xcalloc(n, sizeof *ub);
     make_comps(ck, n, 99 + (uint64_t)_i, comp, roots, &n_roots);
     GEMST_FN(gemst_cpu_bvh_labels)(&b, &t.g, comp, roots, n_roots, brk, ub, 2);
-    for (uint32_t i = 0; i + 1 < n; i++) {
-        uint32_t first, last, want;
+    for (uint32_t i = 0; i + 1 < b.n; i++) {
+        uint32_t first, last, kb, ke, want;
         GEMST_FN(gemst_bvh_range)(b.node, i, &first, &last);
-        want = comp[first];
-        for (uint32_t j = first; j <= last; j++)
-            if (comp[j] != comp[first])
+        leaf_positions(&t, first, last, &kb, &ke);
+        want = comp[kb];
+        for (uint32_t k = kb; k < ke; k++)
+            if (comp[k] != comp[kb])
                 want = GEMST_NONE;
         REQUIRE(b.node[i].label == want, "%s, comps %d: node %u over [%u, %u] labelled %u, leaves say %u", t.name,
                 (int)ck, i, first, last, b.node[i].label, want);
@@ -307,9 +331,10 @@ START_TEST(test_labels)
     for (uint32_t k = 0; k < n_roots; k++) {
         uint32_t r = roots[k];
         double want = INF;
-        for (uint32_t j = 0; j + 1 < n; j++)
-            if ((comp[j] == r) != (comp[j + 1] == r))
-                want = fmin(want, GEMST_FN(gemst_dist2)(&t.g, j, j + 1));
+        for (uint32_t k = 0; k + 1 < n; k++) {
+            if ((comp[k] == r) != (comp[k + 1] == r))
+                want = fmin(want, GEMST_FN(gemst_dist2)(&t.g, k, k + 1));
+        }
         REQUIRE(gemst_edge_word1_value(ub[r]) == want, "%s, comps %d: root %u bound %.17g, neighbours %.17g", t.name,
                 (int)ck, r, gemst_edge_word1_value(ub[r]), want);
     }
@@ -355,7 +380,7 @@ static uint32_t brute_nearest(const tset *t, const uint32_t *comp, uint32_t q, d
  */
 START_TEST(test_query)
 {
-    tset t = make_tset((tset_kind)(_i / C_COUNT));
+    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), (layout_kind)(_i / (C_COUNT * T_COUNT)));
     const comp_kind ck = (comp_kind)(_i % C_COUNT);
     const uint32_t n = t.n;
     gemst_bvh b;
@@ -448,9 +473,9 @@ static Suite *bvh_suite(void)
     TCase *tc = tcase_create("bvh");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_morton);
-    tcase_add_loop_test(tc, test_structure, 0, 2 * T_COUNT);
-    tcase_add_loop_test(tc, test_labels, 0, T_COUNT * C_COUNT);
-    tcase_add_loop_test(tc, test_query, 0, T_COUNT * C_COUNT);
+    tcase_add_loop_test(tc, test_structure, 0, 2 * T_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_labels, 0, T_COUNT * C_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_query, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_test(tc, test_memory_cap);
     suite_add_tcase(s, tc);
     return s;

@@ -85,10 +85,13 @@ static int too_large(int64_t n)
 }
 
 /* The GPU must reproduce the CPU's (grid) tree exactly, for every strategy:
- * the grid with each pruning strategy, then the BVH (NNS_STRATEGIES - 1).
+ * the grid with each pruning strategy, the BVH (STRATEGY_BVH), and static
+ * pruning with the late BVH from iteration 3 on (STRATEGY_LATE_BVH).
  * occupancy: the grid's target points per cell, crowded: the crowding
  * threshold (0: the defaults). */
-#define NNS_STRATEGIES 4
+#define NNS_STRATEGIES 5
+#define STRATEGY_BVH 3
+#define STRATEGY_LATE_BVH 4
 static void compare_backends(const char *name, const gemst_pointset *ps, double occupancy, int64_t crowded)
 {
     if (too_large(ps->n))
@@ -106,12 +109,16 @@ static void compare_backends(const char *name, const gemst_pointset *ps, double 
         for (int strategy = 0; strategy < NNS_STRATEGIES; strategy++)
             for (int fm = 0; fm <= 1; fm++) {
                 gridemst_result got;
-                const int bvh = strategy == NNS_STRATEGIES - 1;
+                const int bvh = strategy == STRATEGY_BVH, late = strategy == STRATEGY_LATE_BVH;
                 o.backend = GRIDEMST_BACKEND_CUDA;
                 o.nns = bvh ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
-                o.prune = bvh ? GRIDEMST_PRUNE_NONE : (gridemst_prune)strategy;
+                o.prune = bvh ? GRIDEMST_PRUNE_NONE : late ? GRIDEMST_PRUNE_STATIC : (gridemst_prune)strategy;
+                o.late_bvh = late ? 3 : 0;
                 o.findmin2 = (gridemst_findmin2)fm;
                 solve_or_fail(ps, &o, &got);
+                if (late) /* it took over where there was an iteration 3 and more than two leaves */
+                    ck_assert_int_eq(got.stats.late_bvh_iteration,
+                                     got.stats.iterations > 3 && got.stats.n_unique > 8 ? 3 : -1);
                 ck_assert_int_eq(got.stats.backend, GRIDEMST_BACKEND_CUDA);
                 ck_assert_int_eq(got.stats.nns, o.nns);
                 if (bvh)
@@ -123,10 +130,11 @@ static void compare_backends(const char *name, const gemst_pointset *ps, double 
                         got.edges[e].w != ref.edges[e].w)
                         first = e;
                 ck_assert_msg(first < 0,
-                              "%s n=%lld dim=%d %s nns=%s prune=%s findmin2=%s: edge %lld differs: gpu "
+                              "%s n=%lld dim=%d %s nns=%s prune=%s late_bvh=%d findmin2=%s: edge %lld differs: gpu "
                               "(%lld,%lld,%.17g) cpu (%lld,%lld,%.17g)",
                               name, (long long)ps->n, ps->dim, gridemst_precision_name(o.precision),
-                              gridemst_nns_name(o.nns), gridemst_prune_name(o.prune), gridemst_findmin2_name(o.findmin2), (long long)first,
+                              gridemst_nns_name(o.nns), gridemst_prune_name(o.prune), o.late_bvh,
+                              gridemst_findmin2_name(o.findmin2), (long long)first,
                               first < 0 ? 0LL : (long long)got.edges[first].u,
                               first < 0 ? 0LL : (long long)got.edges[first].v, first < 0 ? 0.0 : got.edges[first].w,
                               first < 0 ? 0LL : (long long)ref.edges[first].u,

@@ -476,22 +476,26 @@ static void solve_ok(const dataset *ds, const gridemst_options *o, gridemst_resu
 static const gridemst_prune prunes[] = {GRIDEMST_PRUNE_NONE, GRIDEMST_PRUNE_DYNAMIC, GRIDEMST_PRUNE_STATIC};
 static const gridemst_findmin2 findmin2s[] = {GRIDEMST_FINDMIN2_LIST, GRIDEMST_FINDMIN2_ATOMIC};
 
-/* The FindMin1 searches: the grid with each pruning strategy (0, 1, 2), and
- * the BVH (3), given the default prune, which it ignores. */
-#define SEARCHES 4
+/* The FindMin1 searches: the grid with each pruning strategy (0, 1, 2), the
+ * BVH (3), given the default prune, which it ignores, and static pruning
+ * with the late BVH from iteration 3 on (4). */
+#define SEARCHES 5
 #define SEARCH_BVH 3
+#define SEARCH_LATE_BVH 4
 
 static gridemst_options search_options(int prec, int search, gridemst_findmin2 fm2, int threads)
 {
-    gridemst_options o = cpu_options(prec, search == SEARCH_BVH ? GRIDEMST_PRUNE_STATIC : prunes[search], fm2, threads);
+    gridemst_options o = cpu_options(prec, search >= SEARCH_BVH ? GRIDEMST_PRUNE_STATIC : prunes[search], fm2, threads);
     if (search == SEARCH_BVH)
         o.nns = GRIDEMST_NNS_BVH;
+    if (search == SEARCH_LATE_BVH)
+        o.late_bvh = 3;
     return o;
 }
 
 static const char *search_name(const gridemst_options *o)
 {
-    return o->nns == GRIDEMST_NNS_BVH ? "bvh" : gridemst_prune_name(o->prune);
+    return o->nns == GRIDEMST_NNS_BVH ? "bvh" : o->late_bvh > 0 ? "static, then the late BVH" : gridemst_prune_name(o->prune);
 }
 
 #define COMBOS (4 * SEARCHES) /* search x findmin2 x threads (1, 2) */
@@ -541,6 +545,10 @@ START_TEST(test_against_prim)
             solve_ok(&ds, &o, &r, what);
             check_tree_shape(&r, ds.n, ds.dim, &o, what);
             REQUIRE(same_edges(&r, &first), "%s: edges differ from the default strategy's", what);
+            if (o.late_bvh > 0) /* it took over where there was an iteration 3 and more than two leaves */
+                REQUIRE(r.stats.late_bvh_iteration == (r.stats.iterations > 3 && r.stats.n_unique > 8 ? 3 : -1),
+                        "%s: the late BVH took over at iteration %d of %d", what, r.stats.late_bvh_iteration,
+                        r.stats.iterations);
             gridemst_result_free(&r);
         }
         gridemst_result_free(&first);

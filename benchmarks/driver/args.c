@@ -167,6 +167,7 @@ enum {
     OPT_DEVICE,
     OPT_OCCUPANCY,
     OPT_CROWDED,
+    OPT_LATE_BVH,
     OPT_REPEAT,
     OPT_WARMUP,
     OPT_MAX_SECONDS,
@@ -188,6 +189,7 @@ static const struct option long_options[] = {
     {"device", required_argument, NULL, OPT_DEVICE},
     {"occupancy", required_argument, NULL, OPT_OCCUPANCY},
     {"crowded", required_argument, NULL, OPT_CROWDED},
+    {"late-bvh", required_argument, NULL, OPT_LATE_BVH},
     {"repeat", required_argument, NULL, OPT_REPEAT},
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"max-seconds", required_argument, NULL, OPT_MAX_SECONDS},
@@ -224,6 +226,7 @@ static int apply(bench_args *a, int c, const char *v, int *given_n, char *msg, s
     case OPT_DEVICE: bad = parse_int(v, 0, INT_MAX, &a->opt.device); break;
     case OPT_OCCUPANCY: bad = parse_number(v, &a->opt.cell_occupancy); break;
     case OPT_CROWDED: bad = parse_int64(v, 0, INT64_MAX, &a->opt.crowded_cell); break;
+    case OPT_LATE_BVH: bad = gridemst_parse_late_bvh(v, &a->opt.late_bvh); break;
     case OPT_REPEAT: bad = parse_int(v, 1, INT_MAX, &a->repeat); break;
     case OPT_WARMUP: bad = parse_int(v, 0, INT_MAX, &a->warmup); break;
     case OPT_MAX_SECONDS: bad = parse_number(v, &a->max_seconds); break;
@@ -314,6 +317,8 @@ void bench_print_help(FILE *f)
           "  --device N              CUDA device (default 0)\n"
           "  --occupancy X           target mean points per grid cell (default: the library's)\n"
           "  --crowded N             cells of more points get a grid of their own (default: the library's)\n"
+          "  --late-bvh auto|never|K the grid's static pruning searches a BVH from iteration K\n"
+          "                          on (default auto: the library's rule)\n"
           "  --repeat R              timed solves per configuration (default 5)\n"
           "  --warmup W              untimed solves before them (default 1)\n"
           "  --max-seconds S         stop repeating a configuration once its solves, warm-ups\n"

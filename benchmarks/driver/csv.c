@@ -42,7 +42,7 @@ void bench_csv_runs_header(FILE *f)
 {
     fputs(KEY_COLUMNS ",threads,run,time_ms,wall_ms,solve_ms,upload_ms,grid_ms,findmin1_ms,prepare_ms,findmin2_ms,"
                       "merge_ms,edges_ms,download_ms,floor_ms,iterations,fallback_searches,n_unique,cells,"
-                      "cell_occupancy,crowded_cell,peak_device_bytes,total_weight,same_edges,device\n",
+                      "cell_occupancy,crowded_cell,peak_device_bytes,total_weight,same_edges,device,late_bvh_iteration,cell_side\n",
           f);
 }
 
@@ -61,12 +61,12 @@ void bench_csv_run(FILE *f, const bench_config *c, int run, const bench_times *t
             (long long)s->n_unique, (long long)s->cells, s->cell_occupancy, (long long)s->crowded_cell,
             (long long)s->peak_device_bytes, r->total_weight, same_edges);
     text(f, s->device_name);
-    fputc('\n', f);
+    fprintf(f, ",%d,%.17g\n", s->late_bvh_iteration, s->cell_side);
 }
 
 void bench_csv_iterations_header(FILE *f)
 {
-    fputs(KEY_COLUMNS ",run,iteration,components,findmin1_ms,findmin2_ms,connect_ms,flatten_ms\n", f);
+    fputs(KEY_COLUMNS ",run,iteration,components,findmin1_ms,findmin2_ms,connect_ms,flatten_ms,fallback_searches,longest_edge\n", f);
 }
 
 void bench_csv_iterations(FILE *f, const bench_config *c, int run, const gridemst_result *r)
@@ -79,6 +79,6 @@ void bench_csv_iterations(FILE *f, const bench_config *c, int run, const gridems
         number(f, it->findmin2);
         number(f, it->connect);
         number(f, it->flatten);
-        fputc('\n', f);
+        fprintf(f, ",%lld,%.17g\n", (long long)it->fallback_searches, it->longest_edge);
     }
 }

@@ -5,10 +5,12 @@
  * octrees, and k-d trees"; used as in the ArborX single-tree EMST
  * (Prokopenko et al. 2022).
  *
- * The leaves are the points themselves, sorted by Morton code: leaf j is
- * point j of the point view (a gemst_grid whose x, y, z, oid are in Morton
- * order; its cell fields are unused).  There are n - 1 internal nodes; node
- * ids put them first:
+ * The leaves are runs of leaf_size consecutive points (the last one may be
+ * shorter) of the point view (a gemst_grid whose x, y, z, oid are in
+ * Morton order; its cell fields are unused): single points for nns BVH,
+ * GEMST_LATE_BVH_LEAF for the BVH of the grid's later Borůvka iterations
+ * (nns/late_bvh.h).  There are n leaves and n - 1 internal nodes; node ids
+ * put the internal nodes first:
  *     internal node i      id i,          0 <= i < n - 1 (the root is 0)
  *     leaf j               id n - 1 + j,  0 <= j < n
  * Internal node i covers the leaves [min(i, end), max(i, end)] (one end of
@@ -20,8 +22,8 @@
  *
  * An internal node keeps what a traversal reads of it together (36 bytes
  * in float, 64 in double): its range end and split, its label, and its
- * bounding box.  A leaf's box is its point.  Boxes are exact minima and
- * maxima of stored coordinates.
+ * bounding box.  A leaf has no record: its box is its points'.  Boxes are
+ * exact minima and maxima of stored coordinates.
  */
 #ifndef GEMST_BVH_H
 #define GEMST_BVH_H
@@ -40,7 +42,9 @@ typedef struct {
 #define gemst_bvh GEMST_FN(gemst_bvh)
 typedef struct {
     int dim;
-    uint32_t n;              /* leaves (points), >= 2 */
+    uint32_t n;              /* leaves, >= 2 */
+    uint32_t points;         /* points in the leaves */
+    uint32_t leaf_size;      /* points per leaf but the last */
     gemst_bvh_node *node;    /* n - 1 internal nodes */
     uint32_t *parent;        /* 2n - 1, by node id (GEMST_NONE for the root); needed by the build only */
 } gemst_bvh;
@@ -53,6 +57,15 @@ static inline GEMST_HD uint32_t gemst_bvh_leaf_id(uint32_t n, uint32_t j)
 static inline GEMST_HD int gemst_bvh_is_leaf(uint32_t n, uint32_t id)
 {
     return id >= n - 1;
+}
+
+/* The points [*first, *end) of the leaf with node id. */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_leaf_points)(const gemst_bvh *b, uint32_t id, uint32_t *first,
+                                                          uint32_t *end)
+{
+    const uint64_t j = id - (b->n - 1), e = (j + 1) * b->leaf_size;
+    *first = (uint32_t)(j * b->leaf_size);
+    *end = e < b->points ? (uint32_t)e : b->points;
 }
 
 /* The leaf range [*first, *last] of internal node i. */

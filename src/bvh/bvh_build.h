@@ -77,15 +77,26 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_build_node)(const uint64_t *code,
         parent[0] = GEMST_NONE;
 }
 
-/* Node id's box corner (lo: 0, hi: 1) along axis d; a leaf's is its point. */
-static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_corner)(const gemst_bvh *b, const gemst_grid *pts, uint32_t id,
-                                                           int hi, int d)
+/* The box of node id: an internal node's record, a leaf's points'. */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_box)(const gemst_bvh *b, const gemst_grid *pts, uint32_t id,
+                                                  gemst_real lo[3], gemst_real hi[3])
 {
-    if (gemst_bvh_is_leaf(b->n, id)) {
-        const gemst_real *axis = d == 0 ? pts->x : d == 1 ? pts->y : pts->z;
-        return axis[id - (b->n - 1)];
+    if (!gemst_bvh_is_leaf(b->n, id)) {
+        for (int d = 0; d < b->dim; d++) {
+            lo[d] = b->node[id].lo[d];
+            hi[d] = b->node[id].hi[d];
+        }
+        return;
     }
-    return hi ? b->node[id].hi[d] : b->node[id].lo[d];
+    uint32_t first, end;
+    GEMST_FN(gemst_bvh_leaf_points)(b, id, &first, &end);
+    for (uint32_t p = first; p < end; p++) {
+        for (int d = 0; d < b->dim; d++) {
+            const gemst_real v = (d == 0 ? pts->x : d == 1 ? pts->y : pts->z)[p];
+            lo[d] = p > first && lo[d] < v ? lo[d] : v;
+            hi[d] = p > first && hi[d] > v ? hi[d] : v;
+        }
+    }
 }
 
 /* The walk up from leaf j (the labels zeroed before the first walk). */
@@ -99,14 +110,13 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_from_leaf)(gemst_bvh *b, cons
             return;
         gemst_fence();
         uint32_t child[2];
+        gemst_real lo[2][3], hi[2][3];
         GEMST_FN(gemst_bvh_children)(b->n, b->node, k, child);
+        GEMST_FN(gemst_bvh_box)(b, pts, child[0], lo[0], hi[0]);
+        GEMST_FN(gemst_bvh_box)(b, pts, child[1], lo[1], hi[1]);
         for (int d = 0; d < b->dim; d++) {
-            gemst_real l0 = GEMST_FN(gemst_bvh_corner)(b, pts, child[0], 0, d);
-            gemst_real l1 = GEMST_FN(gemst_bvh_corner)(b, pts, child[1], 0, d);
-            gemst_real h0 = GEMST_FN(gemst_bvh_corner)(b, pts, child[0], 1, d);
-            gemst_real h1 = GEMST_FN(gemst_bvh_corner)(b, pts, child[1], 1, d);
-            b->node[k].lo[d] = l0 < l1 ? l0 : l1;
-            b->node[k].hi[d] = h0 > h1 ? h0 : h1;
+            b->node[k].lo[d] = lo[0][d] < lo[1][d] ? lo[0][d] : lo[1][d];
+            b->node[k].hi[d] = hi[0][d] > hi[1][d] ? hi[0][d] : hi[1][d];
         }
     }
 }

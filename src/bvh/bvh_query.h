@@ -8,7 +8,7 @@
  * shortest outgoing edge is no longer, so a point whose nearest foreign
  * point lies beyond it cannot give that edge, and finds nothing.  Nodes
  * farther than the radius and subtrees labelled with the query's component
- * are skipped; the nearer child is visited first; each leaf found shrinks
+ * are skipped; the nearer child is visited first; each point found shrinks
  * the radius to its distance.  Comparisons keep equal distances in (d2 <=
  * radius), and candidates are compared in edge order, so ties resolve as in
  * the grid searches.  Distances are gemst_dist2_q's and box distances never
@@ -58,19 +58,22 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
         for (int k = 0; k < 2; k++) {
             uint32_t id = child[k];
             if (gemst_bvh_is_leaf(b->n, id)) {
-                uint32_t p = id - (b->n - 1);
-                if (comp[p] == comp_q)
-                    continue;
-                gemst_real d2 = GEMST_FN(gemst_dist2_q)(pts, qq, p);
-                if (d2 > radius) {
-                    beyond = d2 < beyond ? d2 : beyond;
-                    continue;
-                }
-                gemst_edge_key cand = gemst_edge_make(d2, qq->oid, pts->oid[p]);
-                if (gemst_edge_less(cand, *best)) {
-                    *best = cand;
-                    *best_to = p;
-                    radius = d2;
+                uint32_t first, end;
+                GEMST_FN(gemst_bvh_leaf_points)(b, id, &first, &end);
+                for (uint32_t p = first; p < end; p++) {
+                    if (comp[p] == comp_q)
+                        continue;
+                    gemst_real d2 = GEMST_FN(gemst_dist2_q)(pts, qq, p);
+                    if (d2 > radius) {
+                        beyond = d2 < beyond ? d2 : beyond;
+                        continue;
+                    }
+                    gemst_edge_key cand = gemst_edge_make(d2, qq->oid, pts->oid[p]);
+                    if (gemst_edge_less(cand, *best)) {
+                        *best = cand;
+                        *best_to = p;
+                        radius = d2;
+                    }
                 }
             } else if (b->node[id].label != comp_q) {
                 gemst_real d2 = GEMST_FN(gemst_bvh_box_dist2)(b, id, qq->q);

@@ -1,22 +1,22 @@
 /*
  * Component labels on the BVH, once per Boruvka iteration before the queries
- * (precision-generic, see real.h; layout in bvh.h).  The leaves are the
- * points in Morton order, so the leaves of any node are a contiguous run of
- * points, and the run is all in one component exactly when no two
- * neighbouring leaves inside it differ in component.  Hence:
+ * (precision-generic, see real.h; layout in bvh.h).  The leaves are runs of
+ * points in Morton order, so the points of any node are a contiguous run,
+ * and the run is all in one component exactly when no two neighbouring
+ * points inside it differ in component.  Hence:
  *
- *  1. gemst_bvh_pair_bound for every leaf j < n - 1: whether leaves j and
- *     j + 1 are in different components (a break), and when they are, the
- *     edge between them bounds both components' shortest outgoing edge from
- *     above (the ArborX Morton-neighbour bounds): its squared length goes
- *     into both components' ub by atomic minimum (ub reset to infinity at
- *     every root before).
+ *  1. gemst_bvh_pair_bound for every point k < points - 1: whether the
+ *     points k and k + 1 are in different components (a break), and when
+ *     they are, the edge between them bounds both components' shortest
+ *     outgoing edge from above (the ArborX Morton-neighbour bounds): its
+ *     squared length goes into both components' ub by atomic minimum (ub
+ *     reset to infinity at every root before).
  *  2. The exclusive prefix sum of the breaks (the backend's scan):
- *     brk[j] = breaks at positions k < j, for 0 <= j < n.
- *  3. gemst_bvh_node_label for every internal node: its leaves' common
- *     component when brk is equal at both ends of its range, else
+ *     brk[k] = breaks before point k, for 0 <= k < points.
+ *  3. gemst_bvh_node_label for every internal node: its points' common
+ *     component when brk is equal at both ends of its run, else
  *     GEMST_NONE.  A query skips a subtree labelled with its own component
- *     (subtree skipping); a leaf's label is its point's comp.
+ *     (subtree skipping); a leaf's points are compared one by one.
  *
  * This is the label reduction of the paper (there bottom-up over parent
  * links with atomics) as a scan: no atomics, no parent links, and the breaks
@@ -29,27 +29,29 @@
 #include "nns/ring.h"
 #include "graph/boruvka.h"
 
-/* Whether leaves j and j + 1 lie in different components; if so, their
+/* Whether points k and k + 1 lie in different components; if so, their
  * squared distance bounds both components' ub. */
-static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_pair_bound)(const gemst_grid *pts, const uint32_t *comp, uint32_t j,
+static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_pair_bound)(const gemst_grid *pts, const uint32_t *comp, uint32_t k,
                                                              gemst_word1 *ub)
 {
-    uint32_t a = comp[j], c = comp[j + 1];
+    const uint32_t a = comp[k], c = comp[k + 1];
     if (a == c)
         return 0;
-    gemst_word1 w = gemst_edge_word1(GEMST_FN(gemst_dist2)(pts, j, j + 1));
+    gemst_word1 w = gemst_edge_word1(GEMST_FN(gemst_dist2)(pts, k, k + 1));
     GEMST_FN(gemst_atomic_min_word1)(&ub[a], w);
     GEMST_FN(gemst_atomic_min_word1)(&ub[c], w);
     return 1;
 }
 
 /* Internal node i's label from the scanned breaks. */
-static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_node_label)(const gemst_bvh_node *node, const uint32_t *comp,
+static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_node_label)(const gemst_bvh *b, const uint32_t *comp,
                                                              const uint32_t *brk, uint32_t i)
 {
-    uint32_t first, last;
-    GEMST_FN(gemst_bvh_range)(node, i, &first, &last);
-    return brk[first] == brk[last] ? comp[first] : GEMST_NONE;
+    uint32_t first, last, k0, k1, end;
+    GEMST_FN(gemst_bvh_range)(b->node, i, &first, &last);
+    GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, first), &k0, &end);
+    GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, last), &k1, &end);
+    return brk[k0] == brk[end - 1] ? comp[k0] : GEMST_NONE;
 }
 
 #endif

@@ -25,6 +25,7 @@ typedef enum opt_id {
     OPT_DEVICE,
     OPT_OCCUPANCY,
     OPT_CROWDED,
+    OPT_LATE_BVH,
     OPT_VERIFY,
     OPT_REPEAT,
     OPT_SAVE_POINTS,
@@ -78,6 +79,10 @@ static const opt_spec options[] = {
     {OPT_OCCUPANCY, "occupancy", 0, "X", "target mean points per grid cell (default 0: the library's choice)", ANY},
     {OPT_CROWDED, "crowded", 0, "N",
      "grid cells of more than N points get a grid of their own (default 0: the library's choice)", ANY},
+    {OPT_LATE_BVH, "late-bvh", 0, "auto|never|K",
+     "grid with static pruning: search a BVH over the grid's points from Boruvka iteration K (counted from 0) on "
+     "(default auto: once clusters have merged and their gaps are wide)",
+     ANY},
     {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (skipped when n > 20000)", ANY},
     {OPT_REPEAT, "repeat", 0, "R",
      "after a warm-up solve, solve R times and report the median time of each phase (benchmarking)", ANY},
@@ -229,6 +234,7 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_DEVICE: return int_option(p, o, value, 0, INT_MAX, &a->opt.device);
     case OPT_OCCUPANCY: return number_option(p, o, value, &a->opt.cell_occupancy);
     case OPT_CROWDED: return integer_option(p, o, value, 0, INT64_MAX, &a->opt.crowded_cell);
+    case OPT_LATE_BVH: return choice_option(p, o, value, gridemst_parse_late_bvh(value, &a->opt.late_bvh));
     case OPT_VERIFY: a->verify = 1; return 0;
     case OPT_REPEAT: return int_option(p, o, value, 0, INT_MAX, &a->repeat);
     case OPT_SAVE_POINTS: a->save_points = value; return 0;

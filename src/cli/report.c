@@ -377,10 +377,12 @@ void cli_print_json(FILE *f, const cli_run *r)
     json_int(&j, "n_duplicates", st->n_duplicates);
     json_int(&j, "cells", st->cells);
     json_num(&j, "cell_occupancy", st->cell_occupancy);
+    json_num(&j, "cell_side", st->cell_side);
     json_int(&j, "crowded_cell", st->crowded_cell);
     json_int(&j, "crowded_cells", st->crowded_cells);
     json_int(&j, "nested_cells", st->nested_cells);
     json_int(&j, "fallback_searches", st->fallback_searches);
+    json_int(&j, "late_bvh_iteration", st->late_bvh_iteration);
     json_int(&j, "peak_device_bytes", st->peak_device_bytes);
     if (st->note[0])
         json_str(&j, "note", st->note);

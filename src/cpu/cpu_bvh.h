@@ -10,17 +10,18 @@
 #include "bvh/bvh.h"
 #include "graph/edge_order.h"
 
-/* Builds the BVH of the pts->n >= 2 points of pts, whose Morton codes
- * code[] ascend, with `threads` OpenMP threads.  b->parent stays allocated
- * (the solver frees it once the boxes are fitted). */
-int GEMST_FN(gemst_cpu_bvh_build)(const gemst_grid *pts, const uint64_t *code, int threads, gemst_bvh *b,
-                                  gridemst_error *err);
+/* Builds the BVH of the pts->n points of pts (more than leaf_size), whose
+ * Morton codes ascend, in leaves of leaf_size points: code[j] is leaf j's,
+ * that of its first point.  `threads` OpenMP threads.  b->parent stays
+ * allocated (the solver frees it once the boxes are fitted). */
+int GEMST_FN(gemst_cpu_bvh_build)(const gemst_grid *pts, const uint64_t *code, uint32_t leaf_size, int threads,
+                                  gemst_bvh *b, gridemst_error *err);
 void GEMST_FN(gemst_cpu_bvh_free)(gemst_bvh *b);
 
 /* The labels of b's internal nodes for the components comp[] (bvh/labels.h),
  * and in ub[r] for each of the n_roots roots r the shortest edge between
  * Morton neighbours of r's component and another (infinity when none);
- * brk holds b->n entries of scratch. */
+ * brk holds b->points entries of scratch. */
 void GEMST_FN(gemst_cpu_bvh_labels)(gemst_bvh *b, const gemst_grid *pts, const uint32_t *comp, const uint32_t *roots,
                                     uint32_t n_roots, uint32_t *brk, gemst_word1 *ub, int threads);
 

@@ -14,6 +14,7 @@
 #include "nns/cell_fallback.h"
 #include "bvh/bvh_query.h"
 #include "bvh/labels.h"
+#include "nns/late_bvh.h"
 
 /* A list whose length is known on the device only: threads past *count
  * return.  Launches are sized by a host-side upper bound. */
@@ -493,15 +494,68 @@ static __global__ void GEMST_FN(k_bvh_pair_bounds)(gemst_grid pts, const uint32_
 static __global__ void GEMST_FN(k_bvh_labels)(gemst_bvh b, const uint32_t *comp, const uint32_t *brk)
 {
     GEMST_INDEX(i, b.n - 1);
-    b.node[i].label = GEMST_FN(gemst_bvh_node_label)(b.node, comp, brk, i);
+    b.node[i].label = GEMST_FN(gemst_bvh_node_label)(&b, comp, brk, i);
 }
 
 /* FindMin1 on the BVH, for every point (bvh/bvh_query.h). */
 static __global__ void GEMST_FN(k_bvh_findmin1)(gemst_bvh b, gemst_grid pts, const uint32_t *comp, gemst_word1 *ub,
                                               gemst_real *best_d2, uint32_t *best_to)
 {
-    GEMST_INDEX(q, b.n);
+    GEMST_INDEX(q, b.points);
     GEMST_FN(gemst_bvh_findmin1_point)(&b, &pts, comp, ub, best_d2, best_to, q);
+}
+
+/* The late BVH (nns/late_bvh.h): each grid point's lower bound from the
+ * static search ... */
+static __global__ void GEMST_FN(k_late_bounds)(gemst_grid g, gemst_findmin1_state st)
+{
+    GEMST_INDEX(q, g.n);
+    st.best_d2[q] = GEMST_FN(gemst_late_bvh_bound)(&g, &st, q);
+}
+
+/* ... the grid points' Morton codes and their places, for the sort ... */
+static __global__ void GEMST_FN(k_late_codes)(gemst_grid g, uint64_t *code, uint32_t *order)
+{
+    GEMST_INDEX(k, g.n);
+    code[k] = GEMST_FN(gemst_late_bvh_code)(&g, k);
+    order[k] = k;
+}
+
+/* ... each leaf's code, its first point's ... */
+static __global__ void GEMST_FN(k_late_leaf_codes)(uint32_t leaves, const uint64_t *code, uint64_t *leaf_code)
+{
+    GEMST_INDEX(j, leaves);
+    leaf_code[j] = code[(size_t)j * GEMST_LATE_BVH_LEAF];
+}
+
+/* ... the order's inverse, for the move into it: inv[order[k]] = k ... */
+static __global__ void GEMST_FN(k_late_inverse)(uint32_t n, const uint32_t *order, uint32_t *inv)
+{
+    GEMST_INDEX(k, n);
+    inv[order[k]] = k;
+}
+
+/* ... the labels (points) moved and renamed ... */
+static __global__ void GEMST_FN(k_late_relabel)(uint32_t n, const uint32_t *order, const uint32_t *inv,
+                                              const uint32_t *label, uint32_t *moved)
+{
+    GEMST_INDEX(k, n);
+    moved[k] = gemst_late_bvh_relabel(order, inv, label, k);
+}
+
+/* ... the root list renamed in place ... */
+static __global__ void GEMST_FN(k_late_renumber)(uint32_t *list, const int *m, const uint32_t *inv)
+{
+    GEMST_LIST_INDEX(a, m);
+    list[a] = inv[list[a]];
+}
+
+/* ... and after the build, every point listed active, with no edge. */
+static __global__ void GEMST_FN(k_late_reset)(uint32_t n, uint32_t *active, uint32_t *best_to)
+{
+    GEMST_INDEX(i, n);
+    active[i] = i;
+    best_to[i] = GEMST_NONE;
 }
 
 /* ---------------------------------------------------------------- Boruvka */
@@ -706,6 +760,28 @@ static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_r
     uint32_t at = atomicAdd(edge_count, 1u);
     if (at < edge_cap)
         GEMST_FN(gemst_store_edge)(e, at, edge_lo, edge_hi, edge_d2);
+}
+
+/* The longest of the edges from the first-th up to the count (at most
+ * bound of them), as a word1 (graph/edge_order.h: it orders lengths as
+ * unsigned integers) into *longest, zeroed before: one atomic per block.
+ * (One per edge in k_connect, on one word, made each iteration's merge
+ * 0.06 ms slower at 1e7 points, 0.4 at 1e8; H100.) */
+static __global__ void GEMST_FN(k_longest_edge)(const uint32_t *edge_count, uint32_t edge_cap, uint32_t first,
+                                              uint32_t bound, const gemst_real *edge_d2, gemst_word1 *longest)
+{
+    typedef cub::BlockReduce<gemst_word1, GEMST_THREADS> Reduce;
+    __shared__ typename Reduce::TempStorage tmp;
+    const uint32_t e = first + blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t end = *edge_count < edge_cap ? *edge_count : edge_cap;
+    gemst_word1 w = e < end && e - first < bound ? gemst_edge_word1(edge_d2[e]) : 0;
+    w = Reduce(tmp).Reduce(w, cuda::maximum<>());
+    if (threadIdx.x == 0 && w > 0) {
+        if (sizeof w == 8)
+            atomicMax((unsigned long long *)longest, (unsigned long long)w);
+        else
+            atomicMax((unsigned int *)longest, (unsigned int)w);
+    }
 }
 
 static __global__ void GEMST_FN(k_flatten_roots)(const uint32_t *roots, const int *n_roots, uint32_t *link)

@@ -27,6 +27,7 @@ typedef struct {
     int extra;                 /* points the fallback improved */
     int active, roots;         /* list lengths after compaction */
     int uncertain, crowded;    /* list lengths of one-time selections */
+    gemst_word1 longest;       /* the iteration's longest edge */
 } GEMST_FN(counters);
 
 #define cuda_ctx GEMST_FN(cuda_ctx)
@@ -46,8 +47,9 @@ typedef struct {
     uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
     gemst_crowd_word *crowd, *nest;
     gemst_subgrid *sub;
-    /* BVH (nns bvh): FindMin1 searches the tree; no pruning, no fallback */
+    /* BVH (nns bvh, or the late BVH): FindMin1 searches the tree; no pruning, no fallback */
     int bvh;
+    gridemst_prune prune;      /* the strategy in force: none once the late BVH took over */
     uint64_t *code;            /* the unique points' Morton codes, until the tree is built */
     gemst_bvh tree;            /* device node array (and parent links during the build) */
     uint32_t *brk;             /* scanned label breaks (bvh/labels.h) */
@@ -63,7 +65,6 @@ typedef struct {
     gemst_real *edge_d2;
     uint32_t n_active, n_roots, n_uncertain; /* exact at the start of an iteration */
     uint32_t *breaks;          /* component breaks (nns/walk.h), kept in link; NULL when not counted */
-    uint64_t searches;         /* fallback searches so far */
 } cuda_ctx;
 
 /* Device pointer to a counter field. */
@@ -265,6 +266,7 @@ static int GEMST_FN(fit_grid)(cuda_ctx *c, const double hi[3], double occupancy,
                           (unsigned long long)cells);
     c->cells = (uint32_t)cells;
     stats->cells = (int64_t)cells;
+    stats->cell_side = (double)g->L / c->frame.scale;
     return GEMST_FN(check_device_memory)(c, GEMST_FN(bytes_needed)(pb, cells), err);
 }
 
@@ -731,26 +733,34 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
 
 /* ---------------------------------------------------------------- BVH */
 
-/* The tree over the unique points (bvh/bvh_build.h), from their codes,
- * which it then frees along with the parent links. */
+/* The tree over the unique points, in Morton order in c->g (bvh/bvh_build.h),
+ * in leaves of leaf_size points, from the leaves' codes; the parent links
+ * are freed once the boxes are fitted. */
+static int GEMST_FN(build_tree)(cuda_ctx *c, const uint64_t *leaf_code, uint32_t leaf_size, gridemst_error *err)
+{
+    gemst_bvh *b = &c->tree;
+    b->dim = c->pb->dim;
+    b->points = c->nu;
+    b->leaf_size = leaf_size;
+    const uint32_t n = b->n = (uint32_t)(((uint64_t)c->nu + leaf_size - 1) / leaf_size);
+    GEMST_DALLOC(&c->mem, b->node, n - 1, "BVH nodes");
+    GEMST_DALLOC(&c->mem, b->parent, (size_t)2 * n - 1, "BVH parent links");
+    /* zero labels: the fit's visit counters */
+    GEMST_CU(cudaMemsetAsync(b->node, 0, sizeof *b->node * (n - 1), c->s));
+    GEMST_FN(k_bvh_build_node)<<<gemst_blocks(n - 1), GEMST_THREADS, 0, c->s>>>(leaf_code, *b);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_bvh_fit)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(*b, c->g);
+    GEMST_LAUNCHED();
+    gemst_dfree(&c->mem, b->parent);
+    b->parent = NULL;
+    return GRIDEMST_OK;
+}
+
+/* nns BVH's tree: a leaf per point, from their codes, which it then frees. */
 static int GEMST_FN(build_bvh)(cuda_ctx *c, gridemst_error *err)
 {
-    const uint32_t nu = c->nu;
-    gemst_bvh *b = &c->tree;
-    if (nu > 1) {
-        b->dim = c->pb->dim;
-        b->n = nu;
-        GEMST_DALLOC(&c->mem, b->node, nu - 1, "BVH nodes");
-        GEMST_DALLOC(&c->mem, b->parent, (size_t)2 * nu - 1, "BVH parent links");
-        /* zero labels: the fit's visit counters */
-        GEMST_CU(cudaMemsetAsync(b->node, 0, sizeof *b->node * (nu - 1), c->s));
-        GEMST_FN(k_bvh_build_node)<<<gemst_blocks(nu - 1), GEMST_THREADS, 0, c->s>>>(c->code, *b);
-        GEMST_LAUNCHED();
-        GEMST_FN(k_bvh_fit)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(*b, c->g);
-        GEMST_LAUNCHED();
-        gemst_dfree(&c->mem, b->parent);
-        b->parent = NULL;
-    }
+    if (c->nu > 1)
+        GEMST_TRY(GEMST_FN(build_tree)(c, c->code, 1, err));
     gemst_dfree(&c->mem, c->code);
     c->code = NULL;
     return GRIDEMST_OK;
@@ -768,7 +778,7 @@ static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
     GEMST_LAUNCHED();
     /* The scratch was sized before the loop (bvh_scan_temp): no allocation here. */
     GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, c->brk, c->brk, nu, c->s));
-    GEMST_FN(k_bvh_labels)<<<gemst_blocks(nu - 1), GEMST_THREADS, 0, c->s>>>(c->tree, c->comp, c->brk);
+    GEMST_FN(k_bvh_labels)<<<gemst_blocks(c->tree.n - 1), GEMST_THREADS, 0, c->s>>>(c->tree, c->comp, c->brk);
     GEMST_LAUNCHED();
     GEMST_FN(k_bvh_findmin1)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
                                                                           c->best_to);
@@ -908,7 +918,7 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_error *err)
 /* The uncertain list of none and dynamic pruning is the active list. */
 static const uint32_t *GEMST_FN(uncertain_list)(const cuda_ctx *c, const int **count, uint32_t *bound)
 {
-    if (c->pb->opt.prune == GRIDEMST_PRUNE_STATIC) {
+    if (c->prune == GRIDEMST_PRUNE_STATIC) {
         *count = CNT(c, uncertain);
         *bound = c->n_uncertain;
         return c->uncertain;
@@ -921,7 +931,7 @@ static const uint32_t *GEMST_FN(uncertain_list)(const cuda_ctx *c, const int **c
 /* The per-point arrays, as the shared FindMin1 functions see them. */
 static gemst_findmin1_state GEMST_FN(findmin1_state)(const cuda_ctx *c)
 {
-    gemst_findmin1_state st = {(int)c->pb->opt.prune, c->comp,    c->breaks,  c->cand,
+    gemst_findmin1_state st = {(int)c->prune,         c->comp,    c->breaks,  c->cand,
                                c->ncand,             c->open,    c->rb2,     c->best_d2,
                                c->best_to};
     return st;
@@ -1032,7 +1042,7 @@ static int GEMST_FN(restore_links)(cuda_ctx *c, gridemst_error *err)
  * components' ranges, and once for each cell whose points all lie in one
  * component: nns/cell_fallback.h); the list then holds the points whose
  * edge improved, which FindMin2 refines. */
-static int GEMST_FN(fallback)(cuda_ctx *c, int iteration, gridemst_error *err)
+static int GEMST_FN(fallback)(cuda_ctx *c, int iteration, int64_t *searches, gridemst_error *err)
 {
     if (c->bvh) /* the BVH search is exact: no fallback, and the extra list stays empty */
         return GRIDEMST_OK;
@@ -1045,7 +1055,7 @@ static int GEMST_FN(fallback)(cuda_ctx *c, int iteration, gridemst_error *err)
     GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, list, c->keep, c->extra, CNT(c, extra), bound, c->s));
     GEMST_TRY(GEMST_FN(read_counters)(c, err));
     const uint32_t m = (uint32_t)c->host.extra;
-    c->searches += m;
+    *searches += m;
     if (m == 0)
         return GRIDEMST_OK;
     if (!c->breaks && gemst_breaks_pay(iteration, m, c->nu)) {
@@ -1070,6 +1080,11 @@ static int GEMST_FN(connect)(cuda_ctx *c, gridemst_error *err)
         c->roots, CNT(c, roots), c->win_in, c->win_out, c->w1, c->comp, c->g.oid, c->link, CNT(c, edges), c->nu - 1,
         c->edge_lo, c->edge_hi, c->edge_d2);
     GEMST_LAUNCHED();
+    /* each root adds at most one edge: at most n_roots after host.edges */
+    GEMST_CU(cudaMemsetAsync(CNT(c, longest), 0, sizeof c->host.longest, c->s));
+    GEMST_FN(k_longest_edge)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(
+        CNT(c, edges), c->nu - 1, c->host.edges, c->n_roots, c->edge_d2, CNT(c, longest));
+    GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }
 
@@ -1091,7 +1106,7 @@ static int GEMST_FN(flatten)(cuda_ctx *c, gridemst_error *err)
     GEMST_LAUNCHED();
     GEMST_TRY(GEMST_FN(select)(c, c->roots, CNT(c, roots), c->n_roots, err));
     GEMST_FN(k_active_flags)<<<gemst_blocks(c->n_active), GEMST_THREADS, 0, c->s>>>(
-        c->active, CNT(c, active), (int)c->pb->opt.prune, c->ncand, c->open, c->best_to, c->keep);
+        c->active, CNT(c, active), (int)c->prune, c->ncand, c->open, c->best_to, c->keep);
     GEMST_LAUNCHED();
     GEMST_TRY(GEMST_FN(select)(c, c->active, CNT(c, active), c->n_active, err));
     return GRIDEMST_OK;
@@ -1124,6 +1139,106 @@ static int GEMST_FN(iteration_times)(cudaEvent_t ev[6], gridemst_iteration_times
     return GRIDEMST_OK;
 }
 
+/* The points' arrays (their bounds among them) and labels moved into the
+ * order `order` (point k gets point order[k]; inv is its inverse), each
+ * through a new array. */
+static int GEMST_FN(late_bvh_relayout)(cuda_ctx *c, const uint32_t *order, const uint32_t *inv, gridemst_error *err)
+{
+    const uint32_t nu = c->nu;
+    const gemst_real **reals[4] = {(const gemst_real **)&c->best_d2, &c->g.x, &c->g.y, &c->g.z};
+    for (int d = 0; d <= c->g.dim; d++) {
+        gemst_real *moved;
+        GEMST_DALLOC(&c->mem, moved, nu, "moved points");
+        GEMST_FN(k_gather)<gemst_real><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, order, *reals[d], moved);
+        GEMST_LAUNCHED();
+        gemst_dfree(&c->mem, (void *)*reals[d]);
+        *reals[d] = moved;
+    }
+    uint32_t *oid;
+    GEMST_DALLOC(&c->mem, oid, nu, "moved points");
+    GEMST_FN(k_gather)<uint32_t><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, order, c->g.oid, oid);
+    GEMST_LAUNCHED();
+    gemst_dfree(&c->mem, (void *)c->g.oid);
+    c->g.oid = oid;
+    uint32_t **labels[2] = {&c->comp, &c->link};
+    for (int l = 0; l < 2; l++) {
+        uint32_t *moved;
+        GEMST_DALLOC(&c->mem, moved, nu, "moved labels");
+        GEMST_FN(k_late_relabel)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, order, inv, *labels[l], moved);
+        GEMST_LAUNCHED();
+        gemst_dfree(&c->mem, *labels[l]);
+        *labels[l] = moved;
+    }
+    GEMST_FN(k_late_renumber)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), inv);
+    GEMST_LAUNCHED();
+    return GRIDEMST_OK;
+}
+
+/* From this iteration on, FindMin1 searches a BVH over the points
+ * (nns/late_bvh.h), as cpu_solve.inc's late_bvh: each point's lower bound
+ * from the static search, then its candidates and bounds and the grid's
+ * tables make room for the tree, the points move into Morton order, and
+ * every point is listed active (the BVH search answers for each).  Its
+ * allocations stay within what it frees (nns/late_bvh.h), so the solve
+ * needs no more than bytes_needed. */
+static int GEMST_FN(late_bvh)(cuda_ctx *c, gridemst_error *err)
+{
+    const uint32_t nu = c->nu, leaves = gemst_late_bvh_leaves(nu);
+    GEMST_FN(k_late_bounds)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, GEMST_FN(findmin1_state)(c));
+    GEMST_LAUNCHED();
+    void *static_state[] = {c->cand, c->ncand, c->uncertain, c->rb2, (void *)c->g.cell_start, c->sub_cell,
+                            c->sub_start, c->crowd, c->nest, c->sub};
+    for (size_t i = 0; i < sizeof static_state / sizeof static_state[0]; i++)
+        gemst_dfree(&c->mem, static_state[i]);
+    c->cand = c->uncertain = c->sub_cell = c->sub_start = NULL;
+    c->ncand = NULL;
+    c->rb2 = NULL;
+    c->crowd = c->nest = NULL;
+    c->sub = NULL;
+    /* the grid is not searched again */
+    c->g.cell_start = c->g.sub_cell = c->g.sub_start = NULL;
+    c->g.crowd = c->g.nest = NULL;
+    c->g.sub = NULL;
+    c->g.n_sub = c->g.n_top = 0;
+    uint64_t *code, *code2, *leaf_code;
+    uint32_t *order, *order2;
+    GEMST_DALLOC(&c->mem, code, nu, "BVH codes");
+    GEMST_DALLOC(&c->mem, code2, nu, "BVH codes");
+    GEMST_DALLOC(&c->mem, order, nu, "BVH order");
+    GEMST_DALLOC(&c->mem, order2, nu, "BVH order");
+    GEMST_FN(k_late_codes)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, code, order);
+    GEMST_LAUNCHED();
+    cub::DoubleBuffer<uint64_t> keys(code, code2);
+    cub::DoubleBuffer<uint32_t> vals(order, order2);
+    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, vals, nu, 0, GEMST_MORTON_BITS, c->s));
+    gemst_dfree(&c->mem, keys.Alternate());
+    GEMST_DALLOC(&c->mem, leaf_code, leaves, "BVH codes");
+    GEMST_FN(k_late_leaf_codes)<<<gemst_blocks(leaves), GEMST_THREADS, 0, c->s>>>(leaves, keys.Current(), leaf_code);
+    GEMST_LAUNCHED();
+    gemst_dfree(&c->mem, keys.Current());
+    uint32_t *inv = vals.Alternate();
+    GEMST_FN(k_late_inverse)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, vals.Current(), inv);
+    GEMST_LAUNCHED();
+    GEMST_TRY(GEMST_FN(late_bvh_relayout)(c, vals.Current(), inv, err));
+    gemst_dfree(&c->mem, vals.Current());
+    gemst_dfree(&c->mem, inv);
+    GEMST_TRY(GEMST_FN(build_tree)(c, leaf_code, GEMST_LATE_BVH_LEAF, err));
+    gemst_dfree(&c->mem, leaf_code);
+    GEMST_DALLOC(&c->mem, c->brk, nu, "BVH labels");
+    GEMST_DALLOC(&c->mem, c->ub, nu, "component bounds");
+    GEMST_TRY(GEMST_FN(bvh_scan_temp)(c, err));
+    GEMST_FN(k_late_reset)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, c->active, c->best_to);
+    GEMST_LAUNCHED();
+    c->n_active = nu;
+    c->host.active = (int)nu;
+    c->host.extra = 0; /* the last grid iteration's fallback list is done with */
+    GEMST_CU(cudaMemcpyAsync(CNT(c, active), &c->host.active, sizeof(int), cudaMemcpyHostToDevice, c->s));
+    GEMST_CU(cudaMemcpyAsync(CNT(c, extra), &c->host.extra, sizeof(int), cudaMemcpyHostToDevice, c->s));
+    c->prune = GRIDEMST_PRUNE_NONE;
+    c->bvh = 1;
+    return GRIDEMST_OK;
+}
+
 static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *stats, gridemst_error *err)
 {
     GEMST_CU(cudaEventRecord(ev[0], c->s));
@@ -1135,15 +1250,24 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
     while (c->host.edges < c->nu - 1 && stats->iterations < GRIDEMST_MAX_ITERATIONS) {
         gridemst_iteration_times *it = &stats->iteration_ms[stats->iterations++];
         it->components = c->n_roots;
+        it->fallback_searches = 0;
         const int iteration = stats->iterations - 1;
         GEMST_CU(cudaEventRecord(ev[0], c->s));
-        if (c->pb->opt.prune == GRIDEMST_PRUNE_NONE && !c->bvh && gemst_breaks_pay(iteration, c->n_active, c->nu))
+        if (c->prune == GRIDEMST_PRUNE_STATIC && iteration > 0 &&
+            gemst_late_bvh_due(c->pb->opt.late_bvh, iteration, c->nu, (uint64_t)it[-1].fallback_searches,
+                               gemst_late_bvh_reach(it[-1].longest_edge, stats->cell_side, (uint64_t)stats->cells,
+                                                    c->nu, c->g.dim))) {
+            GEMST_TRY(GEMST_FN(late_bvh)(c, err));
+            stats->late_bvh_iteration = iteration;
+        }
+        if (c->prune == GRIDEMST_PRUNE_NONE && !c->bvh && gemst_breaks_pay(iteration, c->n_active, c->nu))
             GEMST_TRY(GEMST_FN(count_breaks)(c, err));
         GEMST_TRY(GEMST_FN(findmin1)(c, err));
         GEMST_CU(cudaEventRecord(ev[1], c->s));
         GEMST_TRY(GEMST_FN(findmin2)(c, c->active, CNT(c, active), c->n_active, 1, err));
         GEMST_CU(cudaEventRecord(ev[2], c->s));
-        GEMST_TRY(GEMST_FN(fallback)(c, iteration, err));
+        GEMST_TRY(GEMST_FN(fallback)(c, iteration, &it->fallback_searches, err));
+        stats->fallback_searches += it->fallback_searches;
         GEMST_TRY(GEMST_FN(restore_links)(c, err));
         GEMST_CU(cudaEventRecord(ev[3], c->s));
         GEMST_TRY(GEMST_FN(connect)(c, err));
@@ -1154,6 +1278,7 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         GEMST_TRY(GEMST_FN(read_counters)(c, err));
         GEMST_TRY(GEMST_FN(iteration_times)(ev, it, stats, err));
         uint32_t roots = c->n_roots, added = c->host.edges - before;
+        it->longest_edge = sqrt((double)gemst_edge_word1_value(c->host.longest)) / c->frame.scale;
         c->n_active = (uint32_t)c->host.active;
         c->n_roots = (uint32_t)c->host.roots;
         if (c->pb->opt.progress)
@@ -1167,7 +1292,6 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
                               "Boruvka iteration %d added no edge with %u components left", stats->iterations,
                               c->n_roots);
     }
-    stats->fallback_searches = (int64_t)c->searches;
     if (c->host.edges < c->nu - 1)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "%u components left after %d Boruvka iterations", c->n_roots,
                           stats->iterations);
@@ -1232,6 +1356,8 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     const gemst_problem *pb = c->pb;
     c->n = (uint32_t)pb->n;
     c->bvh = pb->opt.nns == GRIDEMST_NNS_BVH;
+    c->prune = pb->opt.prune;
+    stats->late_bvh_iteration = -1;
     GEMST_DALLOC(&c->mem, c->cnt, 1, "counters");
     GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));
     size_t in_bytes = (size_t)pb->n * pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);

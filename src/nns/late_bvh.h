@@ -1,0 +1,113 @@
+/*
+ * The late BVH (precision-generic, see real.h): from some Borůvka iteration
+ * on, the grid index with static pruning stops searching the grid and
+ * searches a BVH over the grid's points instead (bvh/, as nns BVH does).
+ *
+ * Why: once clusters have merged into a few large components, a
+ * component's shortest outgoing edge spans the gap to the next cluster,
+ * and every point of its rim must show that nothing of another component
+ * lies nearer.  The grid's searches visit every cell within that reach,
+ * nearly all of them the point's own component's; the BVH skips a subtree
+ * that holds only the point's component at once.  Measured on an H100,
+ * 1e7 points, iterations 5 to 9 of blobs 3D took 17.1 ms of grid searches
+ * and 6.0 of BVH searches; varden 3D's last iteration 14.2 against 1.1.
+ * On uniform and normal sets the grid's late iterations are the cheaper
+ * (0.3-0.9 ms against 0.5-2.2), and nothing is switched.
+ *
+ * The grid is not searched again: the points (coordinates, ids, component
+ * labels and links) move into Morton order, so that a leaf's points, and
+ * the queries of neighbouring threads, are neighbours in memory.  The
+ * tree's leaves are runs of GEMST_LATE_BVH_LEAF points, so that it fits in
+ * the memory the static search's candidates leave behind (bvh.h: 36 / 4
+ * bytes of nodes per point in float, 4 for the label breaks and 4 for the
+ * bounds, against 24 + 1 + 4 + 4 freed; the sort's codes and order and
+ * the move's scratch come and go before the nodes).
+ *
+ * The BVH search skips a point whose lower bound (best_d2, bvh_query.h)
+ * exceeds its component's bound.  At the switch that bound comes from the
+ * static search (gemst_late_bvh_bound): without it every point searched
+ * in the first iteration, which cost more than the grid's searches (H100,
+ * blobs 3D 1e7: 9.1 ms against 7.2).
+ */
+#ifndef GEMST_LATE_BVH_H
+#define GEMST_LATE_BVH_H
+
+#include <math.h>
+
+#include "nns/findmin1.h"
+#include "bvh/morton.h"
+
+#define GEMST_LATE_BVH_LEAF 4
+
+/* The rule (option 0): switch after an iteration whose fallback searched
+ * from at least one point in GEMST_LATE_BVH_FALLBACKS and that added an
+ * edge GEMST_LATE_BVH_REACH times the mean spacing of the points or longer
+ * (the side of a cube holding one point, were they spread evenly over the
+ * grid's cells).  A component's shortest outgoing edge never gets shorter
+ * as it grows, so the next iteration's searches reach as far, from as many
+ * points: the gaps between the merged clusters are wide for the grid.
+ * Measured (H100, and the CPU's 2 cores), those reach 6 to 90 spacings on
+ * varden sets, where the switch paid, and at most 4.6 on blobs, uniform
+ * and normal sets, where it did not or was not needed. */
+#define GEMST_LATE_BVH_FALLBACKS 8
+#define GEMST_LATE_BVH_REACH 8.0
+
+/* An edge of the given length in mean spacings, for nu points in `cells`
+ * cells of the given side in dim dimensions (lengths in any one unit). */
+static inline double gemst_late_bvh_reach(double length, double side, uint64_t cells, uint32_t nu, int dim)
+{
+    return length / (side * pow((double)cells / (double)nu, 1.0 / dim));
+}
+
+/* Whether to switch before `iteration` (counted from 0) of a solve of nu
+ * points, after an iteration whose fallback searched from `fallbacks`
+ * points and whose longest edge reached `reach` mean spacings
+ * (gemst_late_bvh_reach); option as gridemst_options.late_bvh. */
+static inline GEMST_HD int gemst_late_bvh_due(int option, int iteration, uint32_t nu, uint64_t fallbacks,
+                                              double reach)
+{
+    if (option < 0 || iteration < 1 || nu <= 2 * GEMST_LATE_BVH_LEAF)
+        return 0;
+    if (option > 0)
+        return iteration >= option;
+    return fallbacks >= nu / GEMST_LATE_BVH_FALLBACKS && reach >= GEMST_LATE_BVH_REACH;
+}
+
+/* The Morton code of grid point k (its working coordinates lie in [0, 1]). */
+static inline GEMST_HD uint64_t GEMST_FN(gemst_late_bvh_code)(const gemst_grid *g, uint32_t k)
+{
+    return gemst_morton(g->dim, (double)g->x[k], (double)g->y[k], g->dim == 3 ? (double)g->z[k] : 0.0);
+}
+
+/* Grid point q's lower bound at the switch: every tree edge from q to
+ * another component is at least this long.  Its static candidates hold
+ * every tree edge shorter than rb2 (search.h), so the bound is rb2, or the
+ * nearest candidate in another component when nearer.  (The scan drops the
+ * candidates in q's component, as gemst_static_scan does.) */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_late_bvh_bound)(const gemst_grid *g, const gemst_findmin1_state *st,
+                                                               uint32_t q)
+{
+    gemst_query qq;
+    gemst_edge_key best = gemst_edge_none();
+    uint32_t to = GEMST_NONE;
+    GEMST_FN(gemst_query_point)(g, q, &qq);
+    GEMST_FN(gemst_static_scan)(g, &qq, st->comp, st->comp[q], st->cand + (size_t)q * GEMST_CAND_SLOTS, st->ncand[q],
+                                &best, &to);
+    return best.d2 < st->rb2[q] ? best.d2 : st->rb2[q];
+}
+
+/* Point k's label after the move (its point order[k] moved to k; inv is
+ * the inverse of order): a label is a point. */
+static inline GEMST_HD uint32_t gemst_late_bvh_relabel(const uint32_t *order, const uint32_t *inv,
+                                                       const uint32_t *label, uint32_t k)
+{
+    return inv[label[order[k]]];
+}
+
+/* The leaves' count for nu points. */
+static inline GEMST_HD uint32_t gemst_late_bvh_leaves(uint32_t nu)
+{
+    return (uint32_t)(((uint64_t)nu + GEMST_LATE_BVH_LEAF - 1) / GEMST_LATE_BVH_LEAF);
+}
+
+#endif
