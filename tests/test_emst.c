@@ -769,7 +769,7 @@ START_TEST(test_bad_arguments)
     REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, 3, 2, &o, NULL, &err) == GRIDEMST_ERR_INVALID_ARGUMENT,
             "NULL result");
     /* Each field of the options set to a bad value in turn. */
-    for (int k = 0; k < 11; k++) {
+    for (int k = 0; k < 12; k++) {
         gridemst_options b = o;
         switch (k) {
         case 0: b.backend = (gridemst_backend)3; break;
@@ -782,6 +782,7 @@ START_TEST(test_bad_arguments)
         case 7: b.cell_occupancy = -1.0; break;
         case 8: b.cell_occupancy = NAN; break;
         case 9: b.crowded_cell = -1; break;
+        case 10: b.late_bvh = -2; break;
         default: b.cell_occupancy = INFINITY; break;
         }
         REQUIRE(solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, &err) == GRIDEMST_ERR_INVALID_ARGUMENT, "option %d", k);
