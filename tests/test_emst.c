@@ -414,6 +414,19 @@ static void check_tree_shape(const gridemst_result *r, int64_t n, int dim, const
     REQUIRE(st->n_unique >= (n > 0) && st->n_unique <= n, "%s: %lld unique points", what, (long long)st->n_unique);
     REQUIRE(st->n_unique < 2 || st->iterations >= 1, "%s: %d iterations", what, st->iterations);
     check_iteration_stats(st, what);
+    /* Per iteration: the fallback searches add up, and the longest edge of
+     * the longest iteration is the tree's. */
+    int64_t searches = 0;
+    double longest = 0.0;
+    for (int k = 0; k < st->iterations; k++) {
+        searches += st->iteration_ms[k].fallback_searches;
+        longest = fmax(longest, st->iteration_ms[k].longest_edge);
+    }
+    REQUIRE(searches == st->fallback_searches, "%s: %lld fallback searches by iteration, %lld in all", what,
+            (long long)searches, (long long)st->fallback_searches);
+    const double tree_longest = r->n_edges > 0 ? r->edges[r->n_edges - 1].w : 0.0;
+    REQUIRE(close_rel(longest, tree_longest, 1e-12), "%s: longest edge %.17g by iteration, %.17g in the tree", what,
+            longest, tree_longest);
     free(parent);
 }
 
