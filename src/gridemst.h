@@ -138,9 +138,11 @@ typedef struct gridemst_options {
     int late_bvh;                 /* grid index with static pruning: the Boruvka iteration
                                      (counted from 0, as in iteration_ms) from which FindMin1
                                      searches a BVH over the grid's points instead of the grid;
-                                     0 = when the library's rule says so (once clusters have
-                                     merged into few components and their gaps are wide);
-                                     -1 = never.  Other strategies and nns BVH ignore it. */
+                                     0 = the library's rule: after an iteration whose fallback
+                                     searched from 1/8 of the points and added an edge of 8
+                                     mean point spacings or more (clusters far apart merging);
+                                     -1 = never.  The tree is the same either way.  Other
+                                     strategies and nns BVH ignore it. */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
     int64_t max_host_bytes;       /* CPU: host memory the solve may use; 0 = physical memory */
     gridemst_progress_fn progress; /* NULL: no reports */
