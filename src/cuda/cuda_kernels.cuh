@@ -746,35 +746,30 @@ static __global__ void __launch_bounds__(GEMST_THREADS, GEMST_WIDE_SEARCH_BLOCKS
         pts[a] = improved;
 }
 
-/* An edge past edge_cap is counted but not stored: only inconsistent minima
- * could produce it, and the host reports the count. */
+/* Each root hooks along its component's minimum edge and stores it; the
+ * longest of the edges stored into *longest, zeroed before.  An edge past
+ * edge_cap is counted but not stored: only inconsistent minima could
+ * produce it, and the host reports the count. */
 static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_roots, const uint32_t *win_in,
                                          const uint32_t *win_out, const gemst_word1 *w1, const uint32_t *comp,
                                          const uint32_t *oid, uint32_t *link, uint32_t *edge_count, uint32_t edge_cap,
-                                         uint32_t *edge_lo, uint32_t *edge_hi, gemst_real *edge_d2)
-{
-    GEMST_LIST_INDEX(k, n_roots);
-    gemst_edge_key e;
-    if (!GEMST_FN(gemst_hook)(roots[k], win_in, win_out, w1, comp, oid, link, &e))
-        return;
-    uint32_t at = atomicAdd(edge_count, 1u);
-    if (at < edge_cap)
-        GEMST_FN(gemst_store_edge)(e, at, edge_lo, edge_hi, edge_d2);
-}
-
-/* The longest of the edges from the first-th up to the count (at most
- * bound of them), as a word1 (graph/edge_order.h: it orders lengths as
- * unsigned integers) into *longest, zeroed before: one atomic per block.
- * (One per edge in k_connect, on one word, made each iteration's merge
- * 0.06 ms slower at 1e7 points, 0.4 at 1e8; H100.) */
-static __global__ void GEMST_FN(k_longest_edge)(const uint32_t *edge_count, uint32_t edge_cap, uint32_t first,
-                                              uint32_t bound, const gemst_real *edge_d2, gemst_word1 *longest)
+                                         uint32_t *edge_lo, uint32_t *edge_hi, gemst_real *edge_d2,
+                                         gemst_word1 *longest)
 {
     typedef cub::BlockReduce<gemst_word1, GEMST_THREADS> Reduce;
     __shared__ typename Reduce::TempStorage tmp;
-    const uint32_t e = first + blockIdx.x * blockDim.x + threadIdx.x;
-    const uint32_t end = *edge_count < edge_cap ? *edge_count : edge_cap;
-    gemst_word1 w = e < end && e - first < bound ? gemst_edge_word1(edge_d2[e]) : 0;
+    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    gemst_word1 w = 0;
+    gemst_edge_key e;
+    if (k < (uint32_t)*n_roots && GEMST_FN(gemst_hook)(roots[k], win_in, win_out, w1, comp, oid, link, &e)) {
+        const uint32_t at = atomicAdd(edge_count, 1u);
+        if (at < edge_cap) {
+            GEMST_FN(gemst_store_edge)(e, at, edge_lo, edge_hi, edge_d2);
+            w = gemst_edge_word1(e.d2);
+        }
+    }
+    /* The longest edge, as a word1 (graph/edge_order.h: it orders lengths as unsigned integers), with one atomic
+       per block: one per edge, on one word, made each iteration's merge 0.06 ms slower at 1e7 points (H100). */
     w = Reduce(tmp).Reduce(w, cuda::maximum<>());
     if (threadIdx.x == 0 && w > 0) {
         if (sizeof w == 8)

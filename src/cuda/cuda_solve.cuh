@@ -1076,14 +1076,10 @@ static int GEMST_FN(fallback)(cuda_ctx *c, int iteration, int64_t *searches, gri
 /* Connect and union: each root hooks along its component's minimum edge. */
 static int GEMST_FN(connect)(cuda_ctx *c, gridemst_error *err)
 {
+    GEMST_CU(cudaMemsetAsync(CNT(c, longest), 0, sizeof c->host.longest, c->s));
     GEMST_FN(k_connect)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(
         c->roots, CNT(c, roots), c->win_in, c->win_out, c->w1, c->comp, c->g.oid, c->link, CNT(c, edges), c->nu - 1,
-        c->edge_lo, c->edge_hi, c->edge_d2);
-    GEMST_LAUNCHED();
-    /* each root adds at most one edge: at most n_roots after host.edges */
-    GEMST_CU(cudaMemsetAsync(CNT(c, longest), 0, sizeof c->host.longest, c->s));
-    GEMST_FN(k_longest_edge)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(
-        CNT(c, edges), c->nu - 1, c->host.edges, c->n_roots, c->edge_d2, CNT(c, longest));
+        c->edge_lo, c->edge_hi, c->edge_d2, CNT(c, longest));
     GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }
