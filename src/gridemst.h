@@ -133,7 +133,8 @@ typedef struct gridemst_options {
                                      24 or 768 on large sparse inputs with static pruning) */
     int64_t crowded_cell;         /* grid cells of more points than this get a grid of their
                                      own; 0 = the backend's default (512; CUDA 32 where it
-                                     chose coarse cells).  Setting either turns the CUDA
+                                     chose coarse cells, 128 on large clustered inputs with
+                                     static pruning).  Setting either turns the CUDA
                                      backend's choice off. */
     int late_bvh;                 /* grid index with static pruning: the Boruvka iteration
                                      (counted from 0, as in iteration_ms) from which FindMin1

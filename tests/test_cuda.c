@@ -13,6 +13,7 @@
 
 #include "gridemst.h"
 #include "testutil.h"
+#include "grid/grid_plan.h"
 #include "tools/generate.h"
 #include "tools/prim.h"
 
@@ -160,38 +161,49 @@ START_TEST(test_generated_sets)
 }
 END_TEST
 
-/* The GPU's default grid (grid_plan.h's gemst_grid_coarse): coarse cells
- * crowded from 32 points for large normal sets, which leave most cells of
- * their box empty and fill them smoothly, and the CPU's tree from them;
- * the default cells for smaller normal sets and for uniform and blobs
- * sets. */
+/* The GPU's default grid (grid_plan.h's gemst_grid_coarse and
+ * gemst_grid_clustered): coarse cells crowded from 32 points for large
+ * normal sets, which leave most cells of their box empty and fill them
+ * smoothly, and the CPU's tree from them; the default cells for smaller
+ * normal sets and for uniform and blobs sets, crowded from 128 points for
+ * large blobs sets (clusters much finer than a cell), from 512 otherwise. */
+typedef struct {
+    gemst_gen_kind kind;
+    int64_t n;
+    int dim;
+    int coarse;
+    int64_t crowded;
+} choice_set;
+
+static const choice_set choice_sets[] = {
+    {GEMST_GEN_NORMAL, 1000000, 3, 1, 32},
+    {GEMST_GEN_NORMAL, 1000000, 2, 1, 32},
+    {GEMST_GEN_NORMAL, 300000, 3, 0, GEMST_CROWDED},
+    {GEMST_GEN_UNIFORM, 1000000, 3, 0, GEMST_CROWDED},
+    {GEMST_GEN_BLOBS, 1000000, 3, 0, GEMST_CLUSTERED_CROWDED},
+    {GEMST_GEN_BLOBS, 300000, 3, 0, GEMST_CROWDED},
+};
+
 START_TEST(test_cell_size_choice)
 {
-    static const struct {
-        gemst_gen_kind kind;
-        int64_t n;
-        int dim;
-        int coarse;
-    } sets[] = {
-        {GEMST_GEN_NORMAL, 1000000, 3, 1},  {GEMST_GEN_NORMAL, 1000000, 2, 1},
-        {GEMST_GEN_NORMAL, 300000, 3, 0},   {GEMST_GEN_UNIFORM, 1000000, 3, 0},
-        {GEMST_GEN_BLOBS, 1000000, 3, 0},
-    };
+    const choice_set *set = &choice_sets[_i];
     gemst_pointset ps;
     gridemst_error err;
-    if (too_large(sets[_i].n))
+    if (too_large(set->n))
         return;
-    ck_assert_int_eq(gemst_generate(sets[_i].kind, sets[_i].n, sets[_i].dim, 7, &ps, &err), GRIDEMST_OK);
+    ck_assert_int_eq(gemst_generate(set->kind, set->n, set->dim, 7, &ps, &err), GRIDEMST_OK);
     gridemst_options o;
     gridemst_result r;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
-    ck_assert_msg((r.stats.cell_occupancy > 3.0) == sets[_i].coarse && (r.stats.crowded_cell == 32) == sets[_i].coarse,
+    ck_assert_msg((r.stats.cell_occupancy > 3.0) == set->coarse && r.stats.crowded_cell == set->crowded,
                   "set %d: occupancy %g, crowded from %lld", _i, r.stats.cell_occupancy,
                   (long long)r.stats.crowded_cell);
-    if (sets[_i].coarse)
+    if (set->coarse)
         compare_backends("normal, coarse cells", &ps, 0, 0);
+    else if (set->crowded == GEMST_CLUSTERED_CROWDED)
+        compare_backends("blobs, crowded from 128", &ps, 0, 0);
     gridemst_result_free(&r);
     free(ps.coords);
 }
@@ -340,7 +352,7 @@ int main(void)
     tcase_add_loop_test(tc, test_generated_sets, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, test_special_sets, 0, 4);
     tcase_add_loop_test(tc, test_crowded_sets, 0, 6);
-    tcase_add_loop_test(tc, test_cell_size_choice, 0, 5);
+    tcase_add_loop_test(tc, test_cell_size_choice, 0, (int)(sizeof choice_sets / sizeof choice_sets[0]));
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);
     tcase_add_loop_test(tc, test_device_memory_limit, 0, 2);

@@ -271,6 +271,30 @@ START_TEST(test_plan_coarse)
 }
 END_TEST
 
+/* Where the default cells are kept, a lower crowding threshold for points in
+ * clusters much finer than a cell: enough points, and a point's cell holding
+ * GEMST_CLUSTERED_WEIGHTED or more on average. */
+START_TEST(test_plan_clustered)
+{
+    enum { M = GEMST_COARSE_MIN_POINTS };
+    static const struct {
+        gemst_grid_fill fill;
+        int clustered;
+    } cases[] = {
+        {{M, 0.317, 8331.0, 10810.0}, 1},                  /* blobs 3D 1e7 */
+        {{M, 0.591, 1933.0, 3462.0}, 1},                   /* blobs 2D 1e7 */
+        {{M, 0.004, 3598.0, 11072.0}, 1},                  /* varden 3D 1e6 */
+        {{M, 0.634, 16.7, 63.0}, 0},                       /* varden 2D 1e7 */
+        {{M, 0.945, 4.0, 24.8}, 0},                        /* uniform */
+        {{M, 0.5, GEMST_CLUSTERED_WEIGHTED, 100.0}, 1},    /* at the threshold */
+        {{M, 0.5, GEMST_CLUSTERED_WEIGHTED - 1, 100.0}, 0}, /* just below */
+        {{M - 1, 0.317, 8331.0, 10810.0}, 0},              /* too few points */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        REQUIRE(gemst_grid_clustered(&cases[i].fill) == cases[i].clustered, "case %zu", i);
+}
+END_TEST
+
 /*
  * Regression: 8 points with extents 0.5 and an occupancy chosen so that
  * L = 0.5 / (2^22 - 0.5), i.e. 2^22 cells per axis: 2^66 cells, which a
@@ -1405,6 +1429,7 @@ static Suite *grid_suite(void)
     tcase_add_test(tp, test_plan_caps);
     tcase_add_test(tp, test_plan_refine);
     tcase_add_test(tp, test_plan_coarse);
+    tcase_add_test(tp, test_plan_clustered);
     tcase_add_test(tp, test_plan_cell_count_overflow);
     tcase_add_test(tp, test_cell_of_and_fit);
     suite_add_tcase(s, tp);

@@ -23,13 +23,6 @@
 #include "real.h"
 #include "grid/grid_plan.h"
 
-/* By default, cells with more points than this get a grid of their own
- * (gemst_grid.crowded).  Below it a scan of the cell's points is cheaper
- * than a descent into its grid (H200: normal 3D 1e7 points, whose densest
- * cells hold about 250, searched 15% slower with a threshold of 32 than
- * with none). */
-#define GEMST_CROWDED 512
-
 /* Sub-cells of more points than this get a grid of their own (nested in
  * their crowded cell's).  Their grids are planned for a few points per
  * cell over their points' box, so only a cluster far denser than its

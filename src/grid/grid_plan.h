@@ -75,9 +75,27 @@ typedef struct gemst_grid_fill {
  * threshold for them, or 0 to keep the default. */
 int gemst_grid_coarse(int dim, const gemst_grid_fill *fill, double *occupancy, int64_t *crowded);
 
+/* By default, cells with more points than this get a grid of their own
+ * (gemst_grid.crowded, grid.h).  Below it a scan of the cell's points is
+ * cheaper than a descent into its grid (H200: normal 3D 1e7 points, whose
+ * densest cells hold about 250, searched 15% slower with a threshold of 32
+ * than with none). */
+#define GEMST_CROWDED 512
+
 /* Below this many points the choice saved little and cost a second cell
  * sort (TSPLIB instances of 2000-10000 points: up to 0.9 ms slower). */
 #define GEMST_COARSE_MIN_POINTS 500000
+
+/* Where the default cells are kept, whether the points sit in clusters much
+ * finer than a cell (blobs, small seed-spreader sets): as many points as
+ * gemst_grid_coarse needs, and a point's cell holding GEMST_CLUSTERED_WEIGHTED
+ * points or more on average.  Then cells of more than GEMST_CLUSTERED_CROWDED
+ * points get a grid of their own, rather than of more than GEMST_CROWDED:
+ * the GPU's threads diverge over long scans of a cell's points
+ * (benchmarks/README.md). */
+#define GEMST_CLUSTERED_WEIGHTED 64.0
+#define GEMST_CLUSTERED_CROWDED 128
+int gemst_grid_clustered(const gemst_grid_fill *fill);
 
 #ifdef __cplusplus
 }
