@@ -141,7 +141,9 @@ typedef struct gridemst_options {
                                      searches a BVH over the grid's points instead of the grid;
                                      0 = the library's rule: after an iteration whose fallback
                                      searched from 1/8 of the points and added an edge of 8
-                                     mean point spacings or more (clusters far apart merging);
+                                     mean point spacings or more (clusters far apart merging),
+                                     or, on CUDA for 3D points in clusters much finer than its
+                                     cells, whose fallback searched from 1/40 of them;
                                      -1 = never.  The tree is the same either way.  Other
                                      strategies and nns BVH ignore it. */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */

@@ -22,6 +22,7 @@
 #include "bvh/labels.h"
 #include "bvh/bvh_query.h"
 #include "cpu/cpu_bvh.h"
+#include "nns/late_bvh.h"
 
 #define INF ((double)INFINITY)
 
@@ -467,6 +468,42 @@ END_TEST
 
 /* ----------------------------------------------------------------- suite */
 
+/* When the grid hands over to the late BVH (nns/late_bvh.h's rule and
+ * gridemst_options.late_bvh): forced from an iteration, never, or by the
+ * rule, which takes a wide fallback reaching far, or for clustered 3D
+ * points a fallback from one point in GEMST_LATE_BVH_CLUSTERED_FALLBACKS. */
+START_TEST(test_late_bvh_rule)
+{
+    const uint32_t nu = 1000000;
+    const uint64_t wide = nu / GEMST_LATE_BVH_FALLBACKS, some = nu / GEMST_LATE_BVH_CLUSTERED_FALLBACKS;
+    const double far = GEMST_LATE_BVH_REACH;
+    const struct {
+        int option, iteration;
+        uint32_t nu;
+        uint64_t fallbacks;
+        double reach;
+        int clustered3d, due;
+    } cases[] = {
+        {0, 5, nu, wide, far, 0, 1},          /* wide and far */
+        {0, 5, nu, wide - 1, far, 0, 0},      /* not quite wide */
+        {0, 5, nu, wide, far - 0.1, 0, 0},    /* not quite far */
+        {0, 5, nu, some, 1.0, 1, 1},          /* clustered: a fallback from 1 point in 40 */
+        {0, 5, nu, some - 1, 1.0, 1, 0},      /* clustered, a little less */
+        {0, 5, nu, some, 1.0, 0, 0},          /* the same, not clustered */
+        {0, 0, nu, nu, 100.0, 1, 0},          /* never before iteration 1 */
+        {0, 5, 2 * GEMST_LATE_BVH_LEAF, 8, 100.0, 1, 0}, /* two leaves or fewer */
+        {-1, 5, nu, nu, 100.0, 1, 0},         /* never */
+        {3, 2, nu, 0, 0.0, 0, 0},             /* forced from iteration 3 */
+        {3, 3, nu, 0, 0.0, 0, 1},
+        {3, 4, nu, 0, 0.0, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        REQUIRE(gemst_late_bvh_due(cases[i].option, cases[i].iteration, cases[i].nu, cases[i].fallbacks,
+                                   cases[i].reach, cases[i].clustered3d) == cases[i].due,
+                "case %zu", i);
+}
+END_TEST
+
 static Suite *bvh_suite(void)
 {
     Suite *s = suite_create("bvh");
@@ -477,6 +514,7 @@ static Suite *bvh_suite(void)
     tcase_add_loop_test(tc, test_labels, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_query, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_test(tc, test_memory_cap);
+    tcase_add_test(tc, test_late_bvh_rule);
     suite_add_tcase(s, tc);
     return s;
 }

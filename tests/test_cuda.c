@@ -166,22 +166,26 @@ END_TEST
  * normal sets, which leave most cells of their box empty and fill them
  * smoothly, and the CPU's tree from them; the default cells for smaller
  * normal sets and for uniform and blobs sets, crowded from 128 points for
- * large blobs sets (clusters much finer than a cell), from 512 otherwise. */
+ * large blobs sets (clusters much finer than a cell), from 512 otherwise;
+ * and for large blobs sets in 3D the late BVH (nns/late_bvh.h's rule for
+ * clustered points; in 2D only its rule for far-reaching edges applies). */
 typedef struct {
     gemst_gen_kind kind;
     int64_t n;
     int dim;
     int coarse;
     int64_t crowded;
+    int late_bvh; /* whether the late BVH takes over: 1, 0, or -1 where either may happen */
 } choice_set;
 
 static const choice_set choice_sets[] = {
-    {GEMST_GEN_NORMAL, 1000000, 3, 1, 32},
-    {GEMST_GEN_NORMAL, 1000000, 2, 1, 32},
-    {GEMST_GEN_NORMAL, 300000, 3, 0, GEMST_CROWDED},
-    {GEMST_GEN_UNIFORM, 1000000, 3, 0, GEMST_CROWDED},
-    {GEMST_GEN_BLOBS, 1000000, 3, 0, GEMST_CLUSTERED_CROWDED},
-    {GEMST_GEN_BLOBS, 300000, 3, 0, GEMST_CROWDED},
+    {GEMST_GEN_NORMAL, 1000000, 3, 1, 32, 0},
+    {GEMST_GEN_NORMAL, 1000000, 2, 1, 32, 0},
+    {GEMST_GEN_NORMAL, 300000, 3, 0, GEMST_CROWDED, 0},
+    {GEMST_GEN_UNIFORM, 1000000, 3, 0, GEMST_CROWDED, 0},
+    {GEMST_GEN_BLOBS, 1000000, 3, 0, GEMST_CLUSTERED_CROWDED, 1},
+    {GEMST_GEN_BLOBS, 1000000, 2, 0, GEMST_CLUSTERED_CROWDED, -1}, /* the reach rule, not the clustered one */
+    {GEMST_GEN_BLOBS, 300000, 3, 0, GEMST_CROWDED, 0},
 };
 
 START_TEST(test_cell_size_choice)
@@ -197,13 +201,14 @@ START_TEST(test_cell_size_choice)
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
-    ck_assert_msg((r.stats.cell_occupancy > 3.0) == set->coarse && r.stats.crowded_cell == set->crowded,
-                  "set %d: occupancy %g, crowded from %lld", _i, r.stats.cell_occupancy,
-                  (long long)r.stats.crowded_cell);
+    ck_assert_msg((r.stats.cell_occupancy > 3.0) == set->coarse && r.stats.crowded_cell == set->crowded &&
+                      (set->late_bvh < 0 || (r.stats.late_bvh_iteration > 0) == set->late_bvh),
+                  "set %d: occupancy %g, crowded from %lld, late BVH from iteration %d", _i, r.stats.cell_occupancy,
+                  (long long)r.stats.crowded_cell, r.stats.late_bvh_iteration);
     if (set->coarse)
         compare_backends("normal, coarse cells", &ps, 0, 0);
     else if (set->crowded == GEMST_CLUSTERED_CROWDED)
-        compare_backends("blobs, crowded from 128", &ps, 0, 0);
+        compare_backends("blobs, crowded from 128 (3D: and the late BVH)", &ps, 0, 0);
     gridemst_result_free(&r);
     free(ps.coords);
 }

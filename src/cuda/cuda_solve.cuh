@@ -47,6 +47,7 @@ typedef struct {
     uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
     gemst_crowd_word *crowd, *nest;
     gemst_subgrid *sub;
+    int clustered3d;           /* 3D points in clusters much finer than the cells (gemst_grid_clustered) */
     /* BVH (nns bvh, or the late BVH): FindMin1 searches the tree; no pruning, no fallback */
     int bvh;
     gridemst_prune prune;      /* the strategy in force: none once the late BVH took over */
@@ -722,8 +723,10 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
             GEMST_TRY(GEMST_FN(grid_fill)(c, cell_start, &fill, err));
             if (!gemst_grid_coarse(pb->dim, &fill, &occupancy, &crowded)) {
                 /* the crowded cells get their grids after duplicate removal (build_subgrids) */
-                if (gemst_grid_clustered(&fill))
+                if (gemst_grid_clustered(&fill)) {
                     stats->crowded_cell = c->g.crowded = GEMST_CLUSTERED_CROWDED;
+                    c->clustered3d = pb->dim == 3; /* for the late BVH's rule */
+                }
                 break;
             }
             gemst_dfree(&c->mem, cell_start);
@@ -1257,7 +1260,8 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         if (c->prune == GRIDEMST_PRUNE_STATIC && iteration > 0 &&
             gemst_late_bvh_due(c->pb->opt.late_bvh, iteration, c->nu, (uint64_t)it[-1].fallback_searches,
                                gemst_late_bvh_reach(it[-1].longest_edge, stats->cell_side, (uint64_t)stats->cells,
-                                                    c->nu, c->g.dim))) {
+                                                    c->nu, c->g.dim),
+                               c->clustered3d)) {
             GEMST_TRY(GEMST_FN(late_bvh)(c, err));
             stats->late_bvh_iteration = iteration;
         }

@@ -48,9 +48,22 @@
  * points: the gaps between the merged clusters are wide for the grid.
  * Measured (H100, and the CPU's 2 cores), those reach 6 to 90 spacings on
  * varden sets, where the switch paid, and at most 4.6 on blobs, uniform
- * and normal sets, where it did not or was not needed. */
+ * and normal sets, where it did not or was not needed.
+ *
+ * Or, for 3D points in clusters much finer than the grid's cells (the
+ * CUDA backend's gemst_grid_clustered, grid_plan.h), after an iteration
+ * whose fallback searched from at least one point in
+ * GEMST_LATE_BVH_CLUSTERED_FALLBACKS: their late edges stay short in
+ * spacings, but their fallback grows to most of the points within an
+ * iteration or two, and the grid's crowded and nested cells make each
+ * search dear.  H200, device ms, never / that rule / the best iteration
+ * forced: blobs 3D 1e6 18.2 / 10.3 (before iteration 4) / 10.3, blobs 3D
+ * 1e7 58.9 / 56.8 (6) / 55.5, varden 3D 1e6 58.6 / 20.9 (4) / 20.2.  In 2D
+ * the grid stayed the faster (blobs 2D 1e7: 27.0 never, 28.2-36.0 forced
+ * from iterations 3 to 10). */
 #define GEMST_LATE_BVH_FALLBACKS 8
 #define GEMST_LATE_BVH_REACH 8.0
+#define GEMST_LATE_BVH_CLUSTERED_FALLBACKS 40
 
 /* An edge of the given length in mean spacings, for nu points in `cells`
  * cells of the given side in dim dimensions (lengths in any one unit). */
@@ -62,14 +75,17 @@ static inline double gemst_late_bvh_reach(double length, double side, uint64_t c
 /* Whether to switch before `iteration` (counted from 0) of a solve of nu
  * points, after an iteration whose fallback searched from `fallbacks`
  * points and whose longest edge reached `reach` mean spacings
- * (gemst_late_bvh_reach); option as gridemst_options.late_bvh. */
+ * (gemst_late_bvh_reach); clustered3d: 3D points in clusters much finer
+ * than the grid's cells; option as gridemst_options.late_bvh. */
 static inline GEMST_HD int gemst_late_bvh_due(int option, int iteration, uint32_t nu, uint64_t fallbacks,
-                                              double reach)
+                                              double reach, int clustered3d)
 {
     if (option < 0 || iteration < 1 || nu <= 2 * GEMST_LATE_BVH_LEAF)
         return 0;
     if (option > 0)
         return iteration >= option;
+    if (clustered3d && fallbacks >= nu / GEMST_LATE_BVH_CLUSTERED_FALLBACKS)
+        return 1;
     return fallbacks >= nu / GEMST_LATE_BVH_FALLBACKS && reach >= GEMST_LATE_BVH_REACH;
 }
 
