@@ -466,8 +466,6 @@ START_TEST(test_memory_cap)
 }
 END_TEST
 
-/* ----------------------------------------------------------------- suite */
-
 /* When the grid hands over to the late BVH (nns/late_bvh.h's rule and
  * gridemst_options.late_bvh): forced from an iteration, never, or by the
  * rule, which takes a wide fallback reaching far, or for clustered 3D
@@ -503,6 +501,8 @@ START_TEST(test_late_bvh_rule)
                 "case %zu", i);
 }
 END_TEST
+
+/* ----------------------------------------------------------------- suite */
 
 static Suite *bvh_suite(void)
 {
