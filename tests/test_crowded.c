@@ -26,6 +26,7 @@
 #include "testutil.h"
 #include "grid/subgrid.h"
 #include "nns/cell_fallback.h"
+#include "nns/block.h"
 #include "cpu/cpu_grid.h"
 
 #define INF ((double)INFINITY)
@@ -477,25 +478,47 @@ static int brute_knn(const crowd_grid *h, uint32_t q, neighbour nb[GEMST_KNN])
     return count;
 }
 
+/* Whether grid point q lies in a crowded main cell. */
+static int crowded_cell_of(const crowd_grid *h, uint32_t q)
+{
+    const uint32_t cell = gemst_cell_index(h->g->nc, h->cell[q][0], h->cell[q][1], h->cell[q][2]);
+    return h->g->cell_start[cell + 1] - h->g->cell_start[cell] > h->g->crowded;
+}
+
 /* Every point's K nearest through crowded cells: exactly the brute force's,
- * in order. */
+ * in order, from the walk (gemst_knn), and from the GPU's block pass
+ * (nns/block.h) where it settles the query.  With cells crowded from 32
+ * points (as the GPU's coarse cells are) it must settle some queries in
+ * crowded cells, from their cell's own grid. */
 START_TEST(test_crowded_knn)
 {
     const crowd_case *cc = &crowd_cases[_i / SEEDS];
     crowd_grid h;
     crowd_grid_make(cc, 200u + (uint64_t)_i, &h);
+    uint32_t settled = 0; /* queries in crowded cells the block pass settled */
     for (uint32_t q = 0; q < h.n; q++) {
         gemst_query qq;
         double kd2[GEMST_KNN];
         uint32_t kid[GEMST_KNN];
         neighbour nb[GEMST_KNN];
         gemst_query_make_f64(h.g, q, &qq);
-        const int count = gemst_knn_f64(h.g, &qq, gemst_knn_k(h.g->dim), kd2, kid);
-        REQUIRE_CMP(count, ==, brute_knn(&h, q, nb));
-        for (int k = 0; k < count; k++)
-            REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2, "query %u: neighbour %d is %u (%a), expected %u (%a)",
-                    q, k, kid[k], kd2[k], nb[k].p, nb[k].d2);
+        const int expected = brute_knn(&h, q, nb);
+        for (int pass = 0; pass < 2; pass++) {
+            const int count = pass == 0 ? gemst_knn_f64(h.g, &qq, gemst_knn_k(h.g->dim), kd2, kid)
+                                        : gemst_block_search_f64(h.g, &qq, gemst_knn_k(h.g->dim), UINT32_MAX - 1,
+                                                                 kd2, kid);
+            if (count < 0) /* the block pass left the query to the walk */
+                continue;
+            settled += pass == 1 && crowded_cell_of(&h, q);
+            REQUIRE_CMP(count, ==, expected);
+            for (int k = 0; k < count; k++)
+                REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2,
+                        "query %u (pass %d): neighbour %d is %u (%a), expected %u (%a)", q, pass, k, kid[k], kd2[k],
+                        nb[k].p, nb[k].d2);
+        }
     }
+    if (cc->crowded > 0)
+        REQUIRE(settled > 0, "the block pass settled no query in a crowded cell");
     crowd_grid_free(&h);
 }
 END_TEST

@@ -168,7 +168,8 @@ END_TEST
  * normal sets and for uniform and blobs sets, crowded from 128 points for
  * large blobs sets (clusters much finer than a cell), from 512 otherwise;
  * and for large blobs sets in 3D the late BVH (nns/late_bvh.h's rule for
- * clustered points; in 2D only its rule for far-reaching edges applies). */
+ * clustered points; in 2D only its rule for far-reaching edges applies);
+ * and where the static search's block pass runs first. */
 typedef struct {
     gemst_gen_kind kind;
     int64_t n;
@@ -176,16 +177,18 @@ typedef struct {
     int coarse;
     int64_t crowded;
     int late_bvh; /* whether the late BVH takes over: 1, 0, or -1 where either may happen */
+    int block;    /* whether the static search's block pass runs (nns/block.h; not below 500,000 points, nor
+                     on clustered sets) */
 } choice_set;
 
 static const choice_set choice_sets[] = {
-    {GEMST_GEN_NORMAL, 1000000, 3, 1, 32, 0},
-    {GEMST_GEN_NORMAL, 1000000, 2, 1, 32, 0},
-    {GEMST_GEN_NORMAL, 300000, 3, 0, GEMST_CROWDED, 0},
-    {GEMST_GEN_UNIFORM, 1000000, 3, 0, GEMST_CROWDED, 0},
-    {GEMST_GEN_BLOBS, 1000000, 3, 0, GEMST_CLUSTERED_CROWDED, 1},
-    {GEMST_GEN_BLOBS, 1000000, 2, 0, GEMST_CLUSTERED_CROWDED, -1}, /* the reach rule, not the clustered one */
-    {GEMST_GEN_BLOBS, 300000, 3, 0, GEMST_CROWDED, 0},
+    {GEMST_GEN_NORMAL, 1000000, 3, 1, 32, 0, 1},
+    {GEMST_GEN_NORMAL, 1000000, 2, 1, 32, 0, 1},
+    {GEMST_GEN_NORMAL, 300000, 3, 0, GEMST_CROWDED, 0, 0},
+    {GEMST_GEN_UNIFORM, 1000000, 3, 0, GEMST_CROWDED, 0, 1},
+    {GEMST_GEN_BLOBS, 1000000, 3, 0, GEMST_CLUSTERED_CROWDED, 1, 0},
+    {GEMST_GEN_BLOBS, 1000000, 2, 0, GEMST_CLUSTERED_CROWDED, -1, 0}, /* the reach rule, not the clustered one */
+    {GEMST_GEN_BLOBS, 300000, 3, 0, GEMST_CROWDED, 0, 0},
 };
 
 START_TEST(test_cell_size_choice)
@@ -202,9 +205,12 @@ START_TEST(test_cell_size_choice)
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
     ck_assert_msg((r.stats.cell_occupancy > 3.0) == set->coarse && r.stats.crowded_cell == set->crowded &&
-                      (set->late_bvh < 0 || (r.stats.late_bvh_iteration > 0) == set->late_bvh),
-                  "set %d: occupancy %g, crowded from %lld, late BVH from iteration %d", _i, r.stats.cell_occupancy,
-                  (long long)r.stats.crowded_cell, r.stats.late_bvh_iteration);
+                      (set->late_bvh < 0 || (r.stats.late_bvh_iteration > 0) == set->late_bvh) &&
+                      (r.stats.block_points > 0) == set->block,
+                  "set %d: occupancy %g, crowded from %lld, late BVH from iteration %d, %lld points settled in "
+                  "blocks",
+                  _i, r.stats.cell_occupancy, (long long)r.stats.crowded_cell, r.stats.late_bvh_iteration,
+                  (long long)r.stats.block_points);
     if (set->coarse)
         compare_backends("normal, coarse cells", &ps, 0, 0);
     else if (set->crowded == GEMST_CLUSTERED_CROWDED)

@@ -695,6 +695,7 @@ START_TEST(test_knn)
     hand_grid h;
     hand_grid_make(gc, 2000u + (uint64_t)_i, &h);
     neighbour *nb = xcalloc(gc->n, sizeof *nb);
+    uint32_t block_settled = 0;
     for (uint32_t i = 0; i < gc->n; i++) {
         gemst_query qq = query_of(&h, i);
         double kd2[GEMST_KNN];
@@ -707,19 +708,31 @@ START_TEST(test_knn)
             REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2, "query %u: neighbour %d is %u (%a), expected %u (%a)",
                     i, k, kid[k], kd2[k], nb[k].p, nb[k].d2);
         }
-        /* The CPU's search by cell (cpu_knn.inc), where it applies. */
+        /* The CPU's search by cell (cpu_knn.inc), and the GPU's block pass
+           where it settles the query (nns/block.h). */
+        gemst_cells top;
         uint32_t b[GEMST_BLOCK_ROWS], e[GEMST_BLOCK_ROWS];
-        int rows = block_rows_f64(&h.g, qq.c, b, e);
-        if (rows < 0)
-            continue;
-        count = block_knn_f64(&h.g, &qq, rows, b, e, kd2, kid);
-        REQUIRE_CMP(count, ==, m < (uint32_t)K ? (int)m : K);
-        for (int k = 0; k < count; k++) {
-            REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2,
-                    "query %u by cell: neighbour %d is %u (%a), expected %u (%a)", i, k, kid[k], kd2[k], nb[k].p,
-                    nb[k].d2);
+        int in_block;
+        gemst_top_cells_f64(&h.g, &top);
+        REQUIRE_CMP(gemst_block_rows_f64(&top, qq.c, UINT32_MAX, b, e), <, UINT32_MAX);
+        for (int pass = 0; pass < 2; pass++) {
+            count = pass == 0 ? block_then_rings_f64(&h.g, &qq, b, e, kd2, kid, &in_block)
+                              : gemst_block_search_f64(&h.g, &qq, K, UINT32_MAX - 1, kd2, kid);
+            if (pass == 1 && count < 0) {
+                REQUIRE(!in_block, "query %u: the block settled the CPU's search, not the GPU's", i);
+                continue;
+            }
+            block_settled += pass == 1;
+            REQUIRE_CMP(count, ==, m < (uint32_t)K ? (int)m : K);
+            for (int k = 0; k < count; k++) {
+                REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2,
+                        "query %u by cell (pass %d): neighbour %d is %u (%a), expected %u (%a)", i, pass, k, kid[k],
+                        kd2[k], nb[k].p, nb[k].d2);
+            }
         }
     }
+    if (gc->n >= 36) /* enough points for some blocks to hold a query's K nearest */
+        REQUIRE(block_settled > 0, "the block settled no query");
     free(nb);
     hand_grid_free(&h);
 }

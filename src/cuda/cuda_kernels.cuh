@@ -15,6 +15,7 @@
 #include "bvh/bvh_query.h"
 #include "bvh/labels.h"
 #include "nns/late_bvh.h"
+#include "nns/block.h"
 
 /* A list whose length is known on the device only: threads past *count
  * return.  Launches are sized by a host-side upper bound. */
@@ -595,12 +596,36 @@ static __global__ void GEMST_FN(k_init)(uint32_t n, uint32_t *comp, uint32_t *li
 #define GEMST_GRID_INSTANCE(g, DIM, CROWDED) (GEMST_CROWDED_PATH(g, CROWDED), (g).dim = (DIM))
 #define GEMST_WIDE_SEARCH_BLOCKS(CROWDED) ((CROWDED) ? 4 : 3)
 
-/* Static pruning's one spatial search. */
-template <int DIM, int CROWDED>
+/* Static pruning's search, first pass (nns/block.h): each point's K
+ * nearest from the block of its cell in its grid, the main one or its
+ * crowded cell's; hard[i] = 1 for the points this cannot settle, which
+ * k_static_prepare searches in full. */
+template <int DIM>
 static __global__ void __launch_bounds__(GEMST_THREADS, 4)
-    GEMST_FN(k_static_prepare)(gemst_grid g, uint32_t *cand, uint8_t *ncand, gemst_real *rb2)
+    GEMST_FN(k_static_block)(gemst_grid g, uint32_t *cand, uint8_t *ncand, gemst_real *rb2, uint8_t *hard)
 {
     GEMST_INDEX(i, g.n);
+    g.dim = DIM;
+    gemst_query qq;
+    gemst_real kd2[GEMST_KNN];
+    uint32_t kid[GEMST_KNN];
+    const int K = gemst_knn_k(DIM);
+    GEMST_FN(gemst_query_make)(&g, i, &qq);
+    const int count = GEMST_FN(gemst_block_search)(&g, &qq, K, GEMST_BLOCK_MAX_POINTS, kd2, kid);
+    hard[i] = count < 0;
+    if (count >= 0)
+        ncand[i] = (uint8_t)GEMST_FN(gemst_static_candidates)(&g, &qq, K, kd2, kid, count,
+                                                             cand + (size_t)i * GEMST_CAND_SLOTS, &rb2[i]);
+}
+
+/* Static pruning's search in full, for the points of a list. */
+template <int DIM, int CROWDED>
+static __global__ void __launch_bounds__(GEMST_THREADS, 4)
+    GEMST_FN(k_static_prepare)(gemst_grid g, const uint32_t *list, const int *n_list, uint32_t *cand,
+                               uint8_t *ncand, gemst_real *rb2)
+{
+    GEMST_LIST_INDEX(a, n_list);
+    const uint32_t i = list[a];
     GEMST_GRID_INSTANCE(g, DIM, CROWDED);
     gemst_query qq;
     gemst_real kd2[GEMST_KNN];

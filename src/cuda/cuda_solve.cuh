@@ -26,7 +26,7 @@ typedef struct {
     uint32_t edges;            /* tree edges emitted */
     int extra;                 /* points the fallback improved */
     int active, roots;         /* list lengths after compaction */
-    int uncertain, crowded;    /* list lengths of one-time selections */
+    int uncertain, crowded, hard; /* list lengths of one-time selections */
     gemst_word1 longest;       /* the iteration's longest edge */
 } GEMST_FN(counters);
 
@@ -47,7 +47,7 @@ typedef struct {
     uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
     gemst_crowd_word *crowd, *nest;
     gemst_subgrid *sub;
-    int clustered3d;           /* 3D points in clusters much finer than the cells (gemst_grid_clustered) */
+    int clustered;             /* points in clusters much finer than the cells (gemst_grid_clustered) */
     /* BVH (nns bvh, or the late BVH): FindMin1 searches the tree; no pruning, no fallback */
     int bvh;
     gridemst_prune prune;      /* the strategy in force: none once the late BVH took over */
@@ -725,7 +725,7 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
                 /* the crowded cells get their grids after duplicate removal (build_subgrids) */
                 if (gemst_grid_clustered(&fill)) {
                     stats->crowded_cell = c->g.crowded = GEMST_CLUSTERED_CROWDED;
-                    c->clustered3d = pb->dim == 3; /* for the late BVH's rule */
+                    c->clustered = 1; /* for the late BVH's rule and the static search */
                 }
                 break;
             }
@@ -894,9 +894,47 @@ static int GEMST_FN(crowded_instance)(const cuda_ctx *c)
             GEMST_FN(kernel)<2, 0><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
     } while (0)
 
+/* Below this many points, or on clustered inputs (where most blocks are
+ * too dense or hold crowded cells), static pruning's search skips the
+ * block pass: H200, 1e5-2e5 points of TSPLIB, static search 0.06-0.09 ms
+ * slower with it (its list's compaction); blobs 2D 1e7 8.13 ms against
+ * 7.97 without, varden 3D 1e6 14.1 against 13.6. */
+#define GEMST_BLOCK_MIN_POINTS 500000
+
+/* Static pruning's one spatial search (cuda_kernels.cuh): the block pass,
+ * then the walk for the points it left (hard), in grid order; or the walk
+ * for every point.  H200, 1e7 points, static search ms without / with the
+ * block pass: uniform 3D 5.95 / 5.10, uniform 2D 4.40 / 3.98, normal 3D
+ * 11.2 / 9.8, normal 2D 6.04 / 4.98; 1e8 points: uniform 3D 59.0 / 49.8,
+ * uniform 2D 43.4 / 39.0. */
+static int GEMST_FN(static_search)(cuda_ctx *c, int *block_pass, gridemst_error *err)
+{
+    const uint32_t nu = c->nu;
+    const uint32_t *list = c->active;
+    const int *n_list = CNT(c, active);
+    *block_pass = nu >= GEMST_BLOCK_MIN_POINTS && !c->clustered;
+    if (*block_pass) {
+        if (c->g.dim == 3)
+            GEMST_FN(k_static_block)<3><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand,
+                                                                                      c->rb2, c->keep);
+        else
+            GEMST_FN(k_static_block)<2><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand,
+                                                                                      c->rb2, c->keep);
+        GEMST_LAUNCHED();
+        /* the uncertain list's buffer holds the hard points until k_uncertain_flags */
+        GEMST_CU(cudaMemcpyAsync(c->uncertain, c->active, sizeof *c->uncertain * nu, cudaMemcpyDeviceToDevice, c->s));
+        GEMST_TRY(GEMST_FN(select)(c, c->uncertain, CNT(c, hard), nu, err));
+        list = c->uncertain;
+        n_list = CNT(c, hard);
+    }
+    GEMST_LAUNCH_WIDE(c, k_static_prepare, gemst_blocks(nu), c->g, list, n_list, c->cand, c->ncand, c->rb2);
+    GEMST_LAUNCHED();
+    return GRIDEMST_OK;
+}
+
 /* Every point its own component and active; static pruning's search and
  * its list of points whose candidates may miss a tree edge. */
-static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_error *err)
+static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_stats *stats, gridemst_error *err)
 {
     const uint32_t nu = c->nu;
     GEMST_FN(k_init)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, c->comp, c->link, c->active, c->roots,
@@ -912,14 +950,15 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_error *err)
     GEMST_CU(cudaMemcpyAsync(CNT(c, roots), &c->host.roots, sizeof(int), cudaMemcpyHostToDevice, c->s));
     if (c->pb->opt.prune != GRIDEMST_PRUNE_STATIC)
         return GRIDEMST_OK;
-    GEMST_LAUNCH_WIDE(c, k_static_prepare, gemst_blocks(nu), c->g, c->cand, c->ncand, c->rb2);
-    GEMST_LAUNCHED();
+    int block_pass;
+    GEMST_TRY(GEMST_FN(static_search)(c, &block_pass, err));
     GEMST_FN(k_uncertain_flags)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, c->rb2, c->keep);
     GEMST_LAUNCHED();
     GEMST_CU(cudaMemcpyAsync(c->uncertain, c->active, sizeof *c->uncertain * nu, cudaMemcpyDeviceToDevice, c->s));
     GEMST_TRY(GEMST_FN(select)(c, c->uncertain, CNT(c, uncertain), nu, err));
     GEMST_TRY(GEMST_FN(read_counters)(c, err));
     c->n_uncertain = (uint32_t)c->host.uncertain;
+    stats->block_points = block_pass ? (int64_t)nu - c->host.hard : 0;
     return GRIDEMST_OK;
 }
 
@@ -1246,7 +1285,7 @@ static int GEMST_FN(late_bvh)(cuda_ctx *c, gridemst_error *err)
 static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *stats, gridemst_error *err)
 {
     GEMST_CU(cudaEventRecord(ev[0], c->s));
-    GEMST_TRY(GEMST_FN(boruvka_init)(c, err));
+    GEMST_TRY(GEMST_FN(boruvka_init)(c, stats, err));
     GEMST_CU(cudaEventRecord(ev[1], c->s));
     GEMST_CU(cudaEventSynchronize(ev[1]));
     GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.prepare, err));
@@ -1261,7 +1300,7 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
             gemst_late_bvh_due(c->pb->opt.late_bvh, iteration, c->nu, (uint64_t)it[-1].fallback_searches,
                                gemst_late_bvh_reach(it[-1].longest_edge, stats->cell_side, (uint64_t)stats->cells,
                                                     c->nu, c->g.dim),
-                               c->clustered3d)) {
+                               c->clustered && c->g.dim == 3)) {
             GEMST_TRY(GEMST_FN(late_bvh)(c, err));
             stats->late_bvh_iteration = iteration;
         }
