@@ -178,7 +178,7 @@ typedef struct {
     int64_t crowded;
     int late_bvh; /* whether the late BVH takes over: 1, 0, or -1 where either may happen */
     int block;    /* whether the static search's block pass runs (nns/block.h; not below 500,000 points, nor
-                     on clustered sets) */
+                     on clustered sets, nor on cells too full for blocks) */
 } choice_set;
 
 static const choice_set choice_sets[] = {
@@ -215,6 +215,36 @@ START_TEST(test_cell_size_choice)
         compare_backends("normal, coarse cells", &ps, 0, 0);
     else if (set->crowded == GEMST_CLUSTERED_CROWDED)
         compare_backends("blobs, crowded from 128 (3D: and the late BVH)", &ps, 0, 0);
+    gridemst_result_free(&r);
+    free(ps.coords);
+}
+END_TEST
+
+/* Where the block pass runs by the cells' planned occupancy
+ * (gemst_block_pass_pays): a block of 3^dim cells of that many points each
+ * within GEMST_BLOCK_MAX_POINTS (160) or not. */
+static const struct {
+    int dim;
+    double occupancy;
+    int block;
+} block_rule_sets[] = {{3, 5.0, 1}, {3, 8.0, 0}, {2, 16.0, 1}, {2, 24.0, 0}};
+
+START_TEST(test_block_pass_rule)
+{
+    gemst_pointset ps;
+    gridemst_error err;
+    if (too_large(1000000))
+        return;
+    ck_assert_int_eq(gemst_generate(GEMST_GEN_UNIFORM, 1000000, block_rule_sets[_i].dim, 7, &ps, &err), GRIDEMST_OK);
+    gridemst_options o;
+    gridemst_result r;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    o.cell_occupancy = block_rule_sets[_i].occupancy;
+    solve_or_fail(&ps, &o, &r);
+    ck_assert_msg((r.stats.block_points > 0) == block_rule_sets[_i].block, "%dD, occupancy %g: %lld points settled",
+                  ps.dim, o.cell_occupancy, (long long)r.stats.block_points);
+    ck_assert_int_eq(r.n_edges, ps.n - 1);
     gridemst_result_free(&r);
     free(ps.coords);
 }
@@ -364,6 +394,7 @@ int main(void)
     tcase_add_loop_test(tc, test_special_sets, 0, 4);
     tcase_add_loop_test(tc, test_crowded_sets, 0, 6);
     tcase_add_loop_test(tc, test_cell_size_choice, 0, (int)(sizeof choice_sets / sizeof choice_sets[0]));
+    tcase_add_loop_test(tc, test_block_pass_rule, 0, (int)(sizeof block_rule_sets / sizeof block_rule_sets[0]));
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);
     tcase_add_loop_test(tc, test_device_memory_limit, 0, 2);

@@ -43,6 +43,7 @@ typedef struct {
     gemst_frame frame;
     gemst_grid g;              /* device arrays */
     uint32_t n, nu, n_dup, cells;
+    double occupancy;          /* the main grid's planned points per cell */
     uint32_t *dup_lo, *dup_hi;
     uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
     gemst_crowd_word *crowd, *nest;
@@ -259,7 +260,7 @@ static int GEMST_FN(fit_grid)(cuda_ctx *c, const double hi[3], double occupancy,
     memset(g, 0, sizeof *g);
     GEMST_FN(gemst_grid_fit)(g, &plan, maxc);
     g->crowded = gemst_crowded_threshold(crowded);
-    stats->cell_occupancy = occupancy;
+    stats->cell_occupancy = c->occupancy = occupancy;
     stats->crowded_cell = g->crowded;
     uint64_t cells = gemst_grid_cells(g->nc);
     if (cells >= (uint64_t)UINT32_MAX)
@@ -894,8 +895,9 @@ static int GEMST_FN(crowded_instance)(const cuda_ctx *c)
             GEMST_FN(kernel)<2, 0><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
     } while (0)
 
-/* Below this many points, or on clustered inputs (where most blocks are
- * too dense or hold crowded cells), static pruning's search skips the
+/* Below this many points, on clustered inputs (where most blocks are too
+ * dense or hold crowded cells), or where the cells are planned too full
+ * for blocks (gemst_block_pass_pays), static pruning's search skips the
  * block pass: H200, 1e5-2e5 points of TSPLIB, static search 0.06-0.09 ms
  * slower with it (its list's compaction); blobs 2D 1e7 8.13 ms against
  * 7.97 without, varden 3D 1e6 14.1 against 13.6. */
@@ -912,7 +914,8 @@ static int GEMST_FN(static_search)(cuda_ctx *c, int *block_pass, gridemst_error 
     const uint32_t nu = c->nu;
     const uint32_t *list = c->active;
     const int *n_list = CNT(c, active);
-    *block_pass = nu >= GEMST_BLOCK_MIN_POINTS && !c->clustered;
+    *block_pass = nu >= GEMST_BLOCK_MIN_POINTS && !c->clustered &&
+                  gemst_block_pass_pays(c->g.dim, c->occupancy, c->g.crowded);
     if (*block_pass) {
         if (c->g.dim == 3)
             GEMST_FN(k_static_block)<3><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand,

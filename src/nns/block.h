@@ -20,6 +20,7 @@
 #define GEMST_BLOCK_H
 
 #include "nns/search.h"
+#include "grid/subgrid.h"
 
 /* Rows of a block at most: 3 x 3 in 3D, 3 in 2D. */
 #define GEMST_BLOCK_ROWS 9
@@ -118,6 +119,22 @@ static inline GEMST_HD void GEMST_FN(gemst_block_grid)(const gemst_grid *g, cons
  * 320: uniform 3D 5.10 / 5.10, normal 3D 9.77 / 9.71; blobs 3D 1e6 3.53 /
  * 3.80). */
 #define GEMST_BLOCK_MAX_POINTS 160
+
+/* Whether the GPU's block pass pays on a main grid planned for `occupancy`
+ * points per cell, with cells crowded from `crowded` points: a block is
+ * 3^dim cells of that occupancy, or of GEMST_SUB_OCCUPANCY where the main
+ * cells are planned crowded (their own grids hold the blocks).  Blocks of
+ * more than GEMST_BLOCK_MAX_POINTS go to the walk, so where the typical
+ * block is that large, the pass costs every point and settles few.  H200,
+ * 1e7 points, static search ms with / without the pass: varden 3D (cells
+ * of 24, chosen by the fill; 20% settled) 19.35 / 17.53, uniform 3D with
+ * cells of 6 or 8 points 9.26 / 7.41 and 8.24 / 7.77, uniform 2D with 24
+ * 6.11 / 5.84. */
+static inline int gemst_block_pass_pays(int dim, double occupancy, uint32_t crowded)
+{
+    const double per_cell = occupancy > (double)crowded ? GEMST_SUB_OCCUPANCY : occupancy;
+    return per_cell * (dim == 3 ? 27.0 : 9.0) <= (double)GEMST_BLOCK_MAX_POINTS;
+}
 
 /* The GPU's block pass for one query (gemst_knn's result from the block of
  * gemst_block_grid): returns how many nearest points it wrote to kd2/kid,
