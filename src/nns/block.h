@@ -60,6 +60,13 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_block_rows)(const gemst_cells *cg
     return over ? UINT32_MAX : total;
 }
 
+/* The row length beyond which a row of the main grid may hold a crowded
+ * cell (gemst_block_rows' limit there). */
+static inline GEMST_HD uint32_t GEMST_FN(gemst_main_row_limit)(const gemst_grid *g)
+{
+    return g->n_sub > 0 ? g->crowded : UINT32_MAX;
+}
+
 /* The query's list of its K nearest points (gemst_knn) among the block's
  * rows [b[k], e[k]); returns how many it holds. */
 static inline GEMST_HD int GEMST_FN(gemst_block_knn)(const gemst_grid *g, const gemst_query *qq, int K,
@@ -100,7 +107,7 @@ static inline GEMST_HD void GEMST_FN(gemst_block_grid)(const gemst_grid *g, cons
     GEMST_FN(gemst_top_cells)(g, cg);
     for (int d = 0; d < 3; d++)
         c[d] = qq->c[d];
-    *limit = g->n_sub > 0 ? g->crowded : UINT32_MAX;
+    *limit = GEMST_FN(gemst_main_row_limit)(g);
     *lb_out = GEMST_REAL_INF;
     if (g->n_sub == 0)
         return;
