@@ -143,7 +143,8 @@ typedef struct gridemst_options {
                                      searched from 1/8 of the points and added an edge of 8
                                      mean point spacings or more (clusters far apart merging),
                                      or, on CUDA for 3D points in clusters much finer than its
-                                     cells, whose fallback searched from 1/40 of them;
+                                     cells, once the fallbacks of all iterations so far searched
+                                     from 1/36 of them;
                                      -1 = never.  The tree is the same either way.  Other
                                      strategies and nns BVH ignore it. */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */

@@ -1301,6 +1301,7 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         GEMST_CU(cudaEventRecord(ev[0], c->s));
         if (c->prune == GRIDEMST_PRUNE_STATIC && iteration > 0 &&
             gemst_late_bvh_due(c->pb->opt.late_bvh, iteration, c->nu, (uint64_t)it[-1].fallback_searches,
+                               (uint64_t)stats->fallback_searches,
                                gemst_late_bvh_reach(it[-1].longest_edge, stats->cell_side, (uint64_t)stats->cells,
                                                     c->nu, c->g.dim),
                                c->clustered && c->g.dim == 3)) {

@@ -51,19 +51,27 @@
  * and normal sets, where it did not or was not needed.
  *
  * Or, for 3D points in clusters much finer than the grid's cells (the
- * CUDA backend's gemst_grid_clustered, grid_plan.h), after an iteration
- * whose fallback searched from at least one point in
+ * CUDA backend's gemst_grid_clustered, grid_plan.h), once the fallbacks of
+ * all iterations so far searched from at least one point in
  * GEMST_LATE_BVH_CLUSTERED_FALLBACKS: their late edges stay short in
  * spacings, but their fallback grows to most of the points within an
  * iteration or two, and the grid's crowded and nested cells make each
- * search dear.  H200, device ms, never / that rule / the best iteration
- * forced: blobs 3D 1e6 18.2 / 10.3 (before iteration 4) / 10.3, blobs 3D
- * 1e7 58.9 / 56.8 (6) / 55.5, varden 3D 1e6 58.6 / 20.9 (4) / 20.2.  In 2D
- * the grid stayed the faster (blobs 2D 1e7: 27.0 never, 28.2-36.0 forced
- * from iterations 3 to 10). */
+ * search dear (one slow search can hold up an iteration: blobs 3D 1e7 seed
+ * 2's sixth took 30.7 ms for 1.39 million searches, seed 1's 3.9 ms for
+ * 1.62 million).  The sum, not one iteration's count: an iteration's count
+ * can fall back before it rises (blobs 3D 1e7: 161, 228, 212 thousand in
+ * iterations 2-4), and one iteration's threshold (formerly 1 point in 40)
+ * sat between counts that called for the same switch.  H200, device ms,
+ * the rule before (one iteration, 1 in 40) / this rule / the best
+ * iteration forced, seeds 1-5: blobs 3D 1e7 57.2 / 57.6 / 56.0, 82.9 /
+ * 55.9 / 54.1, 80.1 / 58.3 / 57.3, 64.6 / 58.1 / 56.6, 56.2 / 55.7 / 55.1;
+ * blobs 3D 3e6 seeds 1-3 53.1 / 20.5 / 20.5, 22.8 / 21.1 / 21.1, 22.6 /
+ * 21.0 / 21.0; blobs 3D 1e6 and varden 3D 1e6 within 0.5 ms of the best
+ * (benchmarks/README.md).  In 2D the grid stayed the faster (blobs 2D 1e7:
+ * 27.0 never, 28.2-36.0 forced from iterations 3 to 10). */
 #define GEMST_LATE_BVH_FALLBACKS 8
 #define GEMST_LATE_BVH_REACH 8.0
-#define GEMST_LATE_BVH_CLUSTERED_FALLBACKS 40
+#define GEMST_LATE_BVH_CLUSTERED_FALLBACKS 36
 
 /* An edge of the given length in mean spacings, for nu points in `cells`
  * cells of the given side in dim dimensions (lengths in any one unit). */
@@ -74,17 +82,18 @@ static inline double gemst_late_bvh_reach(double length, double side, uint64_t c
 
 /* Whether to switch before `iteration` (counted from 0) of a solve of nu
  * points, after an iteration whose fallback searched from `fallbacks`
- * points and whose longest edge reached `reach` mean spacings
- * (gemst_late_bvh_reach); clustered3d: 3D points in clusters much finer
- * than the grid's cells; option as gridemst_options.late_bvh. */
+ * points (`fallbacks_so_far` in all iterations up to it) and whose longest
+ * edge reached `reach` mean spacings (gemst_late_bvh_reach); clustered3d:
+ * 3D points in clusters much finer than the grid's cells; option as
+ * gridemst_options.late_bvh. */
 static inline GEMST_HD int gemst_late_bvh_due(int option, int iteration, uint32_t nu, uint64_t fallbacks,
-                                              double reach, int clustered3d)
+                                              uint64_t fallbacks_so_far, double reach, int clustered3d)
 {
     if (option < 0 || iteration < 1 || nu <= 2 * GEMST_LATE_BVH_LEAF)
         return 0;
     if (option > 0)
         return iteration >= option;
-    if (clustered3d && fallbacks >= nu / GEMST_LATE_BVH_CLUSTERED_FALLBACKS)
+    if (clustered3d && fallbacks_so_far >= nu / GEMST_LATE_BVH_CLUSTERED_FALLBACKS)
         return 1;
     return fallbacks >= nu / GEMST_LATE_BVH_FALLBACKS && reach >= GEMST_LATE_BVH_REACH;
 }
