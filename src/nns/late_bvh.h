@@ -66,7 +66,9 @@
  * iteration forced, seeds 1-5: blobs 3D 1e7 57.2 / 57.6 / 56.0, 82.9 /
  * 55.9 / 54.1, 80.1 / 58.3 / 57.3, 64.6 / 58.1 / 56.6, 56.2 / 55.7 / 55.1;
  * blobs 3D 3e6 seeds 1-3 53.1 / 20.5 / 20.5, 22.8 / 21.1 / 21.1, 22.6 /
- * 21.0 / 21.0; blobs 3D 1e6 and varden 3D 1e6 within 0.5 ms of the best
+ * 21.0 / 21.0; blobs 3D 1e6 and varden 3D 1e6 within 0.5 ms of the best.
+ * Above 1e7 points the best switch comes one or two iterations later,
+ * which the sums do not tell apart: blobs 3D 2e7 105.6 / 111.2 / 105.5
  * (benchmarks/README.md).  In 2D the grid stayed the faster (blobs 2D 1e7:
  * 27.0 never, 28.2-36.0 forced from iterations 3 to 10). */
 #define GEMST_LATE_BVH_FALLBACKS 8
