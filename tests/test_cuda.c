@@ -299,6 +299,64 @@ START_TEST(test_special_sets)
 }
 END_TEST
 
+/* Lone points (cuda_lone.cuh): a dense cluster and LONE_POINTS points spread
+ * over the unit square or cube around it, whose nearest neighbours lie many
+ * rings of cells away; which = 1 puts them all on a line (one row of cells).
+ * Coordinates from a fixed linear congruential sequence. */
+#define LONE_CLUSTER 50000
+#define LONE_POINTS 40
+static void make_lone(int which, int dim, gemst_pointset *ps)
+{
+    const int64_t n = LONE_CLUSTER + LONE_POINTS;
+    double *v = calloc((size_t)(n * dim), sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    uint64_t state = 12345;
+    for (int64_t i = 0; i < n; i++)
+        for (int d = 0; d < dim; d++) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            const double u = (double)(state >> 11) * 0x1p-53;
+            const double x = i < LONE_CLUSTER ? 0.5 + 0.01 * u : u;
+            v[i * dim + d] = which == 1 && d > 0 ? 0.5 : x;
+        }
+    memset(ps, 0, sizeof *ps);
+    ps->n = n;
+    ps->dim = dim;
+    ps->dtype = GRIDEMST_FLOAT64;
+    ps->coords = v;
+}
+
+/* The GPU's search for lone points gives the CPU's tree, and runs on such
+ * sets only (stats.lone_points; never on the CPU, nor on uniform points). */
+START_TEST(test_lone_points)
+{
+    static const char *names[] = {"lone points", "lone points on a line"};
+    gemst_pointset ps;
+    gridemst_options o;
+    gridemst_result r;
+    const int dim = 2 + _i % 2;
+    make_lone(_i / 2, dim, &ps);
+    compare_backends(names[_i / 2], &ps, 0, 0);
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    solve_or_fail(&ps, &o, &r);
+    ck_assert_msg(r.stats.lone_points > 0 && r.stats.lone_points <= LONE_POINTS, "%s %dD: %lld lone points",
+                  names[_i / 2], dim, (long long)r.stats.lone_points);
+    gridemst_result_free(&r);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    solve_or_fail(&ps, &o, &r);
+    ck_assert_int_eq(r.stats.lone_points, 0);
+    gridemst_result_free(&r);
+    free(ps.coords);
+    gridemst_error err;
+    ck_assert_int_eq(gemst_generate(GEMST_GEN_UNIFORM, 100000, dim, 1, &ps, &err), GRIDEMST_OK);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    solve_or_fail(&ps, &o, &r);
+    ck_assert_int_eq(r.stats.lone_points, 0);
+    gridemst_result_free(&r);
+    free(ps.coords);
+}
+END_TEST
+
 /* Against the independent reference directly, on the GPU alone. */
 START_TEST(test_gpu_against_prim)
 {
@@ -395,6 +453,7 @@ int main(void)
     tcase_add_loop_test(tc, test_crowded_sets, 0, 6);
     tcase_add_loop_test(tc, test_cell_size_choice, 0, (int)(sizeof choice_sets / sizeof choice_sets[0]));
     tcase_add_loop_test(tc, test_block_pass_rule, 0, (int)(sizeof block_rule_sets / sizeof block_rule_sets[0]));
+    tcase_add_loop_test(tc, test_lone_points, 0, 4);
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);
     tcase_add_loop_test(tc, test_device_memory_limit, 0, 2);

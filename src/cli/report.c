@@ -382,6 +382,7 @@ void cli_print_json(FILE *f, const cli_run *r)
     json_int(&j, "crowded_cells", st->crowded_cells);
     json_int(&j, "nested_cells", st->nested_cells);
     json_int(&j, "block_points", st->block_points);
+    json_int(&j, "lone_points", st->lone_points);
     json_int(&j, "fallback_searches", st->fallback_searches);
     json_int(&j, "late_bvh_iteration", st->late_bvh_iteration);
     json_int(&j, "peak_device_bytes", st->peak_device_bytes);

@@ -16,6 +16,7 @@
 #include "bvh/labels.h"
 #include "nns/late_bvh.h"
 #include "nns/block.h"
+#include "cuda/cuda_lone.cuh"
 
 /* A list whose length is known on the device only: threads past *count
  * return.  Launches are sized by a host-side upper bound. */
@@ -618,11 +619,13 @@ static __global__ void __launch_bounds__(GEMST_THREADS, 4)
                                                              cand + (size_t)i * GEMST_CAND_SLOTS, &rb2[i]);
 }
 
-/* Static pruning's search in full, for the points of a list. */
+/* Static pruning's search in full, for the points of a list; a point still
+ * searching after GEMST_LONE_RINGS rings goes to the lone list instead
+ * (cuda_lone.cuh). */
 template <int DIM, int CROWDED>
 static __global__ void __launch_bounds__(GEMST_THREADS, 4)
     GEMST_FN(k_static_prepare)(gemst_grid g, const uint32_t *list, const int *n_list, uint32_t *cand,
-                               uint8_t *ncand, gemst_real *rb2)
+                               uint8_t *ncand, gemst_real *rb2, uint32_t *lone, int *n_lone)
 {
     GEMST_LIST_INDEX(a, n_list);
     const uint32_t i = list[a];
@@ -632,9 +635,42 @@ static __global__ void __launch_bounds__(GEMST_THREADS, 4)
     uint32_t kid[GEMST_KNN];
     GEMST_FN(gemst_query_make)(&g, i, &qq);
     const int K = gemst_knn_k(DIM);
-    int count = GEMST_FN(gemst_knn)(&g, &qq, K, kd2, kid);
+    int count = GEMST_FN(gemst_knn)(&g, &qq, K, GEMST_LONE_RINGS, kd2, kid);
+    if (count < 0) {
+        lone[atomicAdd(n_lone, 1)] = i;
+        return;
+    }
     ncand[i] = (uint8_t)GEMST_FN(gemst_static_candidates)(&g, &qq, K, kd2, kid, count,
                                                          cand + (size_t)i * GEMST_CAND_SLOTS, &rb2[i]);
+}
+
+/* Static pruning's search for the points k_static_prepare listed as lone
+ * (n_list of them), one warp each (cuda_lone.cuh): where the point's
+ * neighbours start and a bound on the K-th (lone_start), its K nearest from
+ * there (lone_knn), then its candidates, as k_static_prepare would have
+ * written them. */
+template <int DIM>
+static __global__ void GEMST_FN(k_static_lone)(gemst_grid g, const uint32_t *list, const int *n_list, uint32_t *cand,
+                                             uint8_t *ncand, gemst_real *rb2)
+{
+    g.dim = DIM;
+    gemst_cells top;
+    GEMST_FN(gemst_top_cells)(&g, &top);
+    const int K = gemst_knn_k(DIM);
+    const uint32_t warps = gridDim.x * (blockDim.x / GEMST_WARP);
+    for (uint32_t a = (blockIdx.x * blockDim.x + threadIdx.x) / GEMST_WARP; a < (uint32_t)*n_list; a += warps) {
+        const uint32_t i = list[a];
+        gemst_query qq;
+        gemst_real bound2;
+        gemst_real kd2[GEMST_KNN];
+        uint32_t kid[GEMST_KNN];
+        GEMST_FN(gemst_query_make)(&g, i, &qq);
+        const int r0 = GEMST_FN(lone_start)<DIM>(&g, &top, &qq, K, &bound2);
+        const int count = GEMST_FN(lone_knn)<DIM>(&g, &top, &qq, K, r0, bound2, kd2, kid);
+        if (threadIdx.x % GEMST_WARP == 0)
+            ncand[i] = (uint8_t)GEMST_FN(gemst_static_candidates)(&g, &qq, K, kd2, kid, count,
+                                                                 cand + (size_t)i * GEMST_CAND_SLOTS, &rb2[i]);
+    }
 }
 
 /* One instance per strategy (PRUNE), so that each compiles to the

@@ -26,7 +26,7 @@ typedef struct {
     uint32_t edges;            /* tree edges emitted */
     int extra;                 /* points the fallback improved */
     int active, roots;         /* list lengths after compaction */
-    int uncertain, crowded, hard; /* list lengths of one-time selections */
+    int uncertain, crowded, hard, lone; /* list lengths of one-time selections */
     gemst_word1 longest;       /* the iteration's longest edge */
 } GEMST_FN(counters);
 
@@ -930,7 +930,16 @@ static int GEMST_FN(static_search)(cuda_ctx *c, int *block_pass, gridemst_error 
         list = c->uncertain;
         n_list = CNT(c, hard);
     }
-    GEMST_LAUNCH_WIDE(c, k_static_prepare, gemst_blocks(nu), c->g, list, n_list, c->cand, c->ncand, c->rb2);
+    /* the fallback's list is free until the first iteration: it takes the lone points */
+    GEMST_LAUNCH_WIDE(c, k_static_prepare, gemst_blocks(nu), c->g, list, n_list, c->cand, c->ncand, c->rb2, c->extra,
+                      CNT(c, lone));
+    GEMST_LAUNCHED();
+    if (c->g.dim == 3)
+        GEMST_FN(k_static_lone)<3><<<GEMST_LONE_BLOCKS, GEMST_THREADS, 0, c->s>>>(c->g, c->extra, CNT(c, lone),
+                                                                                 c->cand, c->ncand, c->rb2);
+    else
+        GEMST_FN(k_static_lone)<2><<<GEMST_LONE_BLOCKS, GEMST_THREADS, 0, c->s>>>(c->g, c->extra, CNT(c, lone),
+                                                                                 c->cand, c->ncand, c->rb2);
     GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }
@@ -962,6 +971,7 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_stats *stats, gridemst_e
     GEMST_TRY(GEMST_FN(read_counters)(c, err));
     c->n_uncertain = (uint32_t)c->host.uncertain;
     stats->block_points = block_pass ? (int64_t)nu - c->host.hard : 0;
+    stats->lone_points = c->host.lone;
     return GRIDEMST_OK;
 }
 
