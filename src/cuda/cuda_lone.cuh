@@ -7,18 +7,21 @@
  * ring r of a 3D grid costs about 8 r^2 row and cell lookups.  On one
  * thread that walk held up the whole search kernel, which lasts as long as
  * its slowest thread: varden 3D 1e6 points, seed 2, static search 57 ms
- * (seed 1: 14; with the warps 4.8 and 3.1).  So the per-thread walk (k_static_prepare) stops after
- * GEMST_LONE_RINGS rings and lists the point.  Here a warp walks the empty
- * rings, its lanes taking each ring's rows between them and counting their
- * points, up to the first K points met; their greatest distance bounds the
- * K-th nearest.  One lane then walks on from the first ring that holds a
- * point, as k_static_prepare does (crowded cells through their grids),
- * with its list bounded from the start.
+ * (seed 1: 14; with the warps 4.8 and 3.1).  So the per-thread walk
+ * (k_static_prepare) stops after GEMST_LONE_RINGS rings and lists the
+ * point, and a warp searches it here.  Its lanes take each ring's rows
+ * between them.  First they count their points, up to the first ring that
+ * holds one and the first K points met, whose greatest distance bounds the
+ * K-th nearest (lone_start).  Then they scan the rows that may hold a point
+ * within each lane's K-th distance, every non-empty range by all the
+ * lanes, and merge their lists at the end of each ring (lone_knn).  A
+ * crowded cell is read whole, not through its own grid.
  *
  * The result is gemst_knn's: the K nearest points in edge order are unique,
- * the rings skipped hold no point, and the bound only prunes what lies
- * beyond K points already known.  The kernel, k_static_lone, is with the
- * other search kernels in cuda_kernels.cuh.
+ * the rings skipped hold no point, the bounds only prune what lies beyond
+ * K points already known, and the search stops on the same test
+ * (gemst_knn_ring_done).  The kernel, k_static_lone, is with the other
+ * search kernels in cuda_kernels.cuh.
  */
 #ifndef GEMST_CUDA_LONE_CUH
 #define GEMST_CUDA_LONE_CUH
