@@ -122,6 +122,20 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
  * bound ub, q cannot give the component's shortest edge: no search.  Late iterations, where
  * most points lie deep inside large components, are mostly such points.
  */
+/* Whether gemst_bvh_findmin1_point(q) would search the tree now: q's last
+ * nearest foreign point joined its component (or it had none), and q's
+ * lower bound does not exceed its component's bound ub.  The CUDA backend
+ * lists these points first, so that its searching threads run side by side
+ * rather than one to a warp among points that search nothing. */
+static inline GEMST_HD int GEMST_FN(gemst_bvh_searches)(const uint32_t *comp, const gemst_word1 *ub,
+                                                      const gemst_real *best_d2, const uint32_t *best_to, uint32_t q)
+{
+    const uint32_t r = comp[q], prev = best_to[q];
+    if (prev != GEMST_NONE && comp[prev] != r)
+        return 0;
+    return !(best_d2[q] > gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[r])));
+}
+
 static inline GEMST_HD void GEMST_FN(gemst_bvh_findmin1_point)(const gemst_bvh *b, const gemst_grid *pts,
                                                              const uint32_t *comp, gemst_word1 *ub,
                                                              gemst_real *best_d2, uint32_t *best_to, uint32_t q)

@@ -27,6 +27,7 @@ typedef struct {
     int extra;                 /* points the fallback improved */
     int active, roots;         /* list lengths after compaction */
     int uncertain, crowded, hard, lone; /* list lengths of one-time selections */
+    int searching;             /* points whose BVH search runs this iteration */
     gemst_word1 longest;       /* the iteration's longest edge */
 } GEMST_FN(counters);
 
@@ -58,7 +59,8 @@ typedef struct {
     gemst_word1 *ub;           /* each root's bound on its shortest outgoing edge */
     /* Boruvka state, as in cpu_solve.inc */
     uint32_t *comp, *link, *best_to, *win_in, *win_out, *head, *next, *cand;
-    uint32_t *active, *roots, *uncertain, *extra;
+    uint32_t *active, *roots, *uncertain;
+    uint32_t *extra;           /* the fallback's list; with the BVH, the points whose search runs */
     uint8_t *ncand, *keep;
     gemst_real *best_d2, *rb2;
     gemst_word1 *w1;
@@ -777,7 +779,8 @@ static int GEMST_FN(build_bvh)(cuda_ctx *c, gridemst_error *err)
 
 /* FindMin1 on the BVH for every point, as cpu_bvh.inc and cpu_solve.inc
  * drive it: the roots' bounds reset, the breaks and Morton-neighbour
- * bounds, their scan, the node labels, then the searches. */
+ * bounds, their scan, the node labels, then the searches (the points that
+ * search listed in c->extra first). */
 static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
 {
     const uint32_t nu = c->nu;
@@ -789,8 +792,12 @@ static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
     GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, c->brk, c->brk, nu, c->s));
     GEMST_FN(k_bvh_labels)<<<gemst_blocks(c->tree.n - 1), GEMST_THREADS, 0, c->s>>>(c->tree, c->comp, c->brk);
     GEMST_LAUNCHED();
+    GEMST_CU(cudaMemsetAsync(CNT(c, searching), 0, sizeof c->host.searching, c->s));
+    GEMST_FN(k_bvh_triage)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
+                                                                        c->best_to, c->extra, CNT(c, searching));
+    GEMST_LAUNCHED();
     GEMST_FN(k_bvh_findmin1)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
-                                                                          c->best_to);
+                                                                          c->best_to, c->extra, CNT(c, searching));
     GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }
