@@ -101,6 +101,27 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
     return beyond;
 }
 
+/* Whether q's last nearest foreign point is still foreign, so still its
+ * nearest (the foreign points only become fewer): then best_d2[q] is that
+ * edge's length, else a lower bound on q's nearest foreign distance. */
+static inline GEMST_HD int gemst_bvh_keeps_nearest(const uint32_t *comp, const uint32_t *best_to, uint32_t q)
+{
+    const uint32_t prev = best_to[q];
+    return prev != GEMST_NONE && comp[prev] != comp[q];
+}
+
+/* Whether gemst_bvh_findmin1_point(q) would search the tree now: q keeps no
+ * nearest foreign point, and its lower bound does not exceed its
+ * component's bound ub.  The CUDA backend lists these points first, so that
+ * its searching threads run side by side rather than one to a warp among
+ * points that search nothing. */
+static inline GEMST_HD int GEMST_FN(gemst_bvh_searches)(const uint32_t *comp, const gemst_word1 *ub,
+                                                      const gemst_real *best_d2, const uint32_t *best_to, uint32_t q)
+{
+    return !gemst_bvh_keeps_nearest(comp, best_to, q) &&
+           !(best_d2[q] > gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[comp[q]])));
+}
+
 /*
  * FindMin1 for point q: its nearest foreign point within its component's
  * bound, into best_d2[q] and best_to[q] (GEMST_NONE when none).  An edge
@@ -122,30 +143,16 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
  * bound ub, q cannot give the component's shortest edge: no search.  Late iterations, where
  * most points lie deep inside large components, are mostly such points.
  */
-/* Whether gemst_bvh_findmin1_point(q) would search the tree now: q's last
- * nearest foreign point joined its component (or it had none), and q's
- * lower bound does not exceed its component's bound ub.  The CUDA backend
- * lists these points first, so that its searching threads run side by side
- * rather than one to a warp among points that search nothing. */
-static inline GEMST_HD int GEMST_FN(gemst_bvh_searches)(const uint32_t *comp, const gemst_word1 *ub,
-                                                      const gemst_real *best_d2, const uint32_t *best_to, uint32_t q)
-{
-    const uint32_t r = comp[q], prev = best_to[q];
-    if (prev != GEMST_NONE && comp[prev] != r)
-        return 0;
-    return !(best_d2[q] > gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[r])));
-}
-
 static inline GEMST_HD void GEMST_FN(gemst_bvh_findmin1_point)(const gemst_bvh *b, const gemst_grid *pts,
                                                              const uint32_t *comp, gemst_word1 *ub,
                                                              gemst_real *best_d2, uint32_t *best_to, uint32_t q)
 {
-    const uint32_t r = comp[q], prev = best_to[q];
+    const uint32_t r = comp[q];
     const gemst_real radius = gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[r]));
     gemst_edge_key best = gemst_edge_none();
     uint32_t to = GEMST_NONE;
-    if (prev != GEMST_NONE && comp[prev] != r) {
-        to = prev; /* still foreign: still the nearest */
+    if (gemst_bvh_keeps_nearest(comp, best_to, q)) {
+        to = best_to[q];
         best.d2 = best_d2[q];
     } else if (!(best_d2[q] > radius)) {
         gemst_query qq;
