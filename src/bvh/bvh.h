@@ -99,8 +99,17 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_box_dist2)(const gemst_bvh 
 {
     const gemst_real *lo = b->node[i].lo, *hi = b->node[i].hi;
     gemst_real s = 0;
-    for (int d = 0; d < b->dim; d++) {
-        gemst_real gap = q[d] < lo[d] ? GEMST_SUB(lo[d], q[d]) : q[d] > hi[d] ? GEMST_SUB(q[d], hi[d]) : (gemst_real)0;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int d = 0; d < 3; d++) {
+        if (d >= b->dim)
+            break;
+        /* the greater of the two gaps, or 0: one of the three values the
+           tests q < lo, q > hi would pick, without their branches */
+        const gemst_real below = GEMST_SUB(lo[d], q[d]), above = GEMST_SUB(q[d], hi[d]);
+        gemst_real gap = below > above ? below : above;
+        gap = gap > (gemst_real)0 ? gap : (gemst_real)0;
         gemst_real t = GEMST_MUL(gap, gap);
         s = d == 0 ? t : GEMST_ADD(s, t);
     }

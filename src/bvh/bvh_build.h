@@ -82,7 +82,12 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_box)(const gemst_bvh *b, const ge
                                                   gemst_real lo[3], gemst_real hi[3])
 {
     if (!gemst_bvh_is_leaf(b->n, id)) {
-        for (int d = 0; d < b->dim; d++) {
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+        for (int d = 0; d < 3; d++) {
+            if (d >= b->dim)
+                break;
             lo[d] = b->node[id].lo[d];
             hi[d] = b->node[id].hi[d];
         }
@@ -91,7 +96,12 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_box)(const gemst_bvh *b, const ge
     uint32_t first, end;
     GEMST_FN(gemst_bvh_leaf_points)(b, id, &first, &end);
     for (uint32_t p = first; p < end; p++) {
-        for (int d = 0; d < b->dim; d++) {
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+        for (int d = 0; d < 3; d++) {
+            if (d >= b->dim)
+                break;
             const gemst_real v = (d == 0 ? pts->x : d == 1 ? pts->y : pts->z)[p];
             lo[d] = p > first && lo[d] < v ? lo[d] : v;
             hi[d] = p > first && hi[d] > v ? hi[d] : v;
@@ -114,7 +124,12 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_from_leaf)(gemst_bvh *b, cons
         GEMST_FN(gemst_bvh_children)(b->n, b->node, k, child);
         GEMST_FN(gemst_bvh_box)(b, pts, child[0], lo[0], hi[0]);
         GEMST_FN(gemst_bvh_box)(b, pts, child[1], lo[1], hi[1]);
-        for (int d = 0; d < b->dim; d++) {
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+        for (int d = 0; d < 3; d++) {
+            if (d >= b->dim)
+                break;
             b->node[k].lo[d] = lo[0][d] < lo[1][d] ? lo[0][d] : lo[1][d];
             b->node[k].hi[d] = hi[0][d] > hi[1][d] ? hi[0][d] : hi[1][d];
         }

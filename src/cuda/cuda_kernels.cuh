@@ -464,16 +464,19 @@ static __global__ void GEMST_FN(k_sub_table)(uint32_t m, int sub_bits, uint32_t 
 /* ---------------------------------------------------------------- BVH */
 
 /* The build (bvh/bvh_build.h): the tree's shape per internal node, then the
- * boxes bottom-up from every leaf (node labels zeroed before). */
+ * boxes bottom-up from every leaf (node labels zeroed before), one instance
+ * per dimension (DIM), where the boxes' loops unroll. */
 static __global__ void GEMST_FN(k_bvh_build_node)(const uint64_t *code, gemst_bvh b)
 {
     GEMST_INDEX(i, b.n - 1);
     GEMST_FN(gemst_bvh_build_node)(code, b.n, i, b.node, b.parent);
 }
 
+template <int DIM>
 static __global__ void GEMST_FN(k_bvh_fit)(gemst_bvh b, gemst_grid pts)
 {
     GEMST_INDEX(j, b.n);
+    b.dim = pts.dim = DIM;
     GEMST_FN(gemst_bvh_fit_from_leaf)(&b, &pts, j);
 }
 
@@ -527,12 +530,15 @@ static __global__ void GEMST_FN(k_bvh_triage)(gemst_bvh b, gemst_grid pts, const
         list[base + at] = q;
 }
 
-/* ... then the listed points search, side by side. */
+/* ... then the listed points search, side by side; one instance per
+ * dimension (DIM), where the box distances unroll. */
+template <int DIM>
 static __global__ void GEMST_FN(k_bvh_findmin1)(gemst_bvh b, gemst_grid pts, const uint32_t *comp, gemst_word1 *ub,
                                               gemst_real *best_d2, uint32_t *best_to, const uint32_t *list,
                                               const int *n_list)
 {
     GEMST_LIST_INDEX(a, n_list);
+    b.dim = pts.dim = DIM;
     GEMST_FN(gemst_bvh_findmin1_point)(&b, &pts, comp, ub, best_d2, best_to, list[a]);
 }
 

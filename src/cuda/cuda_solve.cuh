@@ -760,7 +760,10 @@ static int GEMST_FN(build_tree)(cuda_ctx *c, const uint64_t *leaf_code, uint32_t
     GEMST_CU(cudaMemsetAsync(b->node, 0, sizeof *b->node * (n - 1), c->s));
     GEMST_FN(k_bvh_build_node)<<<gemst_blocks(n - 1), GEMST_THREADS, 0, c->s>>>(leaf_code, *b);
     GEMST_LAUNCHED();
-    GEMST_FN(k_bvh_fit)<<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(*b, c->g);
+    if (c->g.dim == 3)
+        GEMST_FN(k_bvh_fit)<3><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(*b, c->g);
+    else
+        GEMST_FN(k_bvh_fit)<2><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(*b, c->g);
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, b->parent);
     b->parent = NULL;
@@ -796,8 +799,14 @@ static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
     GEMST_FN(k_bvh_triage)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
                                                                         c->best_to, c->extra, CNT(c, searching));
     GEMST_LAUNCHED();
-    GEMST_FN(k_bvh_findmin1)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
-                                                                          c->best_to, c->extra, CNT(c, searching));
+    if (c->g.dim == 3)
+        GEMST_FN(k_bvh_findmin1)<3><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub,
+                                                                                  c->best_d2, c->best_to, c->extra,
+                                                                                  CNT(c, searching));
+    else
+        GEMST_FN(k_bvh_findmin1)<2><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub,
+                                                                                  c->best_d2, c->best_to, c->extra,
+                                                                                  CNT(c, searching));
     GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }
