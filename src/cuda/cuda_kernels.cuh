@@ -464,8 +464,8 @@ static __global__ void GEMST_FN(k_sub_table)(uint32_t m, int sub_bits, uint32_t 
 /* ---------------------------------------------------------------- BVH */
 
 /* The build (bvh/bvh_build.h): the tree's shape per internal node, then the
- * boxes bottom-up from every leaf (node labels zeroed before), one instance
- * per dimension (DIM), where the boxes' loops unroll. */
+ * boxes bottom-up from every leaf (node labels zeroed before), the latter in
+ * one instance per dimension (DIM), where the boxes' loops unroll. */
 static __global__ void GEMST_FN(k_bvh_build_node)(const uint64_t *code, gemst_bvh b)
 {
     GEMST_INDEX(i, b.n - 1);
