@@ -14,6 +14,14 @@
 #define GEMST_HD
 #endif
 
+/* Before a loop the GPU unrolls (where its count is a constant, such as a
+ * per-dimension kernel's dim); nothing on the CPU. */
+#ifdef __CUDA_ARCH__
+#define GEMST_UNROLL _Pragma("unroll")
+#else
+#define GEMST_UNROLL
+#endif
+
 /* Marks an absent point or root index. */
 #define GEMST_NONE UINT32_MAX
 

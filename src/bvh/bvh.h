@@ -99,9 +99,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_box_dist2)(const gemst_bvh 
 {
     const gemst_real *lo = b->node[i].lo, *hi = b->node[i].hi;
     gemst_real s = 0;
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+    GEMST_UNROLL
     for (int d = 0; d < 3; d++) {
         if (d >= b->dim)
             break;

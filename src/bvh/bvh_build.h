@@ -82,9 +82,7 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_box)(const gemst_bvh *b, const ge
                                                   gemst_real lo[3], gemst_real hi[3])
 {
     if (!gemst_bvh_is_leaf(b->n, id)) {
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+        GEMST_UNROLL
         for (int d = 0; d < 3; d++) {
             if (d >= b->dim)
                 break;
@@ -96,9 +94,7 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_box)(const gemst_bvh *b, const ge
     uint32_t first, end;
     GEMST_FN(gemst_bvh_leaf_points)(b, id, &first, &end);
     for (uint32_t p = first; p < end; p++) {
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+        GEMST_UNROLL
         for (int d = 0; d < 3; d++) {
             if (d >= b->dim)
                 break;
@@ -124,9 +120,7 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_from_leaf)(gemst_bvh *b, cons
         GEMST_FN(gemst_bvh_children)(b->n, b->node, k, child);
         GEMST_FN(gemst_bvh_box)(b, pts, child[0], lo[0], hi[0]);
         GEMST_FN(gemst_bvh_box)(b, pts, child[1], lo[1], hi[1]);
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+        GEMST_UNROLL
         for (int d = 0; d < 3; d++) {
             if (d >= b->dim)
                 break;

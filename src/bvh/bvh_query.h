@@ -55,9 +55,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
         gemst_real push_d2[2];
         int np = 0;
         GEMST_FN(gemst_bvh_children)(b->n, b->node, stack[top], child);
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+        GEMST_UNROLL
         for (int k = 0; k < 2; k++) {
             uint32_t id = child[k];
             if (gemst_bvh_is_leaf(b->n, id)) {

@@ -44,9 +44,7 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_block_rows)(const gemst_cells *cg
     const int32_t xa = c[0] > 0 ? c[0] - 1 : 0, xb = c[0] < cg->nc[0] - 1 ? c[0] + 1 : cg->nc[0] - 1;
     uint32_t total = 0;
     int over = 0;
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+    GEMST_UNROLL
     for (int k = 0; k < GEMST_BLOCK_ROWS; k++) {
         const int32_t y = c[1] + k % 3 - 1, z = cg->dim == 3 ? c[2] + k / 3 - 1 : 0;
         b[k] = e[k] = 0;
@@ -76,9 +74,7 @@ static inline GEMST_HD int GEMST_FN(gemst_block_knn)(const gemst_grid *g, const 
 {
     int count = 0;
     GEMST_FN(gemst_knn_clear)(kd2, kid);
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+    GEMST_UNROLL
     for (int k = 0; k < GEMST_BLOCK_ROWS; k++)
         for (uint32_t p = b[k]; p < e[k]; p++)
             GEMST_FN(gemst_knn_offer)(g, qq, K, GEMST_FN(gemst_dist2_q)(g, qq, p), p, kd2, kid, &count);

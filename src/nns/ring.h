@@ -122,9 +122,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_outer_lb2)(const gemst_cells *c
                                                           int first, int outside)
 {
     gemst_real off2[3] = {0, 0, 0}, all = 0; /* the query's squared distance to the grid's extent, per axis */
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+    GEMST_UNROLL
     for (int d = 0; d < 3; d++) {
         if (!outside || d >= cg->dim)
             break;
@@ -134,9 +132,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_outer_lb2)(const gemst_cells *c
         all = GEMST_ADD(all, off2[d]);
     }
     gemst_real m = GEMST_REAL_INF;
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+    GEMST_UNROLL
     for (int d = 0; d < 3; d++) {
         if (d < first)
             continue;

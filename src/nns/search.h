@@ -349,9 +349,7 @@ static inline GEMST_HD void GEMST_FN(gemst_knn_offer)(const gemst_grid *g, const
 /* Empties a list of nearest points. */
 static inline GEMST_HD void GEMST_FN(gemst_knn_clear)(gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN])
 {
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+    GEMST_UNROLL
     for (int k = 0; k < GEMST_KNN; k++) {
         kd2[k] = GEMST_REAL_INF;
         kid[k] = GEMST_NONE;
@@ -456,9 +454,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
         return 0;
     double dx[GEMST_KNN], dy[GEMST_KNN], threshold[GEMST_KNN];
     const double r = sqrt((double)kd2[GEMST_KNN - 1]);
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+    GEMST_UNROLL
     for (int i = 0; i < GEMST_KNN; i++) {
         dx[i] = (double)nb[i][0] - (double)qq->q[0];
         dy[i] = (double)nb[i][1] - (double)qq->q[1];
@@ -466,9 +462,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, con
     }
     for (int s = 0; s < GEMST_SLABS_2D; s++) {
         int shadowed = (int)((seen >> s) & 1);
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+        GEMST_UNROLL
         for (int i = 0; i < GEMST_KNN; i++)
             if (!shadowed)
                 shadowed = gemst_slab_min_dot_2d(s, dx[i], dy[i]) > threshold[i];
@@ -499,9 +493,7 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
     uint64_t seen = 0;
     int kept = 0;
     gemst_real overflow = GEMST_REAL_INF;
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+    GEMST_UNROLL
     for (int i = 0; i < GEMST_KNN; i++) {
         if (i >= count)
             break;
@@ -514,9 +506,7 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
         if (kd2[i] >= GEMST_SLAB_MIN_D2)
             seen |= bit;
         int shadowed = 0;
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+        GEMST_UNROLL
         for (int j = 0; j < i; j++) {
 #ifndef __CUDA_ARCH__
             if (shadowed) /* the GPU unrolls the loop whole instead */
