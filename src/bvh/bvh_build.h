@@ -93,14 +93,16 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_box)(const gemst_bvh *b, const ge
     }
     uint32_t first, end;
     GEMST_FN(gemst_bvh_leaf_points)(b, id, &first, &end);
-    for (uint32_t p = first; p < end; p++) {
-        GEMST_UNROLL
-        for (int d = 0; d < 3; d++) {
-            if (d >= b->dim)
-                break;
-            const gemst_real v = (d == 0 ? pts->x : d == 1 ? pts->y : pts->z)[p];
-            lo[d] = p > first && lo[d] < v ? lo[d] : v;
-            hi[d] = p > first && hi[d] > v ? hi[d] : v;
+    GEMST_UNROLL
+    for (int d = 0; d < 3; d++) {
+        if (d >= b->dim)
+            break;
+        const gemst_real *axis = d == 0 ? pts->x : d == 1 ? pts->y : pts->z;
+        lo[d] = hi[d] = axis[first];
+        for (uint32_t p = first + 1; p < end; p++) {
+            const gemst_real v = axis[p];
+            lo[d] = lo[d] < v ? lo[d] : v;
+            hi[d] = hi[d] > v ? hi[d] : v;
         }
     }
 }
