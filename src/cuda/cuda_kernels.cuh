@@ -52,7 +52,10 @@ static __global__ void GEMST_FN(k_bbox)(const T *coords, int64_t n, int dim, gem
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     long long bad = n;
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
-        for (int d = 0; d < dim; d++) {
+        GEMST_UNROLL /* over 3 axes, not dim: lo and hi stay in registers (d_working_point) */
+        for (int d = 0; d < 3; d++) {
+            if (d >= dim)
+                break;
             double v = (double)coords[i * dim + d];
             if (!isfinite(v)) {
                 bad = i < bad ? i : bad;
@@ -84,17 +87,30 @@ static __device__ __forceinline__ gemst_real GEMST_FN(d_working)(const T *coords
     return (gemst_real)(((double)coords[(size_t)i * dim + d] - f.origin[d]) * f.scale);
 }
 
+/* The caller's point i in working coordinates (0 for the axes past dim).
+ * The loop runs over 3 axes, unrolled, rather than up to dim: with dim
+ * known at run time only, p was indexed at run time and lived in local
+ * memory (H100, 1e7 points: k_cell_keys 562 -> 73 us, k_morton_keys 575
+ * -> 84 us). */
+template <typename T>
+static __device__ __forceinline__ void GEMST_FN(d_working_point)(const T *coords, int dim, gemst_frame f, uint32_t i,
+                                                               gemst_real p[3])
+{
+    GEMST_UNROLL
+    for (int d = 0; d < 3; d++)
+        p[d] = d < dim ? GEMST_FN(d_working)(coords, dim, f, i, d) : (gemst_real)0;
+}
+
 /* Each point's cell (the sort key) and its index (the sort value). */
 template <typename T>
 static __global__ void GEMST_FN(k_cell_keys)(const T *coords, uint32_t n, gemst_frame f, gemst_grid g, uint32_t *key,
                                            uint32_t *val)
 {
     GEMST_INDEX(i, n);
-    gemst_real p[3] = {0, 0, 0};
+    gemst_real p[3];
     int32_t c[3];
     gemst_cells top;
-    for (int d = 0; d < g.dim; d++)
-        p[d] = GEMST_FN(d_working)(coords, g.dim, f, i, d);
+    GEMST_FN(d_working_point)(coords, g.dim, f, i, p);
     GEMST_FN(gemst_top_cells)(&g, &top);
     GEMST_FN(gemst_cell_coords)(&top, p, c);
     key[i] = gemst_cell_index(g.nc, c[0], c[1], c[2]);
@@ -131,9 +147,8 @@ static __global__ void GEMST_FN(k_morton_keys)(const T *coords, uint32_t n, gems
                                              uint32_t *val)
 {
     GEMST_INDEX(i, n);
-    gemst_real p[3] = {0, 0, 0};
-    for (int d = 0; d < dim; d++)
-        p[d] = GEMST_FN(d_working)(coords, dim, f, i, d);
+    gemst_real p[3];
+    GEMST_FN(d_working_point)(coords, dim, f, i, p);
     code[i] = gemst_morton(dim, (double)p[0], (double)p[1], (double)p[2]);
     val[i] = i;
 }
