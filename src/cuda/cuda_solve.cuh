@@ -744,6 +744,17 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
 
 /* ---------------------------------------------------------------- BVH */
 
+/* Launches a kernel in its instance for the grid's dimension (a template
+ * parameter DIM, 3 or 2). */
+#define GEMST_LAUNCH_DIM(c, kernel, blocks, ...)                                                                \
+    do {                                                                                                      \
+        if ((c)->g.dim == 3)                                                                                  \
+            GEMST_FN(kernel)<3><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                         \
+        else                                                                                                  \
+            GEMST_FN(kernel)<2><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                         \
+    } while (0)
+
+
 /* The tree over the unique points, in Morton order in c->g (bvh/bvh_build.h),
  * in leaves of leaf_size points, from the leaves' codes; the parent links
  * are freed once the boxes are fitted. */
@@ -760,10 +771,7 @@ static int GEMST_FN(build_tree)(cuda_ctx *c, const uint64_t *leaf_code, uint32_t
     GEMST_CU(cudaMemsetAsync(b->node, 0, sizeof *b->node * (n - 1), c->s));
     GEMST_FN(k_bvh_build_node)<<<gemst_blocks(n - 1), GEMST_THREADS, 0, c->s>>>(leaf_code, *b);
     GEMST_LAUNCHED();
-    if (c->g.dim == 3)
-        GEMST_FN(k_bvh_fit)<3><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(*b, c->g);
-    else
-        GEMST_FN(k_bvh_fit)<2><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(*b, c->g);
+    GEMST_LAUNCH_DIM(c, k_bvh_fit, gemst_blocks(n), *b, c->g);
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, b->parent);
     b->parent = NULL;
@@ -799,14 +807,8 @@ static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
     GEMST_FN(k_bvh_triage)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
                                                                         c->best_to, c->extra, CNT(c, searching));
     GEMST_LAUNCHED();
-    if (c->g.dim == 3)
-        GEMST_FN(k_bvh_findmin1)<3><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub,
-                                                                                  c->best_d2, c->best_to, c->extra,
-                                                                                  CNT(c, searching));
-    else
-        GEMST_FN(k_bvh_findmin1)<2><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub,
-                                                                                  c->best_d2, c->best_to, c->extra,
-                                                                                  CNT(c, searching));
+    GEMST_LAUNCH_DIM(c, k_bvh_findmin1, gemst_blocks(nu), c->tree, c->g, c->comp, c->ub, c->best_d2, c->best_to,
+                     c->extra, CNT(c, searching));
     GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }
@@ -933,12 +935,7 @@ static int GEMST_FN(static_search)(cuda_ctx *c, int *block_pass, gridemst_error 
     *block_pass = nu >= GEMST_BLOCK_MIN_POINTS && !c->clustered &&
                   gemst_block_pass_pays(c->g.dim, c->occupancy, c->g.crowded);
     if (*block_pass) {
-        if (c->g.dim == 3)
-            GEMST_FN(k_static_block)<3><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand,
-                                                                                      c->rb2, c->keep);
-        else
-            GEMST_FN(k_static_block)<2><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->cand, c->ncand,
-                                                                                      c->rb2, c->keep);
+        GEMST_LAUNCH_DIM(c, k_static_block, gemst_blocks(nu), c->g, c->cand, c->ncand, c->rb2, c->keep);
         GEMST_LAUNCHED();
         /* the uncertain list's buffer holds the hard points until k_uncertain_flags */
         GEMST_CU(cudaMemcpyAsync(c->uncertain, c->active, sizeof *c->uncertain * nu, cudaMemcpyDeviceToDevice, c->s));
@@ -950,12 +947,7 @@ static int GEMST_FN(static_search)(cuda_ctx *c, int *block_pass, gridemst_error 
     GEMST_LAUNCH_WIDE(c, k_static_prepare, gemst_blocks(nu), c->g, list, n_list, c->cand, c->ncand, c->rb2, c->extra,
                       CNT(c, lone));
     GEMST_LAUNCHED();
-    if (c->g.dim == 3)
-        GEMST_FN(k_static_lone)<3><<<GEMST_LONE_BLOCKS, GEMST_THREADS, 0, c->s>>>(c->g, c->extra, CNT(c, lone),
-                                                                                 c->cand, c->ncand, c->rb2);
-    else
-        GEMST_FN(k_static_lone)<2><<<GEMST_LONE_BLOCKS, GEMST_THREADS, 0, c->s>>>(c->g, c->extra, CNT(c, lone),
-                                                                                 c->cand, c->ncand, c->rb2);
+    GEMST_LAUNCH_DIM(c, k_static_lone, GEMST_LONE_BLOCKS, c->g, c->extra, CNT(c, lone), c->cand, c->ncand, c->rb2);
     GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }
