@@ -100,6 +100,16 @@ static int GEMST_FN(ensure_temp)(cuda_ctx *c, size_t bytes, gridemst_error *err)
         GEMST_CU(call_with_temp);                                                                                 \
     } while (0)
 
+/* Launches a kernel in its instance for the grid's dimension (a template
+ * parameter DIM, 3 or 2). */
+#define GEMST_LAUNCH_DIM(c, kernel, blocks, ...)                                                                \
+    do {                                                                                                      \
+        if ((c)->g.dim == 3)                                                                                  \
+            GEMST_FN(kernel)<3><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                         \
+        else                                                                                                  \
+            GEMST_FN(kernel)<2><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                         \
+    } while (0)
+
 /* Keeps, in place, the entries of list[0..n) whose keep flag is set; the
  * count goes to *d_count. */
 static int GEMST_FN(select)(cuda_ctx *c, uint32_t *list, int *d_count, uint32_t n, gridemst_error *err)
@@ -743,17 +753,6 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
 }
 
 /* ---------------------------------------------------------------- BVH */
-
-/* Launches a kernel in its instance for the grid's dimension (a template
- * parameter DIM, 3 or 2). */
-#define GEMST_LAUNCH_DIM(c, kernel, blocks, ...)                                                                \
-    do {                                                                                                      \
-        if ((c)->g.dim == 3)                                                                                  \
-            GEMST_FN(kernel)<3><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                         \
-        else                                                                                                  \
-            GEMST_FN(kernel)<2><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                         \
-    } while (0)
-
 
 /* The tree over the unique points, in Morton order in c->g (bvh/bvh_build.h),
  * in leaves of leaf_size points, from the leaves' codes; the parent links
