@@ -7,6 +7,7 @@
 #define GEMST_BACKEND_H
 
 #include "common.h"
+#include "context.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,19 +20,26 @@ typedef struct gemst_problem {
     int64_t n;               /* >= 2 */
     int dim;                 /* 2 or 3 */
     gridemst_options opt;    /* checked; backend is CPU or CUDA */
+    gridemst_context *ctx;   /* CUDA: the context the solve runs on (opt.device is its device) */
 } gemst_problem;
 
-/* The tree in the caller's ids, sorted by d2 (gridemst_solve puts each run
- * of equal lengths in (lo, hi) order).  gridemst_solve allocates `edges`
- * (n - 1 of them) before the solve: the CUDA backend writes the tree there
- * in the caller's form, lengths included, and leaves lo, hi and d2 NULL;
- * the CPU backend returns lo, hi and d2. */
+/* The tree in the caller's ids.  The CPU backend returns lo, hi and d2,
+ * sorted by d2 (gridemst_solve then fills `edges`, which it allocated, puts
+ * each run of equal lengths in (lo, hi) order and sums the weights).  The
+ * CUDA backend does all of that on the device and returns the result's
+ * form: `edges` in host memory (allocated by the backend; host_registered
+ * when registered with CUDA), or device_edges, with total_weight. */
 typedef struct gemst_tree {
     int64_t n_edges;
     uint32_t *lo, *hi;
     double *d2;              /* squared length in working units */
     double scale;            /* working units per caller unit (a power of two) */
     gridemst_edge *edges;    /* owned by gridemst_solve, not freed by gemst_tree_free */
+    int host_registered;
+    size_t host_capacity;    /* bytes of a registered `edges` */
+    gridemst_device_edges device_edges; /* owned by gridemst_solve */
+    int finished;            /* edges or device_edges are in final (w, u, v) order */
+    double total_weight;     /* when finished */
 } gemst_tree;
 
 void gemst_tree_free(gemst_tree *t);
@@ -42,12 +50,21 @@ int gemst_cpu_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stat
 
 /* Fails unless p is device or managed memory of CUDA device `device`. */
 int gemst_cuda_check_device_input(const void *p, int device, gridemst_error *err);
+/* Copies bytes of device memory of `device`, which no stream is writing, to
+ * host memory. */
+int gemst_cuda_copy_to_host(int device, const void *d_src, void *dst, size_t bytes, gridemst_error *err);
 /* Copies bytes of device memory to host memory on the options' stream. */
 int gemst_cuda_download(const gridemst_options *opt, const void *d_src, void *dst, size_t bytes, gridemst_error *err);
 
 int gemst_cuda_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cuda_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cuda_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+
+/* Registers bytes of host memory at p with CUDA (pinned in place, so that
+ * device copies reach it at the bus's speed), from a thread that works
+ * for CUDA device `device`; 0 on success. */
+int gemst_cuda_register_host(void *p, size_t bytes, int device);
+void gemst_cuda_unregister_host(void *p);
 
 /* Physical memory of this machine in bytes (0 when unknown). */
 uint64_t gemst_host_memory_bytes(void);

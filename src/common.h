@@ -29,6 +29,12 @@
  * GEMST_NONE is reserved. */
 #define GEMST_MAX_POINTS ((int64_t)UINT32_MAX - 1)
 
+/* A tree's total weight is summed in groups of this many edges, each in
+ * edge order, then the groups' sums the same way until one is left: an
+ * order the GPU's threads and the CPU's follow alike, so that the total is
+ * the same on every backend and thread count. */
+#define GEMST_TOTAL_GROUP 1024
+
 #ifdef __cplusplus
 extern "C" {
 #endif

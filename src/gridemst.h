@@ -114,6 +114,33 @@ typedef enum gridemst_precision {
     GRIDEMST_PRECISION_DOUBLE = 1
 } gridemst_precision;
 
+/* Where a solve leaves the tree (options.result). */
+typedef enum gridemst_result_place {
+    GRIDEMST_RESULT_HOST = 0,  /* result.edges, in host memory (default) */
+    GRIDEMST_RESULT_DEVICE = 1 /* result.device_edges, in the memory of the CUDA device that
+                                  solved: nothing but a few counters comes to the host.
+                                  CUDA backend only (GRIDEMST_ERR_INVALID_ARGUMENT on the CPU
+                                  backend; AUTO then means CUDA, with no fall back to the CPU) */
+} gridemst_result_place;
+
+/*
+ * A context that repeated CUDA solves reuse: the device, a stream, a memory
+ * pool that keeps the device memory of earlier solves for the next ones,
+ * the device's properties, and pinned host buffers.  A second solve of the
+ * same or a smaller point set on a context takes no new device memory
+ * (stats.device_bytes_reserved is 0).  Without a context (options.context
+ * NULL) every solve makes one of its own and frees it before it returns.
+ *
+ * Thread safety: one solve at a time on a context; use one context per
+ * thread for concurrent solves.  Results made on a context keep it alive:
+ * gridemst_context_free may come before their gridemst_result_free, and
+ * the context's memory goes back to the device when the last of them is
+ * freed.  A solve on a freed context fails with
+ * GRIDEMST_ERR_INVALID_ARGUMENT while results still hold it; after that
+ * the pointer is dangling, as with free().
+ */
+typedef struct gridemst_context gridemst_context;
+
 /* Progress report, called from the solving thread between phases: phase is
  * "grid" (the grid is built), "iteration" (a Boruvka iteration ended;
  * components = components left) or "edges" (the tree is being sorted). */
@@ -153,7 +180,11 @@ typedef struct gridemst_options {
     void *progress_ctx;           /* passed to progress */
     void *cuda_stream;            /* CUDA: a cudaStream_t of opt.device to work on, so that the
                                      solve follows the caller's work queued on it; NULL: a
-                                     stream of the solve's own */
+                                     stream of the solve's own (or the context's) */
+    gridemst_result_place result; /* default GRIDEMST_RESULT_HOST */
+    gridemst_context *context;    /* CUDA: the context to solve on (device and stream come
+                                     from it: device and cuda_stream must be left at their
+                                     defaults or agree with it); NULL: one for this solve */
 } gridemst_options;
 
 /* One tree edge: endpoints as 0-based indices into the caller's array,
@@ -163,6 +194,18 @@ typedef struct gridemst_edge {
     int64_t v;
     double w;
 } gridemst_edge;
+
+/* The tree in device memory (GRIDEMST_RESULT_DEVICE): three arrays of
+ * n_edges entries on CUDA device `device`, sorted like result.edges.  They
+ * belong to the result: free them with gridemst_result_free, once the
+ * caller's own work on them is done (the free is ordered on the stream the
+ * solve ran on). */
+typedef struct gridemst_device_edges {
+    uint32_t *u;  /* smaller endpoint ids (the caller's 0-based indices) */
+    uint32_t *v;  /* larger endpoint ids */
+    double *w;    /* Euclidean lengths, in the caller's units */
+    int device;   /* the CUDA device ordinal */
+} gridemst_device_edges;
 
 /* Timings in milliseconds, measured by the library. */
 typedef struct gridemst_times {
@@ -174,8 +217,9 @@ typedef struct gridemst_times {
     double prepare;   /* static pruning's one search for candidates (part of findmin1) */
     double findmin2;  /* each component's shortest outgoing edge */
     double merge;     /* connect, union, flatten */
-    double edges;     /* final sort of the edge list (on the GPU for CUDA) */
-    double download;  /* device to host copy of the tree (CUDA only) */
+    double edges;     /* final sort of the edge list, its ties ordered and its total
+                         weight summed (on the GPU for CUDA) */
+    double download;  /* device to host copy of the tree (CUDA with a host result) */
 } gridemst_times;
 
 /* One Boruvka iteration's work, in milliseconds (CUDA: device time between
@@ -224,6 +268,9 @@ typedef struct gridemst_stats {
                                     (options.late_bvh), or -1 */
     int64_t peak_device_bytes;   /* device memory the solve held at its peak, buffers in use and freed ones its
                                     memory pool kept for reuse (CUDA) */
+    int64_t device_bytes_reserved; /* device memory the solve's memory pool took from the device (CUDA): all
+                                    it used on a fresh context, 0 on a context whose earlier solves left
+                                    enough */
     char device_name[256];       /* GPU name (CUDA) or "cpu" */
     char note[256];              /* what the caller should know, e.g. that AUTO fell back
                                     to the CPU because the job does not fit on the GPU;
@@ -236,9 +283,15 @@ typedef struct gridemst_result {
     int64_t n;              /* points given */
     int dim;                /* 2 or 3 */
     int64_t n_edges;        /* n - 1, or 0 when n < 2 */
-    gridemst_edge *edges;   /* sorted by (w, u, v); free with gridemst_result_free */
-    double total_weight;    /* sum of w */
+    gridemst_edge *edges;   /* sorted by (w, u, v); free with gridemst_result_free; NULL with
+                               a device result */
+    gridemst_device_edges device_edges; /* with GRIDEMST_RESULT_DEVICE (NULL arrays otherwise
+                               or when n < 2) */
+    double total_weight;    /* sum of w, added in groups of 1024 edges in edge order, then
+                               the groups' sums the same way (the same value on every
+                               backend) */
     gridemst_stats stats;
+    struct gemst_result_owner *owner; /* the library's: what gridemst_result_free releases */
 } gridemst_result;
 
 /* Fills *opt with the defaults. */
@@ -263,18 +316,36 @@ GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_
  * opt->device, laid out as for gridemst_solve.  The solve runs on the CUDA
  * backend (opt->backend AUTO or CUDA; CPU is GRIDEMST_ERR_INVALID_ARGUMENT,
  * and there is no fallback to the CPU), on opt->cuda_stream when set, and
- * returns once the tree is in host memory, as gridemst_solve gives it.  The
- * points are only read.  The solve's device memory comes from a memory pool
- * of its own, allocated and freed in the order of its stream (no device-wide
- * synchronization), and is given back before the call returns.  Without
- * CUDA in the build: GRIDEMST_ERR_UNSUPPORTED.
+ * returns once the tree is in host memory, as gridemst_solve gives it, or in
+ * device memory with GRIDEMST_RESULT_DEVICE.  The points are only read.
+ * The solve's device memory comes from the memory pool of opt->context, or
+ * of a context of its own that is given back before the call returns;
+ * buffers are allocated and freed in the order of its stream (no
+ * device-wide synchronization).  Without CUDA in the build:
+ * GRIDEMST_ERR_UNSUPPORTED.
  */
 GRIDEMST_API int gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
                                        const gridemst_options *opt, gridemst_result *result,
                                        gridemst_error *err);
 
-/* Releases what gridemst_solve allocated; safe on an empty result. */
+/* Releases what gridemst_solve allocated, the device edges included;
+ * safe on an empty result. */
 GRIDEMST_API void gridemst_result_free(gridemst_result *result);
+
+/*
+ * Makes a context (see gridemst_context) on CUDA device `device`, working
+ * on cuda_stream (a cudaStream_t of that device, which must outlive the
+ * context and every result made on it) or, when NULL, on a stream of its
+ * own.  GRIDEMST_OK and *ctx, or
+ * a status: GRIDEMST_ERR_NO_DEVICE for a device that is not there,
+ * GRIDEMST_ERR_UNSUPPORTED without CUDA in the build.
+ */
+GRIDEMST_API int gridemst_context_create(int device, void *cuda_stream, gridemst_context **ctx,
+                                         gridemst_error *err);
+
+/* Gives the context up; its memory goes back once no result holds it.
+ * NULL is fine. */
+GRIDEMST_API void gridemst_context_free(gridemst_context *ctx);
 
 /* ------------------------------------------------------------ clustering
  * Single linkage from a tree: every function takes a result of
@@ -312,7 +383,7 @@ GRIDEMST_API int gridemst_clusters_cut(const gridemst_result *tree, double dista
 GRIDEMST_API int gridemst_cuda_device_count(void);
 
 /* Short names of status codes and option values ("invalid argument",
- * "static", "cuda", ...), and the parser for option value names.
+ * "static", "cuda", "device", ...), and the parser for option value names.
  * gridemst_parse_* return 0 on success, -1 for an unknown name. */
 GRIDEMST_API const char *gridemst_status_name(int status);
 GRIDEMST_API const char *gridemst_backend_name(gridemst_backend b);
@@ -320,11 +391,13 @@ GRIDEMST_API const char *gridemst_nns_name(gridemst_nns s);
 GRIDEMST_API const char *gridemst_prune_name(gridemst_prune p);
 GRIDEMST_API const char *gridemst_findmin2_name(gridemst_findmin2 f);
 GRIDEMST_API const char *gridemst_precision_name(gridemst_precision p);
+GRIDEMST_API const char *gridemst_result_place_name(gridemst_result_place r);
 GRIDEMST_API int gridemst_parse_backend(const char *name, gridemst_backend *out);
 GRIDEMST_API int gridemst_parse_nns(const char *name, gridemst_nns *out);
 GRIDEMST_API int gridemst_parse_prune(const char *name, gridemst_prune *out);
 GRIDEMST_API int gridemst_parse_findmin2(const char *name, gridemst_findmin2 *out);
 GRIDEMST_API int gridemst_parse_precision(const char *name, gridemst_precision *out);
+GRIDEMST_API int gridemst_parse_result_place(const char *name, gridemst_result_place *out);
 /* options.late_bvh from "auto" (0), "never" (-1) or an iteration >= 1. */
 GRIDEMST_API int gridemst_parse_late_bvh(const char *name, int *out);
 

@@ -7,10 +7,8 @@
 #include <omp.h>
 #endif
 
-/* The fewest edges per thread and per block of the total's sum, and the
- * most blocks. */
+/* The fewest edges per thread. */
 #define GEMST_EDGE_BLOCK 65536
-#define GEMST_SUM_BLOCKS 4096
 
 static int threads_for(int64_t m, int threads)
 {
@@ -46,25 +44,46 @@ void gemst_edges_from_tree(const gemst_tree *tree, gridemst_edge *out, int threa
     }
 }
 
-double gemst_edges_total(const gridemst_edge *edges, int64_t m, int threads)
+/* The sum of group g of GEMST_TOTAL_GROUP values among count, added in
+ * order; the values are at base, stride bytes apart. */
+static double group_sum(const char *base, size_t stride, int64_t count, int64_t g)
 {
-    /* at most GEMST_SUM_BLOCKS blocks, their size a function of m alone */
-    int64_t block = (m + GEMST_SUM_BLOCKS - 1) / GEMST_SUM_BLOCKS;
-    if (block < GEMST_EDGE_BLOCK)
-        block = GEMST_EDGE_BLOCK;
-    int64_t blocks = (m + block - 1) / block;
-    double sums[GEMST_SUM_BLOCKS];
-#pragma omp parallel for num_threads(threads_for(m, threads)) schedule(static)
-    for (int64_t b = 0; b < blocks; b++) {
-        double s = 0.0;
-        for (int64_t e = b * block; e < m && e < (b + 1) * block; e++)
-            s += edges[e].w;
-        sums[b] = s;
+    int64_t end = (g + 1) * GEMST_TOTAL_GROUP < count ? (g + 1) * GEMST_TOTAL_GROUP : count;
+    double s = 0.0;
+    for (int64_t e = g * GEMST_TOTAL_GROUP; e < end; e++)
+        s += *(const double *)(base + (size_t)e * stride);
+    return s;
+}
+
+int gemst_edges_total(const gridemst_edge *edges, int64_t m, int threads, double *total)
+{
+    *total = 0.0;
+    if (m == 0)
+        return 0;
+    int64_t groups = (m + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
+    double *part[2] = {malloc(sizeof(double) * (size_t)groups),
+                       malloc(sizeof(double) * (size_t)(groups / GEMST_TOTAL_GROUP + 1))};
+    int rc = part[0] && part[1] ? 0 : -1;
+    const char *base = (const char *)&edges[0].w;
+    size_t stride = sizeof *edges;
+    int64_t count = m;
+    for (int level = 0; rc == 0; level++) {
+        double *out = part[level & 1];
+#pragma omp parallel for num_threads(threads_for(count, threads)) schedule(static)
+        for (int64_t g = 0; g < groups; g++)
+            out[g] = group_sum(base, stride, count, g);
+        if (groups == 1) {
+            *total = out[0];
+            break;
+        }
+        base = (const char *)out;
+        stride = sizeof *out;
+        count = groups;
+        groups = (count + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
     }
-    double total = 0.0;
-    for (int64_t b = 0; b < blocks; b++)
-        total += sums[b];
-    return total;
+    free(part[0]);
+    free(part[1]);
+    return rc;
 }
 
 static int cmp_endpoints(const void *pa, const void *pb)

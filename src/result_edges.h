@@ -16,9 +16,9 @@ gridemst_edge *gemst_edges_alloc(int64_t m, int threads);
 /* out[e] from the host tree's edge e: the ids, and w = sqrt(d2) / scale. */
 void gemst_edges_from_tree(const gemst_tree *tree, gridemst_edge *out, int threads);
 
-/* The sum of the weights, added in blocks of fixed size and then block by
- * block, so that it is the same for every thread count and backend. */
-double gemst_edges_total(const gridemst_edge *edges, int64_t m, int threads);
+/* The sum of the weights in the order of GEMST_TOTAL_GROUP (common.h), the
+ * same for every thread count and backend; 0, or -1 when out of memory. */
+int gemst_edges_total(const gridemst_edge *edges, int64_t m, int threads, double *total);
 
 /* Edges come sorted by squared length; each run of equal w is put in (u, v)
  * order (see solve.c). */

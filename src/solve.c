@@ -8,13 +8,6 @@
 #include "config.h"
 #include "result_edges.h"
 
-#ifndef GRIDEMST_HAVE_CUDA
-int gridemst_cuda_device_count(void)
-{
-    return 0;
-}
-#endif
-
 static int check_options(const gridemst_options *o, gridemst_error *err)
 {
     if ((unsigned)o->backend > GRIDEMST_BACKEND_CUDA)
@@ -43,6 +36,12 @@ static int check_options(const gridemst_options *o, gridemst_error *err)
                           o->late_bvh);
     if (o->max_device_bytes < 0 || o->max_host_bytes < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "memory limits must be >= 0 (0 = no limit)");
+    if ((unsigned)o->result > GRIDEMST_RESULT_DEVICE)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown result place %d", (int)o->result);
+    if (o->backend == GRIDEMST_BACKEND_CPU && o->result == GRIDEMST_RESULT_DEVICE)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "a tree in device memory needs the cuda backend");
+    if (o->backend == GRIDEMST_BACKEND_CPU && o->context)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "a context is for the cuda backend");
     return GRIDEMST_OK;
 }
 
@@ -57,8 +56,9 @@ static void bvh_options(gridemst_options *o)
 static int resolve_backend(gridemst_options *o, gridemst_error *err)
 {
     int devices = gridemst_cuda_device_count();
+    int cuda_only = o->result == GRIDEMST_RESULT_DEVICE || o->context;
     if (o->backend == GRIDEMST_BACKEND_AUTO)
-        o->backend = devices > 0 ? GRIDEMST_BACKEND_CUDA : GRIDEMST_BACKEND_CPU;
+        o->backend = devices > 0 || cuda_only ? GRIDEMST_BACKEND_CUDA : GRIDEMST_BACKEND_CPU;
     if (o->backend != GRIDEMST_BACKEND_CUDA)
         return GRIDEMST_OK;
 #ifndef GRIDEMST_HAVE_CUDA
@@ -66,7 +66,7 @@ static int resolve_backend(gridemst_options *o, gridemst_error *err)
 #else
     if (devices == 0)
         return gemst_fail(err, GRIDEMST_ERR_NO_DEVICE, "no usable CUDA device found");
-    if (o->device >= devices)
+    if (o->device >= devices && !o->context) /* a context's device is checked against it */
         return gemst_fail(err, GRIDEMST_ERR_NO_DEVICE, "CUDA device %d requested, but only %d present", o->device,
                           devices);
     return GRIDEMST_OK;
@@ -133,16 +133,110 @@ static int check_device_input(gemst_problem *pb, double *host_points, gridemst_e
  * representable distance), else a note that only the sum overflows. */
 static int overflowing_weights(gridemst_result *result, gridemst_error *err)
 {
-    for (int64_t k = 0; k < result->n_edges; k++)
-        if (!isfinite(result->edges[k].w)) {
-            int rc = gemst_fail(err, GRIDEMST_ERR_INPUT,
-                                "points %lld and %lld are farther apart than the largest double",
-                                (long long)result->edges[k].u, (long long)result->edges[k].v);
-            gridemst_result_free(result);
-            return rc;
-        }
+    int64_t bad = -1;
+    for (int64_t k = 0; k < result->n_edges && bad < 0; k++)
+        if (!isfinite(result->edges[k].w))
+            bad = k;
+    if (bad >= 0) {
+        int rc = gemst_fail(err, GRIDEMST_ERR_INPUT, "points %lld and %lld are farther apart than the largest double",
+                            (long long)result->edges[bad].u, (long long)result->edges[bad].v);
+        gridemst_result_free(result);
+        return rc;
+    }
     snprintf(result->stats.note, sizeof result->stats.note,
              "the total weight exceeds the largest double; every edge is finite");
+    return GRIDEMST_OK;
+}
+
+/* The same for a tree in device memory, whose lengths are looked at on the
+ * host (a rare case: only points near the largest double get here). */
+static int overflowing_device_weights(gridemst_result *result, gridemst_error *err)
+{
+    int rc = GRIDEMST_ERR_INTERNAL;
+#ifdef GRIDEMST_HAVE_CUDA
+    double *w = malloc(sizeof *w * (size_t)result->n_edges);
+    rc = w ? gemst_cuda_copy_to_host(result->device_edges.device, result->device_edges.w, w,
+                                     sizeof *w * (size_t)result->n_edges, err)
+           : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    int64_t bad = -1;
+    for (int64_t k = 0; rc == GRIDEMST_OK && k < result->n_edges && bad < 0; k++)
+        if (!isfinite(w[k]))
+            bad = k;
+    if (bad >= 0)
+        rc = gemst_fail(err, GRIDEMST_ERR_INPUT, "the points of tree edge %lld are farther apart than the largest double",
+                        (long long)bad);
+    else if (rc == GRIDEMST_OK)
+        snprintf(result->stats.note, sizeof result->stats.note,
+                 "the total weight exceeds the largest double; every edge is finite");
+    free(w);
+#else
+    (void)err;
+#endif
+    if (rc != GRIDEMST_OK)
+        gridemst_result_free(result);
+    return rc;
+}
+
+#ifdef GRIDEMST_HAVE_CUDA
+/* The CUDA solve on its context: the caller's (checked) or one of its own. */
+static int cuda_solve(gemst_problem *pb, const gridemst_options *opt, double one_point[3], gemst_tree *tree,
+                      gridemst_stats *st, gridemst_error *err)
+{
+    int rc = gemst_context_for_solve(&pb->opt, &pb->ctx, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    pb->opt.device = pb->ctx->device;
+    if (pb->on_device)
+        rc = check_device_input(pb, one_point, err);
+    if (rc == GRIDEMST_OK && pb->n >= 2)
+        rc = gemst_cuda_solve(pb, tree, st, err);
+    if (rc == GRIDEMST_ERR_DEVICE_MEMORY && !pb->on_device && (!opt || opt->backend == GRIDEMST_BACKEND_AUTO) &&
+        pb->opt.result == GRIDEMST_RESULT_HOST && !pb->opt.context)
+        rc = fall_back_to_cpu(pb, tree, st, err);
+    return rc;
+}
+#endif
+
+/* The CPU backend's tree in the result's form: the edges in caller units,
+ * ties in (u, v) order, the total. */
+static int finish_cpu_tree(const gemst_problem *pb, gemst_tree *tree, gridemst_error *err)
+{
+    tree->edges = gemst_edges_alloc(tree->n_edges, pb->opt.threads);
+    if (!tree->edges)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld result edges",
+                          (long long)tree->n_edges);
+    gemst_edges_from_tree(tree, tree->edges, pb->opt.threads);
+    gemst_edges_order_ties(tree->edges, tree->n_edges, pb->opt.threads);
+    if (gemst_edges_total(tree->edges, tree->n_edges, pb->opt.threads, &tree->total_weight) != 0)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory summing the tree");
+    tree->finished = 1;
+    return GRIDEMST_OK;
+}
+
+/* Moves the finished tree into the result, with what frees it. */
+static int adopt_tree(gemst_problem *pb, gemst_tree *tree, gridemst_result *result, gridemst_error *err)
+{
+    int device = pb->opt.result == GRIDEMST_RESULT_DEVICE && tree->n_edges > 0;
+    if (device || tree->host_registered) {
+        result->owner = calloc(1, sizeof *result->owner);
+        if (!result->owner)
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+        result->owner->host_registered = tree->host_registered;
+        result->owner->host_capacity = tree->host_capacity;
+        /* the device edges need their context; host edges go back to the
+           caller's context as a spare */
+        if (device || pb->opt.context) {
+            result->owner->ctx = pb->ctx;
+            gemst_context_retain(pb->ctx);
+        }
+    }
+    result->edges = tree->edges;
+    result->device_edges = tree->device_edges;
+    result->n_edges = tree->n_edges;
+    result->total_weight = tree->total_weight;
+    tree->edges = NULL;
+    tree->host_registered = 0;
+    memset(&tree->device_edges, 0, sizeof tree->device_edges);
     return GRIDEMST_OK;
 }
 
@@ -170,6 +264,7 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown coordinate type %d", (int)dtype);
 
     gemst_problem pb;
+    memset(&pb, 0, sizeof pb);
     gridemst_options_init(&pb.opt);
     if (opt)
         pb.opt = *opt;
@@ -185,11 +280,6 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
         bvh_options(&pb.opt);
     if (rc == GRIDEMST_OK)
         rc = resolve_backend(&pb.opt, err);
-#ifdef GRIDEMST_HAVE_CUDA
-    double one_point[3];
-    if (rc == GRIDEMST_OK && on_device)
-        rc = check_device_input(&pb, one_point, err);
-#endif
     if (rc != GRIDEMST_OK)
         return rc;
 
@@ -202,45 +292,39 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     strcpy(st->device_name, "cpu");
     st->n_unique = n;
 
-    /* The result's edges exist before the solve: the CUDA backend copies the
-     * tree straight into them. */
-    gemst_tree tree = {0};
-    if (n >= 2) {
-        tree.edges = gemst_edges_alloc(n - 1, pb.opt.threads);
-        if (!tree.edges)
-            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld result edges",
-                              (long long)(n - 1));
-    }
-    if (n < 2) {
-        double lo[3], hi[3];
-        rc = gemst_host_bbox(pb.coords, dtype, n, dim, 1, lo, hi, err);
-    } else if (pb.opt.backend == GRIDEMST_BACKEND_CUDA) {
+    gemst_tree tree;
+    memset(&tree, 0, sizeof tree);
+    double one_point[3]; /* device input of one point, brought to the host */
+    (void)one_point;
+    if (pb.opt.backend == GRIDEMST_BACKEND_CUDA) {
 #ifdef GRIDEMST_HAVE_CUDA
-        rc = gemst_cuda_solve(&pb, &tree, st, err);
-        if (rc == GRIDEMST_ERR_DEVICE_MEMORY && !on_device && (!opt || opt->backend == GRIDEMST_BACKEND_AUTO))
-            rc = fall_back_to_cpu(&pb, &tree, st, err);
+        rc = cuda_solve(&pb, opt, one_point, &tree, st, err);
 #endif
-    } else {
+    } else if (n >= 2) {
         rc = gemst_cpu_solve(&pb, &tree, st, err);
     }
+    if (rc == GRIDEMST_OK && n < 2) {
+        double lo[3], hi[3];
+        if (!pb.on_device)
+            rc = gemst_host_bbox(pb.coords, dtype, n, dim, 1, lo, hi, err);
+    } else if (rc == GRIDEMST_OK && !tree.finished) {
+        rc = finish_cpu_tree(&pb, &tree, err);
+    }
+    if (rc == GRIDEMST_OK)
+        rc = adopt_tree(&pb, &tree, result, err);
+    free(tree.edges); /* a failed CPU solve's; the CUDA backend frees its own */
+    gemst_tree_free(&tree);
+    if (pb.ctx)
+        gemst_context_release(pb.ctx);
     if (rc != GRIDEMST_OK) {
-        free(tree.edges);
-        gemst_tree_free(&tree);
-        memset(result, 0, sizeof *result);
+        gridemst_result_free(result);
         return rc;
     }
-
     result->n = n;
     result->dim = dim;
-    if (tree.lo)
-        gemst_edges_from_tree(&tree, tree.edges, pb.opt.threads);
-    result->edges = tree.edges;
-    gemst_edges_order_ties(result->edges, tree.n_edges, pb.opt.threads);
-    result->total_weight = gemst_edges_total(result->edges, tree.n_edges, pb.opt.threads);
-    result->n_edges = tree.n_edges;
-    gemst_tree_free(&tree);
     if (!isfinite(result->total_weight))
-        return overflowing_weights(result, err);
+        return result->edges || result->n_edges == 0 ? overflowing_weights(result, err)
+                                                     : overflowing_device_weights(result, err);
     st->time_ms.total = gemst_now_ms() - t0;
     return GRIDEMST_OK;
 }
@@ -261,6 +345,8 @@ void gridemst_result_free(gridemst_result *result)
 {
     if (!result)
         return;
+    if (result->owner)
+        gemst_result_owner_free(result->owner, result);
     free(result->edges);
     memset(result, 0, sizeof *result);
 }

@@ -21,6 +21,11 @@ column() {
     awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { print $c }' "$2"
 }
 
+# colnum NAME FILE: the position of column NAME in a CSV's header.
+colnum() {
+    head -n 1 "$2" | tr ',' '\n' | grep -n -x "$1" | cut -d: -f1
+}
+
 # rows FILE: the lines after the header.
 rows() {
     echo $(($(wc -l <"$1") - 1))
@@ -39,18 +44,22 @@ fields=$(head -n 1 "$tmp/runs.csv" | awk -F, '{ print NF }')
 [ "$(column dataset "$tmp/runs.csv" | sort -u)" = uniform-3d-3000 ] || fail "default label"
 [ "$(column run "$tmp/runs.csv" | sort -u | tr '\n' ' ')" = "1 2 " ] || fail "runs not numbered 1, 2"
 # the floor: given exactly for prune none, and below that solve's FindMin1
-# (columns 6 prune, 16 findmin1_ms, 22 floor_ms)
-[ "$(head -n 1 "$tmp/runs.csv" | cut -d, -f6,16,22)" = prune,findmin1_ms,floor_ms ] || fail "runs.csv columns moved"
-floors=$(awk -F, 'NR > 1 && $6 == "none" && $22 != "" && $22 > 0 && $22 <= $16' "$tmp/runs.csv" | wc -l)
-others=$(awk -F, 'NR > 1 && $6 != "none" && $22 != ""' "$tmp/runs.csv" | wc -l)
+p=$(colnum prune "$tmp/runs.csv") f1=$(colnum findmin1_ms "$tmp/runs.csv") fl=$(colnum floor_ms "$tmp/runs.csv")
+floors=$(awk -F, -v p="$p" -v f1="$f1" -v fl="$fl" 'NR > 1 && $p == "none" && $fl != "" && $fl > 0 && $fl <= $f1' \
+    "$tmp/runs.csv" | wc -l)
+others=$(awk -F, -v p="$p" -v fl="$fl" 'NR > 1 && $p != "none" && $fl != ""' "$tmp/runs.csv" | wc -l)
+# the whole call is the phases and the dark time
+call=$(colnum call_ms "$tmp/runs.csv") ph=$(colnum phase_ms "$tmp/runs.csv") dark=$(colnum dark_ms "$tmp/runs.csv")
+[ "$(awk -F, -v c="$call" -v p="$ph" -v d="$dark" 'NR > 1 && ($c <= 0 || $p <= 0 || ($c - $p - $d) ^ 2 > 1e-6)' \
+    "$tmp/runs.csv" | wc -l)" -eq 0 ] || fail "call_ms is not phase_ms + dark_ms"
 [ "$floors" -eq 4 ] && [ "$others" -eq 0 ] || fail "floor_ms: $floors prune-none rows with a floor (4), $others others"
 [ "$(grep -c 'x the floor' "$tmp/err")" -eq 6 ] || fail "summary: not 6 lines with the floor: $(cat "$tmp/err")"
 # one iteration row per Boruvka iteration of each timed solve
 iterations=$(column iterations "$tmp/runs.csv" | awk '{ s += $1 } END { print s }')
 [ "$(rows "$tmp/iter.csv")" -eq "$iterations" ] ||
     fail "iterations.csv: $(rows "$tmp/iter.csv") rows, expected $iterations"
-[ "$(head -n 1 "$tmp/iter.csv" | cut -d, -f10,11)" = iteration,components ] || fail "iterations.csv columns moved"
-[ "$(awk -F, 'NR > 1 && $10 == 0 { print $11 }' "$tmp/iter.csv" | sort -u)" = 3000 ] ||
+it=$(colnum iteration "$tmp/iter.csv") comp=$(colnum components "$tmp/iter.csv")
+[ "$(awk -F, -v i="$it" -v c="$comp" 'NR > 1 && $i == 0 { print $c }' "$tmp/iter.csv" | sort -u)" = 3000 ] ||
     fail "iteration 0 does not start with every point its own component"
 
 # a TSPLIB file, named after it; --max-seconds stops after one timed solve

@@ -69,6 +69,12 @@ static const char *backend_name(int v) { return gridemst_backend_name((gridemst_
 static const char *nns_name(int v) { return gridemst_nns_name((gridemst_nns)v); }
 static const char *prune_name(int v) { return gridemst_prune_name((gridemst_prune)v); }
 static const char *findmin2_name(int v) { return gridemst_findmin2_name((gridemst_findmin2)v); }
+static const char *result_name(int v) { return gridemst_result_place_name((gridemst_result_place)v); }
+static const char *context_name(int v)
+{
+    static const char *const names[] = {"reuse", "fresh"};
+    return v >= 0 && v < 2 ? names[v] : "unknown";
+}
 
 /* The values an option accepts: name(first), name(first + 1), ... */
 typedef struct choice_table {
@@ -149,6 +155,8 @@ static const choice_table backend_table = {"backend", backend_name, GRIDEMST_BAC
 static const choice_table nns_table = {"nns", nns_name, 0};
 static const choice_table prune_table = {"prune", prune_name, 0};
 static const choice_table findmin2_table = {"findmin2", findmin2_name, 0};
+static const choice_table result_table = {"result", result_name, 0};
+static const choice_table context_table = {"context", context_name, 0};
 
 /* ------------------------------------------------------------ options */
 
@@ -162,6 +170,8 @@ enum {
     OPT_NNS,
     OPT_PRUNE,
     OPT_FINDMIN2,
+    OPT_RESULT,
+    OPT_CONTEXT,
     OPT_PRECISION,
     OPT_THREADS,
     OPT_DEVICE,
@@ -184,6 +194,8 @@ static const struct option long_options[] = {
     {"nns", required_argument, NULL, OPT_NNS},
     {"prune", required_argument, NULL, OPT_PRUNE},
     {"findmin2", required_argument, NULL, OPT_FINDMIN2},
+    {"result", required_argument, NULL, OPT_RESULT},
+    {"context", required_argument, NULL, OPT_CONTEXT},
     {"precision", required_argument, NULL, OPT_PRECISION},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"device", required_argument, NULL, OPT_DEVICE},
@@ -221,6 +233,8 @@ static int apply(bench_args *a, int c, const char *v, int *given_n, char *msg, s
     case OPT_NNS: return parse_choices(&nns_table, v, -1, &a->nns, msg, msg_size);
     case OPT_PRUNE: return parse_choices(&prune_table, v, -1, &a->prune, msg, msg_size);
     case OPT_FINDMIN2: return parse_choices(&findmin2_table, v, -1, &a->findmin2, msg, msg_size);
+    case OPT_RESULT: return parse_choices(&result_table, v, -1, &a->result, msg, msg_size);
+    case OPT_CONTEXT: return parse_choices(&context_table, v, -1, &a->context, msg, msg_size);
     case OPT_PRECISION: bad = gridemst_parse_precision(v, &a->opt.precision); break;
     case OPT_THREADS: bad = parse_int(v, 0, INT_MAX, &a->opt.threads); break;
     case OPT_DEVICE: bad = parse_int(v, 0, INT_MAX, &a->opt.device); break;
@@ -256,6 +270,8 @@ static void set_defaults(bench_args *a)
     a->nns.value[a->nns.count++] = a->opt.nns;
     a->prune.value[a->prune.count++] = a->opt.prune;
     a->findmin2.value[a->findmin2.count++] = a->opt.findmin2;
+    a->result.value[a->result.count++] = GRIDEMST_RESULT_HOST;
+    a->context.value[a->context.count++] = BENCH_CONTEXT_REUSE;
 }
 
 int bench_parse_args(int argc, char **argv, bench_args *a, char *msg, size_t msg_size)
@@ -296,12 +312,15 @@ void bench_print_help(FILE *f)
           "       gridemst-bench [OPTIONS] --generate KIND --n N [--dim D] [--seed S]\n"
           "\n"
           "Loads or generates one point set, copies it to the GPU once (CUDA backend), and\n"
-          "for each configuration (backend x nns x prune x findmin2) solves it W times to\n"
-          "warm up and R times timed: CUDA events on a stream of its own around each\n"
-          "gridemst_solve_device call (CUDA), the wall clock around gridemst_solve (CPU).\n"
-          "Every tree must be the first solve's, edge for edge.  Writes one CSV row per\n"
-          "timed solve (phase times from the library's stats), and with --iterations one\n"
-          "row per Boruvka iteration of each timed solve.\n"
+          "for each configuration (backend x nns x prune x findmin2 x result x context)\n"
+          "solves it W times to warm up and R times timed.  The headline, call_ms, is the\n"
+          "wall clock around the whole call (gridemst_solve_device on CUDA, from points on\n"
+          "the device to the tree in host or device memory; gridemst_solve on the CPU);\n"
+          "phase_ms is the sum of the library's measured phases and dark_ms the rest;\n"
+          "time_ms is CUDA events on the solve's stream around the call.  Every tree must\n"
+          "be the first solve's, edge for edge (a device tree is copied back to check it,\n"
+          "outside the timing).  Writes one CSV row per timed solve, and with --iterations\n"
+          "one row per Boruvka iteration of each timed solve.\n"
           "\n"
           "Options (LIST: comma-separated names, or all):\n"
           "  --generate KIND         uniform|normal|clustered|lattice|blobs\n"
@@ -312,6 +331,9 @@ void bench_print_help(FILE *f)
           "  --nns LIST              grid|bvh (default grid)\n"
           "  --prune LIST            none|dynamic|static (default static)\n"
           "  --findmin2 LIST         list|atomic (default atomic)\n"
+          "  --result LIST           host|device: where CUDA solves leave the tree (default host)\n"
+          "  --context LIST          reuse|fresh: CUDA solves on one context per configuration,\n"
+          "                          or each on its own, as a plain call (default reuse)\n"
           "  --precision P           float|double (default float)\n"
           "  --threads N             CPU threads (default 0: the OpenMP default)\n"
           "  --device N              CUDA device (default 0)\n"

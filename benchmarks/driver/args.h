@@ -19,6 +19,10 @@ typedef struct bench_choices {
     int count;
 } bench_choices;
 
+/* CUDA solves on one context kept for all of a configuration's solves, or
+ * each on a context of its own (the plain call). */
+enum { BENCH_CONTEXT_REUSE = 0, BENCH_CONTEXT_FRESH = 1 };
+
 typedef struct bench_args {
     const char *input;     /* INPUT, or NULL with --generate */
     int generate;          /* --generate was given */
@@ -31,6 +35,8 @@ typedef struct bench_args {
     bench_choices nns;     /* gridemst_nns values */
     bench_choices prune;   /* gridemst_prune values */
     bench_choices findmin2; /* gridemst_findmin2 values */
+    bench_choices result;  /* gridemst_result_place values (CUDA; the CPU's tree is on the host) */
+    bench_choices context; /* BENCH_CONTEXT_* values (CUDA) */
     gridemst_options opt;  /* precision, threads, device, occupancy */
     int repeat;            /* timed solves per configuration */
     int warmup;            /* untimed solves before them */

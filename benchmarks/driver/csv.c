@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#define KEY_COLUMNS "dataset,n,dim,backend,nns,prune,findmin2,precision"
+#define KEY_COLUMNS "dataset,n,dim,backend,nns,prune,findmin2,precision,result,context"
 
 /* A text field, quoted when it holds a comma, a quote or a line break. */
 static void text(FILE *f, const char *s)
@@ -33,14 +33,14 @@ static void number(FILE *f, double x)
 static void key(FILE *f, const bench_config *c)
 {
     text(f, c->dataset);
-    fprintf(f, ",%lld,%d,%s,%s,%s,%s,%s", (long long)c->n, c->dim, gridemst_backend_name(c->backend),
+    fprintf(f, ",%lld,%d,%s,%s,%s,%s,%s,%s,%s", (long long)c->n, c->dim, gridemst_backend_name(c->backend),
             gridemst_nns_name(c->nns), gridemst_prune_name(c->prune), gridemst_findmin2_name(c->findmin2),
-            gridemst_precision_name(c->precision));
+            gridemst_precision_name(c->precision), gridemst_result_place_name(c->result), bench_context_name(c));
 }
 
 void bench_csv_runs_header(FILE *f)
 {
-    fputs(KEY_COLUMNS ",threads,run,time_ms,wall_ms,solve_ms,upload_ms,grid_ms,findmin1_ms,prepare_ms,findmin2_ms,"
+    fputs(KEY_COLUMNS ",threads,run,call_ms,phase_ms,dark_ms,time_ms,wall_ms,solve_ms,upload_ms,grid_ms,findmin1_ms,prepare_ms,findmin2_ms,"
                       "merge_ms,edges_ms,download_ms,floor_ms,iterations,fallback_searches,n_unique,cells,"
                       "cell_occupancy,crowded_cell,peak_device_bytes,total_weight,same_edges,device,late_bvh_iteration,cell_side\n",
           f);
@@ -53,7 +53,9 @@ void bench_csv_run(FILE *f, const bench_config *c, int run, const bench_times *t
     const gridemst_times *p = &s->time_ms;
     key(f, c);
     fprintf(f, ",%d,%d", s->threads, run);
-    const double times[] = {t->ms,       t->wall_ms, p->total, p->upload, p->grid,     p->findmin1,
+    const double phases = bench_phase_ms(r);
+    const double times[] = {t->wall_ms,  phases,     t->wall_ms - phases,
+                            t->ms,       t->wall_ms, p->total, p->upload, p->grid,     p->findmin1,
                             p->prepare,  p->findmin2, p->merge, p->edges,  p->download, bench_floor_ms(r)};
     for (size_t k = 0; k < sizeof times / sizeof times[0]; k++)
         number(f, times[k]);

@@ -106,8 +106,9 @@ static int close_output(FILE *f, const char *path)
 
 static void describe(const bench_config *c, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s %s %s prune=%s findmin2=%s", c->dataset, gridemst_backend_name(c->backend),
-             gridemst_nns_name(c->nns), gridemst_prune_name(c->prune), gridemst_findmin2_name(c->findmin2));
+    snprintf(buf, size, "%s %s %s prune=%s findmin2=%s result=%s context=%s", c->dataset,
+             gridemst_backend_name(c->backend), gridemst_nns_name(c->nns), gridemst_prune_name(c->prune),
+             gridemst_findmin2_name(c->findmin2), gridemst_result_place_name(c->result), bench_context_name(c));
 }
 
 /* Whether the tree of res is the first solve's (which res is when no tree
@@ -150,7 +151,7 @@ static int run_config(bench *b, config_times *ct, const gridemst_options *opt, g
             break;
         gridemst_result res;
         bench_times t;
-        int rc = bench_timed_solve(b->timer, opt, &res, &t, err);
+        int rc = bench_timed_solve(b->timer, opt, ct->c.fresh_context, &res, &t, err);
         if (rc != GRIDEMST_OK)
             return rc;
         spent_ms += t.wall_ms;
@@ -163,7 +164,7 @@ static int run_config(bench *b, config_times *ct, const gridemst_options *opt, g
             bench_csv_run(b->runs, &ct->c, run, &t, &res, same);
             if (b->iterations)
                 bench_csv_iterations(b->iterations, &ct->c, run, &res);
-            ct->ms[ct->runs] = t.ms;
+            ct->ms[ct->runs] = t.wall_ms; /* the whole call */
             ct->floor[ct->runs] = bench_floor_ms(&res);
             ct->runs++;
         }
@@ -240,27 +241,41 @@ static void print_summary(const bench *b)
     }
 }
 
-/* The configurations, backend by backend, in the order the lists give. */
+/* The configurations, backend by backend, in the order the lists give; the
+ * CPU's tree is on the host and it has no contexts. */
 static int make_configs(bench *b, gridemst_error *err)
 {
     const bench_args *a = b->a;
-    int m = a->backend.count * a->nns.count * a->prune.count * a->findmin2.count;
+    int m = a->backend.count * a->nns.count * a->prune.count * a->findmin2.count * a->result.count * a->context.count;
     b->configs = calloc((size_t)m, sizeof *b->configs);
     if (!b->configs)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     for (int i = 0; i < a->backend.count; i++)
         for (int j = 0; j < a->nns.count; j++)
             for (int p = 0; p < a->prune.count; p++)
-                for (int f = 0; f < a->findmin2.count; f++) {
-                    config_times *ct = &b->configs[b->n_configs++];
-                    ct->c = (bench_config){b->label, b->ps.n, b->ps.dim, (gridemst_backend)a->backend.value[i],
-                                           (gridemst_nns)a->nns.value[j], (gridemst_prune)a->prune.value[p],
-                                           (gridemst_findmin2)a->findmin2.value[f], a->opt.precision};
-                    ct->ms = malloc(sizeof *ct->ms * (size_t)a->repeat);
-                    ct->floor = malloc(sizeof *ct->floor * (size_t)a->repeat);
-                    if (!ct->ms || !ct->floor)
-                        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
-                }
+                for (int f = 0; f < a->findmin2.count; f++)
+                    for (int r = 0; r < a->result.count; r++)
+                        for (int x = 0; x < a->context.count; x++) {
+                            gridemst_backend backend = (gridemst_backend)a->backend.value[i];
+                            int cpu = backend == GRIDEMST_BACKEND_CPU;
+                            if (cpu && (a->result.value[r] != GRIDEMST_RESULT_HOST || x > 0))
+                                continue;
+                            config_times *ct = &b->configs[b->n_configs++];
+                            ct->c = (bench_config){b->label,
+                                                   b->ps.n,
+                                                   b->ps.dim,
+                                                   backend,
+                                                   (gridemst_nns)a->nns.value[j],
+                                                   (gridemst_prune)a->prune.value[p],
+                                                   (gridemst_findmin2)a->findmin2.value[f],
+                                                   a->opt.precision,
+                                                   (gridemst_result_place)a->result.value[r],
+                                                   a->context.value[x] == BENCH_CONTEXT_FRESH};
+                            ct->ms = malloc(sizeof *ct->ms * (size_t)a->repeat);
+                            ct->floor = malloc(sizeof *ct->floor * (size_t)a->repeat);
+                            if (!ct->ms || !ct->floor)
+                                return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+                        }
     return GRIDEMST_OK;
 }
 
@@ -293,6 +308,7 @@ static int run_all(bench *b, gridemst_error *err)
         opt.nns = ct->c.nns;
         opt.prune = ct->c.prune;
         opt.findmin2 = ct->c.findmin2;
+        opt.result = ct->c.result;
         rc = run_config(b, ct, &opt, err);
         if (rc != GRIDEMST_OK) {
             char name[200];
@@ -308,13 +324,15 @@ static int run_all(bench *b, gridemst_error *err)
 
 static void release(bench *b)
 {
+    /* the first tree may hold the timer's context, which works on the
+       timer's stream: both go after it */
+    gridemst_result_free(&b->first);
     bench_timer_close(b->timer);
     for (int k = 0; k < b->n_configs; k++) {
         free(b->configs[k].ms);
         free(b->configs[k].floor);
     }
     free(b->configs);
-    gridemst_result_free(&b->first);
     gemst_pointset_free(&b->ps);
 }
 

@@ -3,6 +3,7 @@
 #include "timed_solve.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 
@@ -18,6 +19,7 @@ struct bench_timer {
     void *d_coords;
     cudaStream_t stream;
     cudaEvent_t start, stop;
+    gridemst_context *context; /* on stream, for every solve that reuses one */
 #endif
 };
 
@@ -46,6 +48,9 @@ static int open_device(bench_timer *t, int device, gridemst_error *err)
     CUDA_TRY(cudaStreamCreateWithFlags(&t->stream, cudaStreamNonBlocking));
     CUDA_TRY(cudaEventCreate(&t->start));
     CUDA_TRY(cudaEventCreate(&t->stop));
+    int rc = gridemst_context_create(device, t->stream, &t->context, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     if (bytes > 0) {
         CUDA_TRY(cudaMalloc(&t->d_coords, bytes));
         /* on the timer's stream, and waited for: a plain cudaMemcpy from pageable memory may
@@ -68,13 +73,53 @@ static int elapsed(bench_timer *t, double *ms, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* gridemst_solve_device on the timer's stream, between its events. */
-static int solve_device(bench_timer *t, const gridemst_options *opt, gridemst_result *res, bench_times *times,
-                        gridemst_error *err)
+/* A tree left in device memory, brought to host memory in the result's
+ * place (for the comparison of trees, outside the timing). */
+static int device_tree_to_host(gridemst_result *res, gridemst_error *err)
+{
+    const gridemst_device_edges *d = &res->device_edges;
+    size_t m = (size_t)res->n_edges;
+    gridemst_edge *edges = malloc(sizeof *edges * (m ? m : 1));
+    uint32_t *ids = malloc(sizeof *ids * 2 * (m ? m : 1));
+    double *w = malloc(sizeof *w * (m ? m : 1));
+    int rc = edges && ids && w ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    if (rc == GRIDEMST_OK && m > 0) {
+        cudaError_t e = cudaMemcpy(ids, d->u, sizeof *ids * m, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(ids + m, d->v, sizeof *ids * m, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(w, d->w, sizeof *w * m, cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess)
+            rc = cuda_fail(err, "copying the device tree", e);
+    }
+    for (size_t k = 0; rc == GRIDEMST_OK && k < m; k++)
+        edges[k] = (gridemst_edge){ids[k], ids[m + k], w[k]};
+    free(ids);
+    free(w);
+    if (rc != GRIDEMST_OK) {
+        free(edges);
+        gridemst_result_free(res);
+        return rc;
+    }
+    gridemst_result host = *res;
+    res->edges = NULL; /* the device arrays go with their owner */
+    gridemst_result_free(res);
+    host.owner = NULL;
+    memset(&host.device_edges, 0, sizeof host.device_edges);
+    host.edges = edges;
+    *res = host;
+    return GRIDEMST_OK;
+}
+
+/* gridemst_solve_device on the timer's stream, between its events, on the
+ * timer's context or (fresh) on a context of the call's own. */
+static int solve_device(bench_timer *t, const gridemst_options *opt, int fresh, gridemst_result *res,
+                        bench_times *times, gridemst_error *err)
 {
     gridemst_options o = *opt;
     o.device = t->device;
     o.cuda_stream = t->stream;
+    o.context = fresh ? NULL : t->context;
     CUDA_TRY(cudaSetDevice(t->device));
     CUDA_TRY(cudaEventRecord(t->start, t->stream));
     double w0 = gemst_now_ms();
@@ -82,6 +127,8 @@ static int solve_device(bench_timer *t, const gridemst_options *opt, gridemst_re
     times->wall_ms = gemst_now_ms() - w0;
     if (rc == GRIDEMST_OK && (rc = elapsed(t, &times->ms, err)) != GRIDEMST_OK)
         gridemst_result_free(res);
+    if (rc == GRIDEMST_OK && o.result == GRIDEMST_RESULT_DEVICE)
+        rc = device_tree_to_host(res, err);
     return rc;
 }
 #endif
@@ -111,13 +158,15 @@ int bench_timer_open(const gemst_pointset *ps, int with_device, int device, benc
     return GRIDEMST_OK;
 }
 
-int bench_timed_solve(bench_timer *t, const gridemst_options *opt, gridemst_result *res, bench_times *times,
-                      gridemst_error *err)
+int bench_timed_solve(bench_timer *t, const gridemst_options *opt, int fresh_context, gridemst_result *res,
+                      bench_times *times, gridemst_error *err)
 {
     if (opt->backend == GRIDEMST_BACKEND_CUDA) {
 #ifdef GRIDEMST_HAVE_CUDA
         if (t->with_device)
-            return solve_device(t, opt, res, times, err);
+            return solve_device(t, opt, fresh_context, res, times, err);
+#else
+        (void)fresh_context;
 #endif
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "the points are not on a CUDA device");
     }
@@ -133,6 +182,7 @@ void bench_timer_close(bench_timer *t)
         return;
 #ifdef GRIDEMST_HAVE_CUDA
     /* teardown: nothing useful to do when one of these fails */
+    gridemst_context_free(t->context);
     if (t->d_coords)
         (void)cudaFree(t->d_coords);
     if (t->start)

@@ -43,6 +43,33 @@ extern "C" int gemst_cuda_download(const gridemst_options *opt, const void *d_sr
     return GRIDEMST_OK;
 }
 
+extern "C" int gemst_cuda_copy_to_host(int device, const void *d_src, void *dst, size_t bytes, gridemst_error *err)
+{
+    int previous = 0;
+    GEMST_CU(cudaGetDevice(&previous));
+    GEMST_CU(cudaSetDevice(device));
+    cudaError_t e = cudaMemcpy(dst, d_src, bytes, cudaMemcpyDeviceToHost);
+    cudaSetDevice(previous);
+    GEMST_CU(e);
+    return GRIDEMST_OK;
+}
+
+extern "C" int gemst_cuda_register_host(void *p, size_t bytes, int device)
+{
+    /* portable: pinned for every device's context; the device is set first
+       so that a thread new to CUDA does not start a context on device 0 */
+    if (cudaSetDevice(device) == cudaSuccess && cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess)
+        return 0;
+    (void)cudaGetLastError(); /* the copy then goes through pageable memory */
+    return -1;
+}
+
+extern "C" void gemst_cuda_unregister_host(void *p)
+{
+    if (cudaHostUnregister(p) != cudaSuccess)
+        (void)cudaGetLastError();
+}
+
 extern "C" int gemst_cuda_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err)
 {
     if (pb->opt.precision == GRIDEMST_PRECISION_DOUBLE)

@@ -50,12 +50,12 @@ static inline unsigned gemst_blocks(uint64_t work)
 
 /*
  * Device allocations of one solve, counted and released together.  They
- * come from a memory pool of the solve's own, in the order of its stream:
- * cudaFree would wait for the whole device at every early release (and a
- * solve releases sorting scratch and staging buffers some forty times),
- * while a pool's buffer goes back on the stream and is reused by the next
- * allocation there.  The pool keeps what it got until the solve ends.
- * Devices without memory pools use cudaMalloc and cudaFree.
+ * come from the memory pool of the solve's context, in the order of its
+ * stream: cudaFree would wait for the whole device at every early release
+ * (and a solve releases sorting scratch and staging buffers some forty
+ * times), while a pool's buffer goes back on the stream and is reused by
+ * the next allocation there.  The pool keeps what it got for the next solve
+ * on the context.  Devices without memory pools use cudaMalloc and cudaFree.
  */
 #define GEMST_MAX_BUFFERS 64
 typedef struct {
@@ -63,37 +63,40 @@ typedef struct {
     size_t size[GEMST_MAX_BUFFERS];
     int count;
     size_t live, peak;
+    uint64_t reserved_before; /* the pool's memory when the solve started */
     cudaMemPool_t pool; /* NULL: cudaMalloc */
     cudaStream_t s;
 } gemst_dmem;
 
-/* Sets up the solve's allocations on device `device`, ordered on stream s. */
-static inline int gemst_dmem_init(gemst_dmem *m, int device, cudaStream_t s, gridemst_error *err)
+/* The pool's memory taken from the device (0 without a pool). */
+static inline uint64_t gemst_pool_reserved(cudaMemPool_t pool)
 {
-    int pools = 0;
-    memset(m, 0, sizeof *m);
-    m->s = s;
-    GEMST_CU(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
-    if (!pools)
-        return GRIDEMST_OK;
-    cudaMemPoolProps props;
-    memset(&props, 0, sizeof props);
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
-    GEMST_CU(cudaMemPoolCreate(&m->pool, &props));
-    uint64_t keep = UINT64_MAX; /* released only when the pool is destroyed */
-    GEMST_CU(cudaMemPoolSetAttribute(m->pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    return GRIDEMST_OK;
+    uint64_t reserved = 0;
+    if (pool && cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) != cudaSuccess) {
+        (void)cudaGetLastError();
+        reserved = 0;
+    }
+    return reserved;
 }
 
-static inline int gemst_dalloc(gemst_dmem *m, void **p, size_t bytes, const char *what, gridemst_error *err)
+/* Sets up the solve's allocations from `pool` (NULL: cudaMalloc), ordered
+ * on stream s. */
+static inline void gemst_dmem_init(gemst_dmem *m, cudaMemPool_t pool, cudaStream_t s)
 {
-    if (m->count == GEMST_MAX_BUFFERS)
-        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "too many device buffers");
+    memset(m, 0, sizeof *m);
+    m->pool = pool;
+    m->s = s;
+    m->reserved_before = gemst_pool_reserved(pool);
+}
+
+/* Device memory of `bytes` from the pool (or cudaMalloc), not counted among
+ * the solve's buffers: for what outlives the solve. */
+static inline int gemst_dalloc_kept(cudaMemPool_t pool, cudaStream_t s, void **p, size_t bytes, const char *what,
+                                    gridemst_error *err)
+{
     if (bytes == 0)
         bytes = 1;
-    cudaError_t e = m->pool ? cudaMallocFromPoolAsync(p, bytes, m->pool, m->s) : cudaMalloc(p, bytes);
+    cudaError_t e = pool ? cudaMallocFromPoolAsync(p, bytes, pool, s) : cudaMalloc(p, bytes);
     if (e != cudaSuccess) {
         size_t free_b = 0, total_b = 0;
         (void)cudaGetLastError();
@@ -102,6 +105,14 @@ static inline int gemst_dalloc(gemst_dmem *m, void **p, size_t bytes, const char
                           "out of device memory allocating %zu bytes for %s (%zu of %zu bytes free)", bytes, what,
                           free_b, total_b);
     }
+    return GRIDEMST_OK;
+}
+
+static inline int gemst_dalloc(gemst_dmem *m, void **p, size_t bytes, const char *what, gridemst_error *err)
+{
+    if (m->count == GEMST_MAX_BUFFERS)
+        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "too many device buffers");
+    GEMST_TRY(gemst_dalloc_kept(m->pool, m->s, p, bytes, what, err));
     m->ptr[m->count] = *p;
     m->size[m->count] = bytes;
     m->count++;
@@ -133,40 +144,37 @@ static inline void gemst_dfree(gemst_dmem *m, void *p)
         }
 }
 
-/* Device memory the solve holds: its pool's (in use or ready for reuse),
- * or its live buffers'. */
+/* Device memory the solve can use without taking more from the device: its
+ * live buffers and what the pool holds ready for reuse. */
 static inline size_t gemst_dmem_held(const gemst_dmem *m)
 {
-    uint64_t reserved = 0;
-    if (m->pool && cudaMemPoolGetAttribute(m->pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess)
-        return (size_t)reserved;
-    return m->live;
+    uint64_t reserved = gemst_pool_reserved(m->pool);
+    return reserved > m->live ? (size_t)reserved : m->live;
 }
 
-/* The most device memory the solve held at once: what its pool got from
- * the device (buffers in use, and freed ones awaiting reuse), or the peak
- * of its live buffers. */
+/* What the pool took from the device since the solve started. */
+static inline size_t gemst_dmem_reserved(const gemst_dmem *m)
+{
+    uint64_t now = gemst_pool_reserved(m->pool);
+    return now > m->reserved_before ? (size_t)(now - m->reserved_before) : 0;
+}
+
+/* The most device memory the solve held at once: the peak of its live
+ * buffers, or on a fresh pool what the pool took (the buffers and the
+ * gaps between them), whichever is more. */
 static inline size_t gemst_dmem_peak(const gemst_dmem *m)
 {
-    uint64_t high = 0;
-    if (m->pool && cudaMemPoolGetAttribute(m->pool, cudaMemPoolAttrReservedMemHigh, &high) == cudaSuccess &&
-        (size_t)high > m->peak)
-        return (size_t)high;
-    return m->peak;
+    size_t taken = gemst_dmem_reserved(m);
+    return taken > m->peak ? taken : m->peak;
 }
 
-/* Frees every buffer and the pool, once the stream's work is done. */
+/* Frees every buffer (into the pool, on the stream). */
 static inline void gemst_dfree_all(gemst_dmem *m)
 {
     for (int i = 0; i < m->count; i++)
         gemst_dmem_release(m, m->ptr[i]);
     m->count = 0;
     m->live = 0;
-    if (m->pool) {
-        cudaStreamSynchronize(m->s);
-        cudaMemPoolDestroy(m->pool);
-        m->pool = NULL;
-    }
 }
 
 #define GEMST_DALLOC(mem, ptr, count, what) \

@@ -949,29 +949,4 @@ static __global__ void GEMST_FN(k_append_dups)(uint32_t n_dup, const uint32_t *d
     edge_d2[offset + k] = 0;
 }
 
-/* The final sort's keys: each edge's endpoints (lo, hi) as one word, lo in
- * the bits from `bits` up, and its length's word (edge_order.h) ... */
-static __global__ void GEMST_FN(k_pair_keys)(uint32_t m, int bits, const uint32_t *lo, const uint32_t *hi,
-                                           const gemst_real *d2, uint64_t *pair, gemst_word1 *length)
-{
-    GEMST_INDEX(e, m);
-    pair[e] = (uint64_t)lo[e] << bits | hi[e];
-    length[e] = gemst_edge_word1(d2[e]);
-}
-
-/* ... and edge e of the sorted tree in the caller's form, from both: the
- * ids and the length in caller units, w = sqrt(d2) / scale in double as the
- * host would compute it (both operations correctly rounded on the device
- * too). */
-static __global__ void GEMST_FN(k_caller_edges)(uint32_t m, int bits, const uint64_t *pair, const gemst_word1 *length,
-                                               double scale, gridemst_edge *out)
-{
-    GEMST_INDEX(e, m);
-    gridemst_edge edge;
-    edge.u = (uint32_t)(pair[e] >> bits);
-    edge.v = (uint32_t)(pair[e] & (((uint64_t)1 << bits) - 1));
-    edge.w = sqrt((double)gemst_edge_word1_value(length[e])) / scale;
-    out[e] = edge;
-}
-
 #endif

@@ -12,6 +12,8 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "backend.h"
+#include "context.h"
+#include "host_tree.h"
 #include "cuda/cuda_kernels.cuh"
 #include "bvh/bvh.h"
 
@@ -29,7 +31,10 @@ typedef struct {
     int uncertain, crowded, hard, lone; /* list lengths of one-time selections */
     int searching;             /* points whose BVH search runs this iteration */
     gemst_word1 longest;       /* the iteration's longest edge */
+    int ties;                  /* final tree: equal lengths out of (u, v) order */
+    double total;              /* final tree: its total weight */
 } GEMST_FN(counters);
+static_assert(sizeof(GEMST_FN(counters)) <= GEMST_STAGING_BYTES, "the counters fit the context's staging");
 
 #define cuda_ctx GEMST_FN(cuda_ctx)
 typedef struct {
@@ -39,7 +44,7 @@ typedef struct {
     void *temp;                /* CUB scratch */
     size_t temp_bytes;
     GEMST_FN(counters) * cnt;  /* device */
-    GEMST_FN(counters) host;   /* last read */
+    GEMST_FN(counters) * host; /* last read (the context's pinned staging) */
     /* grid */
     gemst_frame frame;
     gemst_grid g;              /* device arrays */
@@ -69,6 +74,7 @@ typedef struct {
     gemst_real *edge_d2;
     uint32_t n_active, n_roots, n_uncertain; /* exact at the start of an iteration */
     uint32_t *breaks;          /* component breaks (nns/walk.h), kept in link; NULL when not counted */
+    gemst_host_tree host_tree; /* a host result's array, made ready during the solve */
 } cuda_ctx;
 
 /* Device pointer to a counter field. */
@@ -118,9 +124,20 @@ static int GEMST_FN(select)(cuda_ctx *c, uint32_t *list, int *d_count, uint32_t 
     return GRIDEMST_OK;
 }
 
+/* Sets a counter on the device, and its host copy.  The copy goes from a
+ * variable of this call: an asynchronous copy from pageable memory reads it
+ * before returning, while the pinned staging may change before the copy
+ * runs. */
+static int GEMST_FN(set_counter)(cuda_ctx *c, int *field, int *host_field, int value, gridemst_error *err)
+{
+    *host_field = value;
+    GEMST_CU(cudaMemcpyAsync(field, &value, sizeof value, cudaMemcpyHostToDevice, c->s));
+    return GRIDEMST_OK;
+}
+
 static int GEMST_FN(read_counters)(cuda_ctx *c, gridemst_error *err)
 {
-    GEMST_CU(cudaMemcpyAsync(&c->host, c->cnt, sizeof c->host, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaMemcpyAsync(c->host, c->cnt, sizeof *c->host, cudaMemcpyDeviceToHost, c->s));
     GEMST_CU(cudaStreamSynchronize(c->s));
     return GRIDEMST_OK;
 }
@@ -235,7 +252,7 @@ static int GEMST_FN(crowded_duplicates)(cuda_ctx *c, uint32_t n, const uint32_t 
     GEMST_LAUNCHED();
     GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, all, crowded, pos, CNT(c, crowded), n, c->s));
     GEMST_TRY(GEMST_FN(read_counters)(c, err));
-    const uint32_t m = (uint32_t)c->host.crowded;
+    const uint32_t m = (uint32_t)c->host->crowded;
     if (m > 0) {
         uint64_t *k64, *k64b;
         GEMST_DALLOC(&c->mem, k64, m, "crowded keys");
@@ -802,7 +819,7 @@ static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
     GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, c->brk, c->brk, nu, c->s));
     GEMST_FN(k_bvh_labels)<<<gemst_blocks(c->tree.n - 1), GEMST_THREADS, 0, c->s>>>(c->tree, c->comp, c->brk);
     GEMST_LAUNCHED();
-    GEMST_CU(cudaMemsetAsync(CNT(c, searching), 0, sizeof c->host.searching, c->s));
+    GEMST_CU(cudaMemsetAsync(CNT(c, searching), 0, sizeof c->host->searching, c->s));
     GEMST_FN(k_bvh_triage)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
                                                                         c->best_to, c->extra, CNT(c, searching));
     GEMST_LAUNCHED();
@@ -964,9 +981,8 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_stats *stats, gridemst_e
         GEMST_CU(cudaMemsetAsync(c->best_d2, 0, sizeof *c->best_d2 * nu, c->s));
     GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));
     c->n_active = c->n_roots = nu;
-    c->host.active = c->host.roots = (int)nu;
-    GEMST_CU(cudaMemcpyAsync(CNT(c, active), &c->host.active, sizeof(int), cudaMemcpyHostToDevice, c->s));
-    GEMST_CU(cudaMemcpyAsync(CNT(c, roots), &c->host.roots, sizeof(int), cudaMemcpyHostToDevice, c->s));
+    GEMST_TRY(GEMST_FN(set_counter)(c, CNT(c, active), &c->host->active, (int)nu, err));
+    GEMST_TRY(GEMST_FN(set_counter)(c, CNT(c, roots), &c->host->roots, (int)nu, err));
     if (c->pb->opt.prune != GRIDEMST_PRUNE_STATIC)
         return GRIDEMST_OK;
     int block_pass;
@@ -976,9 +992,9 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_stats *stats, gridemst_e
     GEMST_CU(cudaMemcpyAsync(c->uncertain, c->active, sizeof *c->uncertain * nu, cudaMemcpyDeviceToDevice, c->s));
     GEMST_TRY(GEMST_FN(select)(c, c->uncertain, CNT(c, uncertain), nu, err));
     GEMST_TRY(GEMST_FN(read_counters)(c, err));
-    c->n_uncertain = (uint32_t)c->host.uncertain;
-    stats->block_points = block_pass ? (int64_t)nu - c->host.hard : 0;
-    stats->lone_points = c->host.lone;
+    c->n_uncertain = (uint32_t)c->host->uncertain;
+    stats->block_points = block_pass ? (int64_t)nu - c->host->hard : 0;
+    stats->lone_points = c->host->lone;
     return GRIDEMST_OK;
 }
 
@@ -1121,7 +1137,7 @@ static int GEMST_FN(fallback)(cuda_ctx *c, int iteration, int64_t *searches, gri
     GEMST_LAUNCHED();
     GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, list, c->keep, c->extra, CNT(c, extra), bound, c->s));
     GEMST_TRY(GEMST_FN(read_counters)(c, err));
-    const uint32_t m = (uint32_t)c->host.extra;
+    const uint32_t m = (uint32_t)c->host->extra;
     *searches += m;
     if (m == 0)
         return GRIDEMST_OK;
@@ -1143,7 +1159,7 @@ static int GEMST_FN(fallback)(cuda_ctx *c, int iteration, int64_t *searches, gri
 /* Connect and union: each root hooks along its component's minimum edge. */
 static int GEMST_FN(connect)(cuda_ctx *c, gridemst_error *err)
 {
-    GEMST_CU(cudaMemsetAsync(CNT(c, longest), 0, sizeof c->host.longest, c->s));
+    GEMST_CU(cudaMemsetAsync(CNT(c, longest), 0, sizeof c->host->longest, c->s));
     GEMST_FN(k_connect)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(
         c->roots, CNT(c, roots), c->win_in, c->win_out, c->w1, c->comp, c->g.oid, c->link, CNT(c, edges), c->nu - 1,
         c->edge_lo, c->edge_hi, c->edge_d2, CNT(c, longest));
@@ -1293,10 +1309,9 @@ static int GEMST_FN(late_bvh)(cuda_ctx *c, gridemst_error *err)
     GEMST_FN(k_late_reset)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, c->active, c->best_to);
     GEMST_LAUNCHED();
     c->n_active = nu;
-    c->host.active = (int)nu;
-    c->host.extra = 0; /* the last grid iteration's fallback list is done with */
-    GEMST_CU(cudaMemcpyAsync(CNT(c, active), &c->host.active, sizeof(int), cudaMemcpyHostToDevice, c->s));
-    GEMST_CU(cudaMemcpyAsync(CNT(c, extra), &c->host.extra, sizeof(int), cudaMemcpyHostToDevice, c->s));
+    GEMST_TRY(GEMST_FN(set_counter)(c, CNT(c, active), &c->host->active, (int)nu, err));
+    /* the last grid iteration's fallback list is done with */
+    GEMST_TRY(GEMST_FN(set_counter)(c, CNT(c, extra), &c->host->extra, 0, err));
     c->prune = GRIDEMST_PRUNE_NONE;
     c->bvh = 1;
     return GRIDEMST_OK;
@@ -1310,7 +1325,7 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
     GEMST_CU(cudaEventSynchronize(ev[1]));
     GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.prepare, err));
     stats->time_ms.findmin1 += stats->time_ms.prepare;
-    while (c->host.edges < c->nu - 1 && stats->iterations < GRIDEMST_MAX_ITERATIONS) {
+    while (c->host->edges < c->nu - 1 && stats->iterations < GRIDEMST_MAX_ITERATIONS) {
         gridemst_iteration_times *it = &stats->iteration_ms[stats->iterations++];
         it->components = c->n_roots;
         it->fallback_searches = 0;
@@ -1339,25 +1354,25 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         GEMST_CU(cudaEventRecord(ev[4], c->s));
         GEMST_TRY(GEMST_FN(flatten)(c, err));
         GEMST_CU(cudaEventRecord(ev[5], c->s));
-        uint32_t before = c->host.edges;
+        uint32_t before = c->host->edges;
         GEMST_TRY(GEMST_FN(read_counters)(c, err));
         GEMST_TRY(GEMST_FN(iteration_times)(ev, it, stats, err));
-        uint32_t roots = c->n_roots, added = c->host.edges - before;
-        it->longest_edge = sqrt((double)gemst_edge_word1_value(c->host.longest)) / c->frame.scale;
-        c->n_active = (uint32_t)c->host.active;
-        c->n_roots = (uint32_t)c->host.roots;
+        uint32_t roots = c->n_roots, added = c->host->edges - before;
+        it->longest_edge = sqrt((double)gemst_edge_word1_value(c->host->longest)) / c->frame.scale;
+        c->n_active = (uint32_t)c->host->active;
+        c->n_roots = (uint32_t)c->host->roots;
         if (c->pb->opt.progress)
             c->pb->opt.progress(c->pb->opt.progress_ctx, "iteration", stats->iterations, c->n_roots);
-        if (c->host.edges > c->nu - 1 || !gemst_merge_consistent(roots, c->n_roots, added))
+        if (c->host->edges > c->nu - 1 || !gemst_merge_consistent(roots, c->n_roots, added))
             return gemst_fail(err, GRIDEMST_ERR_INTERNAL,
                               "inconsistent component minima: %u edges joined %u components into %u", added, roots,
                               c->n_roots);
-        if (c->host.edges == before)
+        if (c->host->edges == before)
             return gemst_fail(err, GRIDEMST_ERR_INTERNAL,
                               "Boruvka iteration %d added no edge with %u components left", stats->iterations,
                               c->n_roots);
     }
-    if (c->host.edges < c->nu - 1)
+    if (c->host->edges < c->nu - 1)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "%u components left after %d Boruvka iterations", c->n_roots,
                           stats->iterations);
     return GRIDEMST_OK;
@@ -1365,53 +1380,7 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
 
 /* ---------------------------------------------------------------- edges */
 
-/* Appends the duplicates' edges, sorts the tree by (d2, lo, hi) on the
- * device, puts it in the caller's form there (recording `sorted` when done)
- * and copies it into tree->edges. */
-static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree, gridemst_error *err)
-{
-    const uint32_t m = c->n - 1;
-    if (c->n_dup) {
-        GEMST_FN(k_append_dups)<<<gemst_blocks(c->n_dup), GEMST_THREADS, 0, c->s>>>(
-            c->n_dup, c->dup_lo, c->dup_hi, c->nu - 1, c->edge_lo, c->edge_hi, c->edge_d2);
-        GEMST_LAUNCHED();
-    }
-    /* By endpoints, then stably by length, each sort carrying the other's
-     * key as its value: the tree comes out in order with no gather. */
-    int bits = 1;
-    while (bits < 32 && (uint64_t)(c->n - 1) >> bits)
-        bits++;
-    uint64_t *pair, *pair2;
-    gemst_word1 *length, *length2;
-    GEMST_DALLOC(&c->mem, pair, m, "edge sort keys");
-    GEMST_DALLOC(&c->mem, pair2, m, "edge sort keys");
-    GEMST_DALLOC(&c->mem, length, m, "edge sort keys");
-    GEMST_DALLOC(&c->mem, length2, m, "edge sort keys");
-    GEMST_FN(k_pair_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, bits, c->edge_lo, c->edge_hi, c->edge_d2,
-                                                                      pair, length);
-    GEMST_LAUNCHED();
-    void *edges[] = {c->edge_lo, c->edge_hi, c->edge_d2};
-    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
-        gemst_dfree(&c->mem, edges[i]);
-    c->edge_lo = c->edge_hi = NULL;
-    c->edge_d2 = NULL;
-    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, pair, pair2, length, length2, m, 0, 2 * bits, c->s));
-    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, length2, length, pair2, pair, m, 0,
-                                                (int)(8 * sizeof(gemst_word1)), c->s));
-    gemst_dfree(&c->mem, pair2);
-    gemst_dfree(&c->mem, length2);
-    gridemst_edge *sorted_edges;
-    GEMST_DALLOC(&c->mem, sorted_edges, m, "sorted edges");
-    GEMST_FN(k_caller_edges)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, bits, pair, length, c->frame.scale,
-                                                                         sorted_edges);
-    GEMST_LAUNCHED();
-    GEMST_CU(cudaEventRecord(sorted, c->s));
-    GEMST_CU(cudaMemcpyAsync(tree->edges, sorted_edges, sizeof *sorted_edges * m, cudaMemcpyDeviceToHost, c->s));
-    GEMST_CU(cudaStreamSynchronize(c->s));
-    tree->n_edges = m;
-    tree->scale = c->frame.scale;
-    return GRIDEMST_OK;
-}
+#include "cuda/cuda_tree_out.cuh"
 
 /* ---------------------------------------------------------------- entry */
 
@@ -1423,6 +1392,8 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     c->bvh = pb->opt.nns == GRIDEMST_NNS_BVH;
     c->prune = pb->opt.prune;
     stats->late_bvh_iteration = -1;
+    if (pb->opt.result == GRIDEMST_RESULT_HOST)
+        gemst_host_tree_start(&c->host_tree, pb->n - 1, pb->opt.threads, pb->ctx);
     GEMST_DALLOC(&c->mem, c->cnt, 1, "counters");
     GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));
     size_t in_bytes = (size_t)pb->n * pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
@@ -1467,41 +1438,49 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     return GEMST_FN(add_time)(ev[1], ev[2], &stats->time_ms.download, err);
 }
 
+/* Frees what a failed solve made of the result. */
+static void GEMST_FN(drop_tree)(cuda_ctx *c, gemst_tree *tree)
+{
+    void *device[] = {tree->device_edges.u, tree->device_edges.v, tree->device_edges.w};
+    for (int i = 0; i < 3; i++)
+        if (device[i])
+            gemst_dmem_release(&c->mem, device[i]);
+    memset(&tree->device_edges, 0, sizeof tree->device_edges);
+    if (tree->host_registered)
+        gemst_host_tree_free_pinned(tree->edges, tree->host_capacity);
+    else
+        free(tree->edges);
+    tree->edges = NULL;
+    tree->host_registered = 0;
+    gemst_tree_free(tree);
+}
+
+/* The solve on its context (pb->ctx): its stream, events, pool and
+ * staging; the device's work is done when it returns. */
 extern "C" int GEMST_FN(gemst_cuda_solve)(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats,
                                          gridemst_error *err)
 {
+    gridemst_context *ctx = pb->ctx;
     int previous = 0;
-    cudaDeviceProp prop;
     GEMST_CU(cudaGetDevice(&previous));
-    GEMST_CU(cudaGetDeviceProperties(&prop, pb->opt.device));
-    snprintf(stats->device_name, sizeof stats->device_name, "%s", prop.name);
+    snprintf(stats->device_name, sizeof stats->device_name, "%s", ctx->device_name);
     /* from here on every return goes through the cudaSetDevice(previous) below */
-    GEMST_CU(cudaSetDevice(pb->opt.device));
+    GEMST_CU(cudaSetDevice(ctx->device));
     cuda_ctx c;
     memset(&c, 0, sizeof c);
     c.pb = pb;
-    cudaEvent_t ev[6] = {0};
-    /* the caller's stream, or one of our own that does not wait for other
-     * work on the legacy default stream */
-    int own_stream = pb->opt.cuda_stream == NULL;
-    c.s = (cudaStream_t)pb->opt.cuda_stream;
-    cudaError_t e = own_stream ? cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking) : cudaSuccess;
-    for (int i = 0; i < 6 && e == cudaSuccess; i++)
-        e = cudaEventCreate(&ev[i]);
-    int rc = e == cudaSuccess ? gemst_dmem_init(&c.mem, pb->opt.device, c.s, err)
-                              : gemst_cuda_fail(err, e, "creating a stream and events", __FILE__, __LINE__);
-    if (rc == GRIDEMST_OK)
-        rc = GEMST_FN(run)(&c, ev, tree, stats, err);
+    c.s = (cudaStream_t)ctx->stream;
+    c.host = (GEMST_FN(counters) *)ctx->staging;
+    memset(c.host, 0, sizeof *c.host); /* no copy is in flight: the last solve waited for its stream */
+    gemst_dmem_init(&c.mem, (cudaMemPool_t)ctx->pool, c.s);
+    int rc = GEMST_FN(run)(&c, (cudaEvent_t *)ctx->events, tree, stats, err);
     cudaStreamSynchronize(c.s);
     stats->peak_device_bytes = (int64_t)gemst_dmem_peak(&c.mem);
+    stats->device_bytes_reserved = (int64_t)gemst_dmem_reserved(&c.mem);
     gemst_dfree_all(&c.mem);
-    for (int i = 0; i < 6; i++)
-        if (ev[i])
-            cudaEventDestroy(ev[i]);
-    if (own_stream && c.s)
-        cudaStreamDestroy(c.s);
-    cudaSetDevice(previous);
+    gemst_host_tree_discard(&c.host_tree); /* the tree's array when the solve failed before taking it */
     if (rc != GRIDEMST_OK)
-        gemst_tree_free(tree);
+        GEMST_FN(drop_tree)(&c, tree);
+    cudaSetDevice(previous);
     return rc;
 }
