@@ -154,6 +154,18 @@ typedef struct gridemst_options {
     void *cuda_stream;            /* CUDA: a cudaStream_t of opt.device to work on, so that the
                                      solve follows the caller's work queued on it; NULL: a
                                      stream of the solve's own */
+    int64_t min_samples;          /* 0 or 1 (default 0): the Euclidean tree.  k >= 2: the tree of
+                                     HDBSCAN*'s mutual reachability, d(a, b) = max(core(a), core(b),
+                                     |a - b|), where core(a) is the distance from a to its k-th
+                                     nearest point counting a itself and its exact duplicates (as
+                                     scikit-learn's min_samples; the hdbscan package's min_samples
+                                     k is k + 1 here).  The tree is exact and ordered as the
+                                     Euclidean one (by d, then the ids), duplicates included:
+                                     each joins the point of smallest id at its core distance.
+                                     k must not exceed the point count.  CPU backend only for now
+                                     (CUDA: GRIDEMST_ERR_UNSUPPORTED; AUTO picks the CPU); the grid
+                                     index searches with prune none (stats.prune says so), the
+                                     slab pruning being unsound for this metric. */
 } gridemst_options;
 
 /* One tree edge: endpoints as 0-based indices into the caller's array,
@@ -171,7 +183,8 @@ typedef struct gridemst_times {
     double grid;      /* bounding box, cell sort, duplicate removal, cell table (nns BVH:
                          Morton sort, duplicate removal, the tree's build) */
     double findmin1;  /* each point's nearest point in another component */
-    double prepare;   /* static pruning's one search for candidates (part of findmin1) */
+    double prepare;   /* static pruning's one search for candidates, or with options.min_samples
+                         >= 2 the search for the core distances (part of findmin1) */
     double findmin2;  /* each component's shortest outgoing edge */
     double merge;     /* connect, union, flatten */
     double edges;     /* final sort of the edge list (on the GPU for CUDA) */

@@ -69,7 +69,7 @@ static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_first_edge)(const gemst_gri
     const uint32_t a = win_in[r], b = win_out[r];
     if (a == GEMST_NONE)
         return gemst_edge_none();
-    return gemst_edge_make(GEMST_FN(gemst_dist2)(g, a, b), g->oid[a], g->oid[b]);
+    return gemst_edge_make(GEMST_FN(gemst_edge_d2)(g, a, b), g->oid[a], g->oid[b]);
 }
 
 /* The fallback for a point q that needs it: a search without cap and with
