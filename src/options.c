@@ -48,6 +48,7 @@ static const char *const nns_names[] = {"grid", "bvh"};
 static const char *const prune_names[] = {"none", "dynamic", "static"};
 static const char *const findmin2_names[] = {"list", "atomic"};
 static const char *const precision_names[] = {"float", "double"};
+static const char *const cluster_selection_names[] = {"eom", "leaf"};
 
 const char *gridemst_status_name(int status)
 {
@@ -71,6 +72,7 @@ OPTION_NAMES(nns, gridemst_nns, nns_names)
 OPTION_NAMES(prune, gridemst_prune, prune_names)
 OPTION_NAMES(findmin2, gridemst_findmin2, findmin2_names)
 OPTION_NAMES(precision, gridemst_precision, precision_names)
+OPTION_NAMES(cluster_selection, gridemst_cluster_selection, cluster_selection_names)
 
 int gridemst_parse_late_bvh(const char *name, int *out)
 {

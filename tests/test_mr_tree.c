@@ -37,17 +37,11 @@ static gemst_pointset make_set(gemst_gen_kind kind, int64_t n, int dim, int dups
 static gridemst_result solve_mr(const gemst_pointset *ps, int64_t k, gridemst_nns nns, gridemst_precision prec,
                                 int threads)
 {
-    gridemst_options o;
-    gridemst_result r;
-    gridemst_error err;
-    gridemst_options_init(&o);
-    o.backend = GRIDEMST_BACKEND_CPU;
+    gridemst_options o = cpu_defaults(threads);
     o.nns = nns;
     o.precision = prec;
-    o.threads = threads;
     o.min_samples = k;
-    int rc = gridemst_solve(ps->coords, ps->dtype, ps->n, ps->dim, &o, &r, &err);
-    REQUIRE(rc == GRIDEMST_OK, "solve failed: %s", err.message);
+    gridemst_result r = solve_with(ps->coords, ps->dtype, ps->n, ps->dim, &o);
     REQUIRE(r.stats.nns == nns && (nns == GRIDEMST_NNS_BVH || r.stats.prune == GRIDEMST_PRUNE_NONE),
             "the mutual-reachability tree must search with prune none, got %s", gridemst_prune_name(r.stats.prune));
     check_iteration_stats(&r.stats, "mutual reachability");
@@ -115,14 +109,9 @@ START_TEST(test_small_min_samples)
     gemst_pointset ps = make_set(GEMST_GEN_UNIFORM, 2000, 2, 1, 9);
     gridemst_result plain = solve_cpu(ps.coords, ps.dtype, ps.n, ps.dim, 1, GRIDEMST_PRECISION_FLOAT);
     for (int k = 0; k <= 1; k++) {
-        gridemst_options o;
-        gridemst_result r;
-        gridemst_error err;
-        gridemst_options_init(&o);
-        o.backend = GRIDEMST_BACKEND_CPU;
+        gridemst_options o = cpu_defaults(1);
         o.min_samples = k;
-        o.threads = 1;
-        REQUIRE(gridemst_solve(ps.coords, ps.dtype, ps.n, ps.dim, &o, &r, &err) == GRIDEMST_OK, "%s", err.message);
+        gridemst_result r = solve_with(ps.coords, ps.dtype, ps.n, ps.dim, &o);
         REQUIRE(same_edges(&r, &plain), "min_samples %d: not the Euclidean tree", k);
         REQUIRE(r.stats.prune == GRIDEMST_PRUNE_STATIC, "min_samples %d: the default strategy changed", k);
         gridemst_result_free(&r);
@@ -186,11 +175,9 @@ END_TEST
 START_TEST(test_bad_arguments)
 {
     const double p[6] = {0, 0, 1, 0, 0, 1};
-    gridemst_options o;
+    gridemst_options o = cpu_defaults(1);
     gridemst_result r;
     gridemst_error err;
-    gridemst_options_init(&o);
-    o.backend = GRIDEMST_BACKEND_CPU;
     o.min_samples = -1;
     REQUIRE(gridemst_solve(p, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err) == GRIDEMST_ERR_INVALID_ARGUMENT &&
                 strstr(err.message, "min_samples"),

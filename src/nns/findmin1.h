@@ -44,6 +44,9 @@ static inline GEMST_HD void GEMST_FN(gemst_findmin1_point)(const gemst_grid *g, 
             st->rb2[q] = GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->breaks, st->comp[q],
                                                           gemst_slab_full_mask(g->dim), GEMST_RING_CAP, NULL, &best,
                                                           &to);
+        /* no edge of q is shorter than its core distance (nns/edge_length.h) */
+        if (st->rb2[q] < qq.core2)
+            st->rb2[q] = qq.core2;
     }
     st->best_d2[q] = best.d2;
     st->best_to[q] = to;
