@@ -146,7 +146,7 @@ typedef struct gridemst_options {
                                      cells, once the fallbacks of all iterations so far searched
                                      from 1/36 of them;
                                      -1 = never.  The tree is the same either way.  Other
-                                     strategies and nns BVH ignore it. */
+                                     strategies and nns BVH ignore it (but see min_samples). */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
     int64_t max_host_bytes;       /* CPU: host memory the solve may use; 0 = physical memory */
     gridemst_progress_fn progress; /* NULL: no reports */
@@ -163,9 +163,12 @@ typedef struct gridemst_options {
                                      Euclidean one (by d, then the ids), duplicates included:
                                      each joins the point of smallest id at its core distance.
                                      k must not exceed the point count.  CPU backend only for now
-                                     (CUDA: GRIDEMST_ERR_UNSUPPORTED; AUTO picks the CPU); the grid
-                                     index searches with prune none (stats.prune says so), the
-                                     slab pruning being unsound for this metric. */
+                                     (CUDA: GRIDEMST_ERR_UNSUPPORTED; AUTO picks the CPU).  The
+                                     slab pruning being unsound for this length, the grid index
+                                     searches with prune none (stats.prune says so): it computes
+                                     the core distances, then hands Boruvka to the late BVH from
+                                     iteration 0, or late_bvh (stats.late_bvh_iteration; -1 keeps
+                                     the grid's ring search). */
 } gridemst_options;
 
 /* One tree edge: endpoints as 0-based indices into the caller's array,

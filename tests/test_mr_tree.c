@@ -28,22 +28,34 @@ static gemst_pointset make_set(gemst_gen_kind kind, int64_t n, int dim, int dups
     REQUIRE(gemst_generate(kind, n, dim, seed, &ps, &err) == GRIDEMST_OK, "%s", err.message);
     float *p = ps.coords;
     for (int64_t i = 0; dups && i < n / 3; i++) {
-        int64_t to = (int64_t)rng_below(&seed, (uint64_t)n), from = i % 7 == 0 ? 0 : (int64_t)rng_below(&seed, (uint64_t)n);
+        int64_t to = (int64_t)rng_below(&seed, (uint64_t)n);
+        int64_t from = i % 7 == 0 ? 0 : (int64_t)rng_below(&seed, (uint64_t)n);
         memcpy(p + to * dim, p + from * dim, sizeof *p * (size_t)dim);
     }
     return ps;
 }
 
-static gridemst_result solve_mr(const gemst_pointset *ps, int64_t k, gridemst_nns nns, gridemst_precision prec,
+/* The searches of the tree: the grid's core distances then the late BVH
+ * from the first iteration (the default), the grid alone (late_bvh -1),
+ * the BVH alone. */
+enum { GRID_THEN_BVH, GRID_ONLY, BVH_ONLY, GRID_LATER_BVH, SEARCHES };
+static const char *const search_names[] = {"grid then BVH", "grid", "BVH", "grid, BVH from iteration 2"};
+
+static gridemst_result solve_mr(const gemst_pointset *ps, int64_t k, int search, gridemst_precision prec,
                                 int threads)
 {
     gridemst_options o = cpu_defaults(threads);
-    o.nns = nns;
+    o.nns = search == BVH_ONLY ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
+    o.late_bvh = search == GRID_ONLY ? -1 : search == GRID_LATER_BVH ? 2 : 0;
     o.precision = prec;
     o.min_samples = k;
     gridemst_result r = solve_with(ps->coords, ps->dtype, ps->n, ps->dim, &o);
-    REQUIRE(r.stats.nns == nns && (nns == GRIDEMST_NNS_BVH || r.stats.prune == GRIDEMST_PRUNE_NONE),
-            "the mutual-reachability tree must search with prune none, got %s", gridemst_prune_name(r.stats.prune));
+    REQUIRE(r.stats.prune == GRIDEMST_PRUNE_NONE, "the mutual-reachability tree must search with prune none, got %s",
+            gridemst_prune_name(r.stats.prune));
+    const int switched =
+        r.stats.n_unique > 8 && (search == GRID_THEN_BVH || (search == GRID_LATER_BVH && r.stats.iterations > 2));
+    REQUIRE(r.stats.late_bvh_iteration == (!switched ? -1 : search == GRID_LATER_BVH ? 2 : 0),
+            "%s: the late BVH from iteration %d", search_names[search], r.stats.late_bvh_iteration);
     check_iteration_stats(&r.stats, "mutual reachability");
     return r;
 }
@@ -78,24 +90,25 @@ START_TEST(test_against_prim)
     gemst_pointset ps = make_set(c->kind, c->n, c->dim, c->dups, 40 + (uint64_t)_i);
     gridemst_edge *ref = xcalloc((size_t)c->n, sizeof *ref);
     double total = reference(&ps, c->k, ref);
-    for (int nns = GRIDEMST_NNS_GRID; nns <= GRIDEMST_NNS_BVH; nns++) {
-        gridemst_result r = solve_mr(&ps, c->k, nns, GRIDEMST_PRECISION_DOUBLE, 2);
+    for (int search = 0; search < SEARCHES; search++) {
+        gridemst_result r = solve_mr(&ps, c->k, search, GRIDEMST_PRECISION_DOUBLE, 2);
         REQUIRE(r.n_edges == c->n - 1, "case %d: %lld edges", _i, (long long)r.n_edges);
         REQUIRE(fabs(r.total_weight - total) <= 1e-9 * total, "case %d %s: weight %.17g, reference %.17g", _i,
-                gridemst_nns_name(nns), r.total_weight, total);
+                search_names[search], r.total_weight, total);
         for (int64_t e = 0; e < r.n_edges; e++)
             REQUIRE(r.edges[e].u == ref[e].u && r.edges[e].v == ref[e].v && r.edges[e].w == ref[e].w,
                     "case %d %s: edge %lld is (%lld, %lld, %.17g), reference (%lld, %lld, %.17g)", _i,
-                    gridemst_nns_name(nns), (long long)e, (long long)r.edges[e].u, (long long)r.edges[e].v,
+                    search_names[search], (long long)e, (long long)r.edges[e].u, (long long)r.edges[e].v,
                     r.edges[e].w, (long long)ref[e].u, (long long)ref[e].v, ref[e].w);
         gridemst_result_free(&r);
-        r = solve_mr(&ps, c->k, nns, GRIDEMST_PRECISION_FLOAT, 2);
+        r = solve_mr(&ps, c->k, search, GRIDEMST_PRECISION_FLOAT, 2);
         double extent = 0.0;
         for (int64_t e = 0; e < r.n_edges; e++)
             extent = fmax(extent, ref[e].w);
         for (int64_t e = 0; e < r.n_edges; e++)
-            REQUIRE(fabs(r.edges[e].w - ref[e].w) <= 1e-5 * extent, "case %d %s float: weight %lld is %.9g, reference %.9g",
-                    _i, gridemst_nns_name(nns), (long long)e, r.edges[e].w, ref[e].w);
+            REQUIRE(fabs(r.edges[e].w - ref[e].w) <= 1e-5 * extent,
+                    "case %d %s float: weight %lld is %.9g, reference %.9g", _i, search_names[search], (long long)e,
+                    r.edges[e].w, ref[e].w);
         gridemst_result_free(&r);
     }
     free(ref);
@@ -126,12 +139,12 @@ START_TEST(test_identical_everywhere)
 {
     const int dim = 2 + _i;
     gemst_pointset ps = make_set(GEMST_GEN_BLOBS, 60000, dim, 1, 3);
-    gridemst_result first = solve_mr(&ps, 10, GRIDEMST_NNS_GRID, GRIDEMST_PRECISION_FLOAT, 2);
-    const gridemst_nns nns[] = {GRIDEMST_NNS_GRID, GRIDEMST_NNS_BVH, GRIDEMST_NNS_BVH, GRIDEMST_NNS_GRID};
-    const int threads[] = {2, 1, 2, 1};
-    for (int t = 0; t < 4; t++) {
-        gridemst_result r = solve_mr(&ps, 10, nns[t], GRIDEMST_PRECISION_FLOAT, threads[t]);
-        REQUIRE(same_edges(&r, &first), "%dD: %s with %d threads gave another tree", dim, gridemst_nns_name(nns[t]),
+    gridemst_result first = solve_mr(&ps, 10, GRID_THEN_BVH, GRIDEMST_PRECISION_FLOAT, 2);
+    const int search[] = {GRID_THEN_BVH, GRID_ONLY, GRID_ONLY, BVH_ONLY, BVH_ONLY, GRID_LATER_BVH, GRID_THEN_BVH};
+    const int threads[] = {2, 1, 2, 1, 2, 2, 1};
+    for (int t = 0; t < 7; t++) {
+        gridemst_result r = solve_mr(&ps, 10, search[t], GRIDEMST_PRECISION_FLOAT, threads[t]);
+        REQUIRE(same_edges(&r, &first), "%dD: %s with %d threads gave another tree", dim, search_names[search[t]],
                 threads[t]);
         gridemst_result_free(&r);
     }
@@ -157,12 +170,12 @@ START_TEST(test_few_distinct_points)
     gridemst_edge *ref = xcalloc((size_t)n, sizeof *ref);
     for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
         reference(&ps, ks[t], ref);
-        for (int nns = GRIDEMST_NNS_GRID; nns <= GRIDEMST_NNS_BVH; nns++) {
-            gridemst_result r = solve_mr(&ps, ks[t], nns, GRIDEMST_PRECISION_DOUBLE, 1);
+        for (int search = 0; search < SEARCHES; search++) {
+            gridemst_result r = solve_mr(&ps, ks[t], search, GRIDEMST_PRECISION_DOUBLE, 1);
             for (int64_t e = 0; e < r.n_edges; e++)
                 REQUIRE(r.edges[e].u == ref[e].u && r.edges[e].v == ref[e].v && r.edges[e].w == ref[e].w,
                         "k %lld %s: edge %lld is (%lld, %lld, %g), reference (%lld, %lld, %g)", (long long)ks[t],
-                        gridemst_nns_name(nns), (long long)e, (long long)r.edges[e].u, (long long)r.edges[e].v,
+                        search_names[search], (long long)e, (long long)r.edges[e].u, (long long)r.edges[e].v,
                         r.edges[e].w, (long long)ref[e].u, (long long)ref[e].v, ref[e].w);
             gridemst_result_free(&r);
         }
