@@ -11,6 +11,7 @@
  * the argument checks.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,16 @@ static double reference(const gemst_pointset *ps, int64_t k, gridemst_edge *ref)
     return total;
 }
 
+/* The tree is the reference's, edge for edge. */
+static void require_reference_edges(const gridemst_result *r, const gridemst_edge *ref, const char *what)
+{
+    for (int64_t e = 0; e < r->n_edges; e++)
+        REQUIRE(r->edges[e].u == ref[e].u && r->edges[e].v == ref[e].v && r->edges[e].w == ref[e].w,
+                "%s: edge %lld is (%lld, %lld, %.17g), reference (%lld, %lld, %.17g)", what, (long long)e,
+                (long long)r->edges[e].u, (long long)r->edges[e].v, r->edges[e].w, (long long)ref[e].u,
+                (long long)ref[e].v, ref[e].w);
+}
+
 typedef struct {
     gemst_gen_kind kind;
     int dim, dups;
@@ -95,11 +106,9 @@ START_TEST(test_against_prim)
         REQUIRE(r.n_edges == c->n - 1, "case %d: %lld edges", _i, (long long)r.n_edges);
         REQUIRE(fabs(r.total_weight - total) <= 1e-9 * total, "case %d %s: weight %.17g, reference %.17g", _i,
                 search_names[search], r.total_weight, total);
-        for (int64_t e = 0; e < r.n_edges; e++)
-            REQUIRE(r.edges[e].u == ref[e].u && r.edges[e].v == ref[e].v && r.edges[e].w == ref[e].w,
-                    "case %d %s: edge %lld is (%lld, %lld, %.17g), reference (%lld, %lld, %.17g)", _i,
-                    search_names[search], (long long)e, (long long)r.edges[e].u, (long long)r.edges[e].v,
-                    r.edges[e].w, (long long)ref[e].u, (long long)ref[e].v, ref[e].w);
+        char what[64];
+        snprintf(what, sizeof what, "case %d %s", _i, search_names[search]);
+        require_reference_edges(&r, ref, what);
         gridemst_result_free(&r);
         r = solve_mr(&ps, c->k, search, GRIDEMST_PRECISION_FLOAT, 2);
         double extent = 0.0;
@@ -172,11 +181,9 @@ START_TEST(test_few_distinct_points)
         reference(&ps, ks[t], ref);
         for (int search = 0; search < SEARCHES; search++) {
             gridemst_result r = solve_mr(&ps, ks[t], search, GRIDEMST_PRECISION_DOUBLE, 1);
-            for (int64_t e = 0; e < r.n_edges; e++)
-                REQUIRE(r.edges[e].u == ref[e].u && r.edges[e].v == ref[e].v && r.edges[e].w == ref[e].w,
-                        "k %lld %s: edge %lld is (%lld, %lld, %g), reference (%lld, %lld, %g)", (long long)ks[t],
-                        search_names[search], (long long)e, (long long)r.edges[e].u, (long long)r.edges[e].v,
-                        r.edges[e].w, (long long)ref[e].u, (long long)ref[e].v, ref[e].w);
+            char what[64];
+            snprintf(what, sizeof what, "k %lld %s", (long long)ks[t], search_names[search]);
+            require_reference_edges(&r, ref, what);
             gridemst_result_free(&r);
         }
     }
