@@ -334,7 +334,9 @@ GRIDEMST_API int gridemst_clusters_cut(const gridemst_result *tree, double dista
  * selects.  Merges of equal length are taken in the tree's (w, u, v) order,
  * and each merge lists first the side of point 0 (as scikit-learn's Prim
  * from point 0 does), so that on a tree without ties the condensed tree,
- * its cluster ids and the labels are scikit-learn's. */
+ * its cluster ids and the labels are scikit-learn's (those of its K-d tree
+ * and ball tree runs; its brute run may number the same clusters
+ * otherwise). */
 
 typedef enum gridemst_cluster_selection {
     GRIDEMST_SELECTION_EOM = 0, /* excess of mass: the most stable clusters (default) */
