@@ -173,7 +173,7 @@ typedef struct gridemst_options {
                                      cells, once the fallbacks of all iterations so far searched
                                      from 1/36 of them;
                                      -1 = never.  The tree is the same either way.  Other
-                                     strategies and nns BVH ignore it. */
+                                     strategies and nns BVH ignore it (but see min_samples). */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
     int64_t max_host_bytes;       /* CPU: host memory the solve may use; 0 = physical memory */
     gridemst_progress_fn progress; /* NULL: no reports */
@@ -185,6 +185,21 @@ typedef struct gridemst_options {
     gridemst_context *context;    /* CUDA: the context to solve on (device and stream come
                                      from it: device and cuda_stream must be left at their
                                      defaults or agree with it); NULL: one for this solve */
+    int64_t min_samples;          /* 0 or 1 (default 0): the Euclidean tree.  k >= 2: the tree of
+                                     HDBSCAN*'s mutual reachability, d(a, b) = max(core(a), core(b),
+                                     |a - b|), where core(a) is the distance from a to its k-th
+                                     nearest point counting a itself and its exact duplicates (as
+                                     scikit-learn's min_samples; the hdbscan package's min_samples
+                                     k is k + 1 here).  The tree is exact and ordered as the
+                                     Euclidean one (by d, then the ids), duplicates included:
+                                     each joins the point of smallest id at its core distance.
+                                     k must not exceed the point count.  CPU backend only for now
+                                     (CUDA: GRIDEMST_ERR_UNSUPPORTED; AUTO picks the CPU).  The
+                                     slab pruning being unsound for this length, the grid index
+                                     searches with prune none (stats.prune says so): it computes
+                                     the core distances, then hands Boruvka to the late BVH from
+                                     iteration 0, or late_bvh (stats.late_bvh_iteration; -1 keeps
+                                     the grid's ring search). */
 } gridemst_options;
 
 /* One tree edge: endpoints as 0-based indices into the caller's array,
@@ -214,7 +229,8 @@ typedef struct gridemst_times {
     double grid;      /* bounding box, cell sort, duplicate removal, cell table (nns BVH:
                          Morton sort, duplicate removal, the tree's build) */
     double findmin1;  /* each point's nearest point in another component */
-    double prepare;   /* static pruning's one search for candidates (part of findmin1) */
+    double prepare;   /* static pruning's one search for candidates, or with options.min_samples
+                         >= 2 the search for the core distances (part of findmin1) */
     double findmin2;  /* each component's shortest outgoing edge */
     double merge;     /* connect, union, flatten */
     double edges;     /* final sort of the edge list, its ties ordered and its total
@@ -378,6 +394,83 @@ GRIDEMST_API int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int
                                      int64_t *n_clusters, gridemst_error *err);
 GRIDEMST_API int gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size,
                                        int64_t *labels, int64_t *n_clusters, gridemst_error *err);
+
+/* ------------------------------------------------------------ HDBSCAN*
+ * Density-based clusters from a tree, as scikit-learn's HDBSCAN and the
+ * hdbscan package compute them (Campello, Moulavi & Sander 2013; McInnes &
+ * Healy 2017): give it the mutual-reachability tree (gridemst_solve with
+ * options.min_samples; min_samples defaults to min_cluster_size there).
+ * From the tree: the single-linkage hierarchy, the condensed tree for
+ * min_cluster_size, each cluster's stability, and the flat clusters it
+ * selects.  Merges of equal length are taken in the tree's (w, u, v) order,
+ * and each merge lists first the side of point 0 (as scikit-learn's Prim
+ * from point 0 does), so that on a tree without ties the condensed tree,
+ * its cluster ids and the labels are scikit-learn's (those of its K-d tree
+ * and ball tree runs; its brute run may number the same clusters
+ * otherwise). */
+
+typedef enum gridemst_cluster_selection {
+    GRIDEMST_SELECTION_EOM = 0, /* excess of mass: the most stable clusters (default) */
+    GRIDEMST_SELECTION_LEAF = 1 /* the leaves of the condensed tree */
+} gridemst_cluster_selection;
+
+typedef struct gridemst_hdbscan_options {
+    int64_t min_cluster_size;             /* >= 2; default 5 (scikit-learn's) */
+    gridemst_cluster_selection selection; /* default EOM */
+    double cluster_selection_epsilon;     /* >= 0 (default 0): clusters split below this distance
+                                             are merged back into the one they split from */
+    int allow_single_cluster;             /* default 0: the root may be selected as the only cluster */
+    int64_t max_cluster_size;             /* EOM: clusters of more points are not selected (their
+                                             children are); 0 = no limit (default) */
+} gridemst_hdbscan_options;
+
+/* One row of the condensed tree, the hdbscan package's layout: a child
+ * (a point 0 .. n-1, or a cluster n, n+1, ...; the root is n) leaving its
+ * parent cluster at lambda = 1 / distance (infinity at distance 0), and the
+ * child's point count (1 for a point). */
+typedef struct gridemst_condensed_row {
+    int64_t parent, child;
+    double lambda;
+    int64_t child_size;
+} gridemst_condensed_row;
+
+/* The clustering, allocated by gridemst_hdbscan; free with
+ * gridemst_hdbscan_free. */
+typedef struct gridemst_hdbscan_result {
+    int64_t n;                       /* points */
+    int64_t n_clusters;              /* clusters selected: labels 0 .. n_clusters - 1 */
+    int64_t *labels;                 /* n: each point's cluster, -1 for noise; clusters numbered in
+                                        the order of their condensed-tree ids, as scikit-learn's */
+    double *probabilities;           /* n: membership strength in [0, 1], 0 for noise */
+    double *outlier_scores;          /* n: GLOSH outlier scores (the hdbscan package's outlier_scores_) */
+    int64_t n_rows;                  /* rows of the condensed tree */
+    gridemst_condensed_row *condensed; /* in the order scikit-learn and hdbscan list them */
+    int64_t n_tree_clusters;         /* clusters of the condensed tree, the root included */
+    double *stability;               /* n_tree_clusters: each tree cluster's stability (cluster n + i) */
+} gridemst_hdbscan_result;
+
+/* Fills *opt with the defaults. */
+GRIDEMST_API void gridemst_hdbscan_options_init(gridemst_hdbscan_options *opt);
+
+/*
+ * HDBSCAN* clusters from a tree (a gridemst_solve result over n points,
+ * edges sorted by (w, u, v)); opt may be NULL for the defaults.  On success
+ * fills *out (free it with gridemst_hdbscan_free) and returns GRIDEMST_OK;
+ * otherwise returns a status code (GRIDEMST_ERR_INVALID_ARGUMENT for a bad
+ * option or a tree that is not one, GRIDEMST_ERR_NO_MEMORY), fills *err
+ * when not NULL, and leaves *out empty.  Reads only *tree; safe to call
+ * from several threads on different outputs.
+ */
+GRIDEMST_API int gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options *opt,
+                                  gridemst_hdbscan_result *out, gridemst_error *err);
+
+/* Releases what gridemst_hdbscan allocated; safe on an empty result. */
+GRIDEMST_API void gridemst_hdbscan_free(gridemst_hdbscan_result *out);
+
+/* "eom", "leaf"; gridemst_parse_cluster_selection returns 0, or -1 for an
+ * unknown name. */
+GRIDEMST_API const char *gridemst_cluster_selection_name(gridemst_cluster_selection s);
+GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_cluster_selection *out);
 
 /* Number of usable CUDA devices; 0 when none or when built without CUDA. */
 GRIDEMST_API int gridemst_cuda_device_count(void);

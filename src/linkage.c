@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "common.h"
+#include "linkage.h"
 
 /* Union-find over points with the cluster id of each set's root. */
 typedef struct {
@@ -59,7 +59,7 @@ static int64_t forest_union(forest *f, int64_t ru, int64_t rv)
     return ru;
 }
 
-static int check_tree(const gridemst_result *tree, gridemst_error *err)
+int gemst_check_tree(const gridemst_result *tree, gridemst_error *err)
 {
     if (!tree)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "tree must not be NULL");
@@ -81,12 +81,18 @@ static int check_tree(const gridemst_result *tree, gridemst_error *err)
 
 int gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst_error *err)
 {
-    int rc = check_tree(tree, err);
+    int rc = gemst_check_tree(tree, err);
     if (rc != GRIDEMST_OK)
         return rc;
     if (tree->n_edges > 0 && !rows)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "rows must not be NULL");
+    return gemst_linkage_rows(tree, NULL, rows, err);
+}
+
+int gemst_linkage_rows(const gridemst_result *tree, const uint8_t *first_v, gridemst_merge *rows, gridemst_error *err)
+{
     forest f;
+    int rc;
     if ((rc = forest_init(&f, tree->n, err)) != GRIDEMST_OK)
         return rc;
     for (int64_t e = 0; e < tree->n_edges; e++) {
@@ -97,8 +103,8 @@ int gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst
                               (long long)e);
         }
         int64_t a = f.id[ru], b = f.id[rv];
-        rows[e].a = a < b ? a : b;
-        rows[e].b = a < b ? b : a;
+        rows[e].a = first_v ? (first_v[e] ? b : a) : a < b ? a : b;
+        rows[e].b = first_v ? (first_v[e] ? a : b) : a < b ? b : a;
         rows[e].distance = tree->edges[e].w;
         int64_t root = forest_union(&f, ru, rv);
         rows[e].size = f.size[root];
@@ -146,7 +152,7 @@ static int label_components(const gridemst_result *tree, int64_t keep, int64_t m
 int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size, int64_t *labels,
                         int64_t *n_clusters, gridemst_error *err)
 {
-    int rc = check_tree(tree, err);
+    int rc = gemst_check_tree(tree, err);
     if (rc != GRIDEMST_OK)
         return rc;
     if (k < 1)
@@ -159,7 +165,7 @@ int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size
 int gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size, int64_t *labels,
                           int64_t *n_clusters, gridemst_error *err)
 {
-    int rc = check_tree(tree, err);
+    int rc = gemst_check_tree(tree, err);
     if (rc != GRIDEMST_OK)
         return rc;
     if (!(distance >= 0.0))

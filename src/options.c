@@ -49,6 +49,7 @@ static const char *const prune_names[] = {"none", "dynamic", "static"};
 static const char *const findmin2_names[] = {"list", "atomic"};
 static const char *const precision_names[] = {"float", "double"};
 static const char *const result_place_names[] = {"host", "device"};
+static const char *const cluster_selection_names[] = {"eom", "leaf"};
 
 const char *gridemst_status_name(int status)
 {
@@ -73,6 +74,7 @@ OPTION_NAMES(prune, gridemst_prune, prune_names)
 OPTION_NAMES(findmin2, gridemst_findmin2, findmin2_names)
 OPTION_NAMES(precision, gridemst_precision, precision_names)
 OPTION_NAMES(result_place, gridemst_result_place, result_place_names)
+OPTION_NAMES(cluster_selection, gridemst_cluster_selection, cluster_selection_names)
 
 int gridemst_parse_late_bvh(const char *name, int *out)
 {

@@ -42,6 +42,30 @@ static int check_options(const gridemst_options *o, gridemst_error *err)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "a tree in device memory needs the cuda backend");
     if (o->backend == GRIDEMST_BACKEND_CPU && o->context)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "a context is for the cuda backend");
+    if (o->min_samples < 0)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "min_samples must be >= 0, got %lld",
+                          (long long)o->min_samples);
+    return GRIDEMST_OK;
+}
+
+/* The mutual-reachability tree (min_samples >= 2) runs on the CPU backend
+ * (AUTO means CPU), and on the grid with its plain ring search: the slab
+ * pruning of the other strategies is unsound for that length
+ * (nns/edge_length.h). */
+static int mutual_reachability_options(gemst_problem *pb, gridemst_error *err)
+{
+    gridemst_options *o = &pb->opt;
+    if (o->min_samples < 2)
+        return GRIDEMST_OK;
+    if (pb->n > 0 && o->min_samples > pb->n)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "min_samples %lld exceeds the number of points, %lld",
+                          (long long)o->min_samples, (long long)pb->n);
+    if (o->backend == GRIDEMST_BACKEND_CUDA || o->result == GRIDEMST_RESULT_DEVICE || o->context)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
+                          "the mutual-reachability tree (min_samples >= 2) is not yet on the cuda backend; use the cpu "
+                          "backend");
+    o->backend = GRIDEMST_BACKEND_CPU;
+    o->prune = GRIDEMST_PRUNE_NONE;
     return GRIDEMST_OK;
 }
 
@@ -278,6 +302,8 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
         rc = device_input_backend(&pb.opt, err);
     if (rc == GRIDEMST_OK && pb.opt.nns == GRIDEMST_NNS_BVH)
         bvh_options(&pb.opt);
+    if (rc == GRIDEMST_OK)
+        rc = mutual_reachability_options(&pb, err);
     if (rc == GRIDEMST_OK)
         rc = resolve_backend(&pb.opt, err);
     if (rc != GRIDEMST_OK)

@@ -107,7 +107,9 @@ expect_tree() {
 run --help
 expect_ok "--help"
 for opt in output json format generate n dim seed backend nns prune findmin2 precision threads device occupancy \
-    crowded late-bvh verify save-points linkage clusters cut min-cluster-size labels quiet help version; do
+    crowded late-bvh verify save-points linkage clusters cut min-cluster-size labels min-samples hdbscan \
+    cluster-selection cluster-selection-epsilon allow-single-cluster max-cluster-size probabilities outlier-scores \
+    condensed-tree quiet help version; do
     grep -Eq -- " --$opt( |$)" "$tmp/out" || fail "--help does not mention --$opt"
 done
 for opt in "-o, --output" "-q, --quiet" "-h, --help" "-V, --version"; do
@@ -355,7 +357,7 @@ check_labels() {
     [ "$got" = "$want " ] || fail "$name: labels $got, expected $want"
     clusters=$(echo "$want" | tr ' ' '\n' | grep -v -- -1 | sort -u | wc -l | tr -d ' ')
     noise=$(echo "$want" | tr ' ' '\n' | grep -c -- -1)
-    grep -Eq "^clusters: $clusters \($noise noise points?\)$" "$tmp/out" || fail "$name: summary $(cat "$tmp/out")"
+    grep -Eq "^clusters: $clusters \($noise noise points?\) in [0-9.]+ ms$" "$tmp/out" || fail "$name: summary $(cat "$tmp/out")"
 }
 check_labels "--cut 1.5" "0 0 1 1 0 2" --cut 1.5
 check_labels "--cut 1 (a pair at the distance is linked)" "0 0 1 1 0 2" --cut 1
@@ -376,11 +378,39 @@ expect_json "--cut --json" "$tmp/out"
 run "$tmp/six.txt" --json
 grep -q '"clusters"' "$tmp/out" && fail "--json without clustering reports clusters"
 
+# HDBSCAN*: the mutual-reachability tree (checked against Prim by --verify),
+# its weight in the JSON, one line per point in each file, the clusters and
+# noise in the summary and the JSON.
+run --generate blobs --n 3000 --min-samples 10 --verify --json
+expect_ok "--min-samples --verify"
+[ "$(json_value ok "$tmp/out")" = true ] || fail "--min-samples --verify: $(cat "$tmp/out")"
+[ "$(json_value prune "$tmp/out")" = none ] || fail "--min-samples: the grid must search with prune none"
+mr_weight=$(json_value total_weight "$tmp/out")
+run --generate blobs --n 3000 --hdbscan --min-cluster-size 10 --json --labels "$tmp/hl.txt" \
+    --probabilities "$tmp/hp.txt" --outlier-scores "$tmp/ho.txt" --condensed-tree "$tmp/hc.csv"
+expect_ok "--hdbscan --json"
+expect_json "--hdbscan --json" "$tmp/out"
+[ "$(json_value total_weight "$tmp/out")" = "$mr_weight" ] ||
+    fail "--hdbscan: total_weight is not that of the tree of --min-samples 10 (the default min_samples)"
+for f in hl.txt hp.txt ho.txt; do
+    [ "$(lines "$tmp/$f")" -eq 3000 ] || fail "--hdbscan: $f has $(lines "$tmp/$f") lines"
+done
+clusters=$(grep -v -- -1 "$tmp/hl.txt" | sort -u | wc -l | tr -d ' ')
+[ "$(json_value clusters "$tmp/out")" = "$clusters" ] || fail "--hdbscan --json: clusters is not $clusters"
+[ "$(json_value noise_points "$tmp/out")" = "$(grep -c -- -1 "$tmp/hl.txt")" ] || fail "--hdbscan: noise_points"
+awk -F, 'NF != 4 || $1 < 3000 { exit 1 }' "$tmp/hc.csv" || fail "--condensed-tree: not rows parent,child,lambda,size"
+run --generate blobs --n 3000 --hdbscan --min-cluster-size 10
+expect_ok "--hdbscan summary"
+grep -Eq "^clusters: $clusters \([0-9]+ noise points?\) in [0-9.]+ ms$" "$tmp/out" ||
+    fail "--hdbscan summary: $(cat "$tmp/out")"
+expect_error "--min-samples on cuda" "cuda backend" --generate uniform --n 100 --min-samples 5 --backend cuda
+expect_error "--min-samples above n" "exceeds the number of points" --generate uniform --n 10 --min-samples 11
+
 # --labels - keeps standard output for the labels; the summary goes to stderr.
 run "$tmp/six.txt" --clusters 2 --labels -
 [ "$status" -eq 0 ] || fail "--labels -: exit status $status"
 [ "$(tr '\n' ' ' <"$tmp/out")" = "0 0 0 0 0 1 " ] || fail "--labels -: $(cat "$tmp/out")"
-grep -q '^clusters: 2 (0 noise points)$' "$tmp/err" || fail "--labels -: the summary did not go to stderr"
+grep -Eq '^clusters: 2 \(0 noise points\) in [0-9.]+ ms$' "$tmp/err" || fail "--labels -: the summary did not go to stderr"
 run "$tmp/six.txt" --linkage -
 [ "$status" -eq 0 ] || fail "--linkage -: exit status $status"
 [ "$(lines "$tmp/out")" -eq 5 ] || fail "--linkage -: $(cat "$tmp/out")"
@@ -487,7 +517,22 @@ expect_usage "--json with -o -" "standard output" --json -o - "$tmp/one.txt"
 expect_usage "--labels - with -o -" "standard output" --labels - --cut 1 -o - "$tmp/one.txt"
 expect_usage "--linkage - with --json" "standard output" --linkage - --json "$tmp/one.txt"
 expect_usage "--save-points - with -o -" "standard output" --save-points - -o - "$tmp/one.txt"
-expect_usage "--clusters with --cut" "either --clusters or --cut" --clusters 2 --cut 1 "$tmp/one.txt"
+expect_usage "--clusters with --cut" "only one of --clusters, --cut and --hdbscan" --clusters 2 --cut 1 "$tmp/one.txt"
+expect_usage "--hdbscan with --cut" "only one of" --hdbscan --min-cluster-size 5 --cut 1 "$tmp/one.txt"
+expect_usage "--hdbscan alone" "--hdbscan needs --min-cluster-size" --hdbscan "$tmp/one.txt"
+expect_usage "--hdbscan --min-cluster-size 1" "M >= 2" --hdbscan --min-cluster-size 1 "$tmp/one.txt"
+expect_usage "--probabilities alone" "--probabilities needs --hdbscan" --probabilities "$tmp/p.txt" "$tmp/one.txt"
+expect_usage "--allow-single-cluster alone" "--allow-single-cluster needs --hdbscan" --allow-single-cluster \
+    "$tmp/one.txt"
+expect_usage "--cluster-selection bogus" "--cluster-selection: expected eom\|leaf" --hdbscan --min-cluster-size 5 \
+    --cluster-selection bogus "$tmp/one.txt"
+expect_usage "--min-samples 0" "--min-samples" --min-samples 0 "$tmp/one.txt"
+expect_usage "--max-cluster-size 0" "--max-cluster-size" --hdbscan --min-cluster-size 5 --max-cluster-size 0 \
+    "$tmp/one.txt"
+expect_usage "--cluster-selection-epsilon -1" "--cluster-selection-epsilon" --hdbscan --min-cluster-size 5 \
+    --cluster-selection-epsilon -1 "$tmp/one.txt"
+expect_usage "--outlier-scores - with --json" "standard output" --hdbscan --min-cluster-size 5 --outlier-scores - \
+    --json "$tmp/one.txt"
 expect_usage "--labels alone" "--labels needs" --labels "$tmp/labels.txt" "$tmp/one.txt"
 expect_usage "--min-cluster-size alone" "--min-cluster-size needs" --min-cluster-size 2 "$tmp/one.txt"
 expect_usage "--clusters 0" "--clusters" --clusters 0 "$tmp/one.txt"

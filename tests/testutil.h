@@ -100,21 +100,35 @@ static inline int same_edges(const gridemst_result *a, const gridemst_result *b)
            (a->n_edges == 0 || memcmp(a->edges, b->edges, sizeof *a->edges * (size_t)a->n_edges) == 0);
 }
 
-/* The tree from the CPU backend (threads 0: OpenMP's default); the test
- * stops on failure. */
-static inline gridemst_result solve_cpu(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int threads,
-                                        gridemst_precision precision)
+/* The tree for options o; the test stops on failure. */
+static inline gridemst_result solve_with(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
+                                         const gridemst_options *o)
 {
-    gridemst_options o;
     gridemst_result r;
     gridemst_error err;
+    int rc = gridemst_solve(coords, dtype, n, dim, o, &r, &err);
+    REQUIRE(rc == GRIDEMST_OK, "solve failed: %s", err.message);
+    return r;
+}
+
+/* Options for the CPU backend with `threads` threads (0: OpenMP's
+ * default), the rest the defaults. */
+static inline gridemst_options cpu_defaults(int threads)
+{
+    gridemst_options o;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CPU;
     o.threads = threads;
+    return o;
+}
+
+/* The tree from the CPU backend; the test stops on failure. */
+static inline gridemst_result solve_cpu(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int threads,
+                                        gridemst_precision precision)
+{
+    gridemst_options o = cpu_defaults(threads);
     o.precision = precision;
-    int rc = gridemst_solve(coords, dtype, n, dim, &o, &r, &err);
-    REQUIRE(rc == GRIDEMST_OK, "solve failed: %s", err.message);
-    return r;
+    return solve_with(coords, dtype, n, dim, &o);
 }
 
 #endif

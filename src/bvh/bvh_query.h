@@ -11,20 +11,38 @@
  * are skipped; the nearer child is visited first; each point found shrinks
  * the radius to its distance.  Comparisons keep equal distances in (d2 <=
  * radius), and candidates are compared in edge order, so ties resolve as in
- * the grid searches.  Distances are gemst_dist2_q's and box distances never
- * exceed them (gemst_bvh_box_dist2): the search is exact.
+ * the grid searches.  Edge lengths are gemst_edge_d2_q's (nns/edge_length.h)
+ * and box distances never exceed them (gemst_bvh_box_dist2): the search is
+ * exact.
  */
 #ifndef GEMST_BVH_QUERY_H
 #define GEMST_BVH_QUERY_H
 
 #include "bvh/bvh_build.h"
-#include "nns/ring.h"
+#include "nns/edge_length.h"
 #include "graph/boruvka.h"
 
 /* Nodes a traversal may hold: each internal node on the current path
  * (at most GEMST_BVH_MAX_DEPTH, bvh_build.h) leaves at most one child
  * pending, and one more is being entered. */
 #define GEMST_BVH_STACK (GEMST_BVH_MAX_DEPTH + 1)
+
+/* Pushes the np (0 to 2) children a traversal enters, at squared distances
+ * push_d2 from the query, onto its stack: the nearer one on top. */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_push)(uint32_t *stack, gemst_real *stack_d2, int *top,
+                                                   const uint32_t push[2], const gemst_real push_d2[2], int np)
+{
+    if (np == 0)
+        return;
+    /* (constant indices: the GPU keeps push in registers) */
+    const int swap = np == 2 && push_d2[0] < push_d2[1];
+    stack[*top] = swap ? push[1] : push[0];
+    stack_d2[(*top)++] = swap ? push_d2[1] : push_d2[0];
+    if (np == 2) {
+        stack[*top] = swap ? push[0] : push[1];
+        stack_d2[(*top)++] = swap ? push_d2[0] : push_d2[1];
+    }
+}
 
 /* The nearest point (in edge order) of a component other than comp_q
  * within squared distance radius of the query, if it beats *best; updates
@@ -64,7 +82,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
                 for (uint32_t p = first; p < end; p++) {
                     if (comp[p] == comp_q)
                         continue;
-                    gemst_real d2 = GEMST_FN(gemst_dist2_q)(pts, qq, p);
+                    gemst_real d2 = GEMST_FN(gemst_edge_d2_q)(pts, qq, p);
                     if (d2 > radius) {
                         beyond = d2 < beyond ? d2 : beyond;
                         continue;
@@ -86,18 +104,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
                 }
             }
         }
-        if (np == 2 && push_d2[0] < push_d2[1]) { /* the nearer one on top */
-            uint32_t t = push[0];
-            gemst_real t2 = push_d2[0];
-            push[0] = push[1];
-            push_d2[0] = push_d2[1];
-            push[1] = t;
-            push_d2[1] = t2;
-        }
-        for (int k = 0; k < np; k++) {
-            stack[top] = push[k];
-            stack_d2[top++] = push_d2[k];
-        }
+        GEMST_FN(gemst_bvh_push)(stack, stack_d2, &top, push, push_d2, np);
     }
     return beyond;
 }

@@ -26,7 +26,7 @@
 #define GEMST_BVH_LABELS_H
 
 #include "bvh/bvh.h"
-#include "nns/ring.h"
+#include "nns/edge_length.h"
 #include "graph/boruvka.h"
 
 /* Whether points k and k + 1 lie in different components; if so, their
@@ -37,7 +37,7 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_pair_bound)(const gemst_grid 
     const uint32_t a = comp[k], c = comp[k + 1];
     if (a == c)
         return 0;
-    gemst_word1 w = gemst_edge_word1(GEMST_FN(gemst_dist2)(pts, k, k + 1));
+    gemst_word1 w = gemst_edge_word1(GEMST_FN(gemst_edge_d2)(pts, k, k + 1));
     GEMST_FN(gemst_atomic_min_word1)(&ub[a], w);
     GEMST_FN(gemst_atomic_min_word1)(&ub[c], w);
     return 1;

@@ -34,6 +34,15 @@ typedef enum opt_id {
     OPT_CUT,
     OPT_MIN_CLUSTER_SIZE,
     OPT_LABELS,
+    OPT_MIN_SAMPLES,
+    OPT_HDBSCAN,
+    OPT_CLUSTER_SELECTION,
+    OPT_EPSILON,
+    OPT_ALLOW_SINGLE,
+    OPT_MAX_CLUSTER_SIZE,
+    OPT_PROBABILITIES,
+    OPT_OUTLIER_SCORES,
+    OPT_CONDENSED_TREE,
     OPT_QUIET,
     OPT_HELP,
     OPT_VERSION,
@@ -93,10 +102,35 @@ static const opt_spec options[] = {
     {OPT_CUT, "cut", 0, "D",
      "flat clusters: cut the edges longer than D (friends-of-friends with linking length D)", ANY},
     {OPT_MIN_CLUSTER_SIZE, "min-cluster-size", 0, "M",
-     "with --clusters or --cut: clusters of fewer than M points are noise, label -1", ANY},
+     "with --clusters or --cut: clusters of fewer than M points are noise, label -1; with --hdbscan: HDBSCAN*'s "
+     "min_cluster_size (>= 2)",
+     ANY},
     {OPT_LABELS, "labels", 0, "FILE",
-     "with --clusters or --cut: write each point's cluster label, one per line, numbered from 0 in order of "
-     "each cluster's first point",
+     "with --clusters, --cut or --hdbscan: write each point's cluster label, one per line (-1: noise); flat "
+     "clusters are numbered from 0 in order of each cluster's first point, HDBSCAN* clusters as scikit-learn "
+     "numbers them",
+     ANY},
+    {OPT_MIN_SAMPLES, "min-samples", 0, "K",
+     "the tree of HDBSCAN*'s mutual reachability: core distance = distance to the K-th nearest point, the "
+     "point itself counted (scikit-learn's min_samples; the hdbscan package's K-1); default 1 (the Euclidean "
+     "tree), with --hdbscan the --min-cluster-size",
+     ANY},
+    {OPT_HDBSCAN, "hdbscan", 0, NULL, "HDBSCAN* clusters from the mutual-reachability tree (needs --min-cluster-size)",
+     ANY},
+    {OPT_CLUSTER_SELECTION, "cluster-selection", 0, "eom|leaf",
+     "with --hdbscan: select the most stable clusters (eom, the default) or the condensed tree's leaves", ANY},
+    {OPT_EPSILON, "cluster-selection-epsilon", 0, "E",
+     "with --hdbscan: clusters split below distance E are merged back (default 0)", ANY},
+    {OPT_ALLOW_SINGLE, "allow-single-cluster", 0, NULL, "with --hdbscan: the whole set may be the only cluster", ANY},
+    {OPT_MAX_CLUSTER_SIZE, "max-cluster-size", 0, "X",
+     "with --hdbscan and eom: clusters of more than X points are not selected (default 0: no limit)", ANY},
+    {OPT_PROBABILITIES, "probabilities", 0, "FILE",
+     "with --hdbscan: write each point's membership strength in [0, 1], one per line", ANY},
+    {OPT_OUTLIER_SCORES, "outlier-scores", 0, "FILE",
+     "with --hdbscan: write each point's GLOSH outlier score, one per line", ANY},
+    {OPT_CONDENSED_TREE, "condensed-tree", 0, "FILE",
+     "with --hdbscan: write the condensed tree as CSV lines parent,child,lambda,child_size (the hdbscan "
+     "package's layout)",
      ANY},
     {OPT_QUIET, "quiet", 'q', NULL, "print no summary (errors and warnings still go to standard error)", ANY},
     {OPT_HELP, "help", 'h', NULL, "print this help and exit", ANY},
@@ -243,6 +277,16 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_CUT: return number_option(p, o, value, &a->cut);
     case OPT_MIN_CLUSTER_SIZE: return integer_option(p, o, value, 0, INT64_MAX, &a->min_cluster_size);
     case OPT_LABELS: a->labels = value; return 0;
+    case OPT_MIN_SAMPLES: return integer_option(p, o, value, 1, INT64_MAX, &a->opt.min_samples);
+    case OPT_HDBSCAN: a->hdbscan = 1; return 0;
+    case OPT_CLUSTER_SELECTION:
+        return choice_option(p, o, value, gridemst_parse_cluster_selection(value, &a->hdb.selection));
+    case OPT_EPSILON: return number_option(p, o, value, &a->hdb.cluster_selection_epsilon);
+    case OPT_ALLOW_SINGLE: a->hdb.allow_single_cluster = 1; return 0;
+    case OPT_MAX_CLUSTER_SIZE: return integer_option(p, o, value, 1, INT64_MAX, &a->hdb.max_cluster_size);
+    case OPT_PROBABILITIES: a->probabilities = value; return 0;
+    case OPT_OUTLIER_SCORES: a->outlier_scores = value; return 0;
+    case OPT_CONDENSED_TREE: a->condensed_tree = value; return 0;
     case OPT_QUIET: a->quiet = 1; return 0;
     case OPT_HELP: a->help = 1; return 0;
     case OPT_VERSION: a->version = 1; return 0;
@@ -320,22 +364,30 @@ static int check_combination(parser *p)
         if (p->given[o->id] && o->scope == FILES && a->generate)
             return fail(p, "--%s applies only to an INPUT file", o->name);
     }
-    if (p->given[OPT_CLUSTERS] && p->given[OPT_CUT])
-        return fail(p, "give either --clusters or --cut, not both");
+    if (p->given[OPT_CLUSTERS] + p->given[OPT_CUT] + p->given[OPT_HDBSCAN] > 1)
+        return fail(p, "give only one of --clusters, --cut and --hdbscan");
     int flat = p->given[OPT_CLUSTERS] || p->given[OPT_CUT];
-    if (!flat && p->given[OPT_LABELS])
-        return fail(p, "--labels needs --clusters K or --cut D");
-    if (!flat && p->given[OPT_MIN_CLUSTER_SIZE])
-        return fail(p, "--min-cluster-size needs --clusters K or --cut D");
+    if (!flat && !a->hdbscan && p->given[OPT_LABELS])
+        return fail(p, "--labels needs --clusters K, --cut D or --hdbscan");
+    if (!flat && !a->hdbscan && p->given[OPT_MIN_CLUSTER_SIZE])
+        return fail(p, "--min-cluster-size needs --clusters K, --cut D or --hdbscan");
+    const opt_id hdbscan_only[] = {OPT_CLUSTER_SELECTION, OPT_EPSILON,       OPT_ALLOW_SINGLE,  OPT_MAX_CLUSTER_SIZE,
+                                   OPT_PROBABILITIES,     OPT_OUTLIER_SCORES, OPT_CONDENSED_TREE};
+    for (size_t k = 0; k < N_OPTIONS; k++)
+        for (size_t h = 0; h < sizeof hdbscan_only / sizeof hdbscan_only[0]; h++)
+            if (!a->hdbscan && options[k].id == hdbscan_only[h] && p->given[options[k].id])
+                return fail(p, "--%s needs --hdbscan", options[k].name);
+    if (a->hdbscan && (!p->given[OPT_MIN_CLUSTER_SIZE] || a->min_cluster_size < 2))
+        return fail(p, "--hdbscan needs --min-cluster-size M with M >= 2");
     if (a->json + cli_files_on_stdout(a) > 1)
-        return fail(p, "more than one of --json, -o -, --linkage -, --labels - and --save-points - would write to "
-                       "standard output");
+        return fail(p, "more than one of --json and the files named '-' would write to standard output");
     return 0;
 }
 
 int cli_files_on_stdout(const cli_args *a)
 {
-    const char *files[] = {a->output, a->linkage, a->labels, a->save_points};
+    const char *files[] = {a->output,        a->linkage,        a->labels,         a->save_points,
+                           a->probabilities, a->outlier_scores, a->condensed_tree};
     int on_stdout = 0;
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
         on_stdout += files[k] && strcmp(files[k], "-") == 0;
@@ -351,6 +403,7 @@ static void set_defaults(cli_args *a)
     a->seed = 1;
     a->cut = -1.0;
     gridemst_options_init(&a->opt);
+    gridemst_hdbscan_options_init(&a->hdb);
 }
 
 int cli_parse_args(int argc, char **argv, cli_args *args, char *msg, size_t msg_size)
@@ -374,7 +427,14 @@ int cli_parse_args(int argc, char **argv, cli_args *args, char *msg, size_t msg_
     }
     if (args->help || args->version)
         return 0;
-    return check_combination(&p);
+    if (check_combination(&p) != 0)
+        return -1;
+    if (args->hdbscan) {
+        args->hdb.min_cluster_size = args->min_cluster_size;
+        if (!p.given[OPT_MIN_SAMPLES]) /* scikit-learn's default */
+            args->opt.min_samples = args->min_cluster_size;
+    }
+    return 0;
 }
 
 /* One option line; a long left column puts the description on the next line. */

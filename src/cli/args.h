@@ -25,6 +25,11 @@ typedef struct cli_args {
     double cut;              /* --cut D; negative: not asked */
     int64_t min_cluster_size; /* --min-cluster-size: smaller clusters are noise (-1) */
     const char *labels;      /* --labels: flat cluster labels, one per line; NULL: not written */
+    int hdbscan;             /* --hdbscan: HDBSCAN* clusters (hdb holds their options) */
+    gridemst_hdbscan_options hdb;
+    const char *probabilities;  /* --probabilities: with --hdbscan, one per line; NULL: not written */
+    const char *outlier_scores; /* --outlier-scores: with --hdbscan, one per line; NULL: not written */
+    const char *condensed_tree; /* --condensed-tree: with --hdbscan, CSV rows; NULL: not written */
     gridemst_options opt;    /* solver options (progress is set by main) */
     int json;
     int verify;

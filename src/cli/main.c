@@ -195,11 +195,13 @@ static int compute(job *j)
     if (rc == GRIDEMST_OK && a->output)
         rc = gemst_write_edges_csv(a->output, j->res.edges, j->res.n_edges, &j->err);
     if (rc == GRIDEMST_OK) {
+        double t0 = cli_now_ms();
         rc = cli_cluster(a, &j->res, &j->clusters, &j->err);
-        j->run.clusters = cli_flat_clusters_asked(a) ? &j->clusters : NULL;
+        j->run.clusters = cli_clusters_asked(a) ? &j->clusters : NULL;
+        j->clusters.ms = cli_now_ms() - t0;
     }
     if (rc == GRIDEMST_OK && a->verify) {
-        rc = cli_verify_tree(&j->ps, &j->res, &j->verify, &j->err);
+        rc = cli_verify_tree(&j->ps, &j->res, a->opt.min_samples, &j->verify, &j->err);
         j->run.verify = &j->verify;
     }
     return rc;

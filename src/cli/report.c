@@ -116,7 +116,8 @@ static void compare_weights(const gridemst_result *res, const gridemst_edge *ref
                  res->total_weight, v->reference_weight, diff, sum_tol);
 }
 
-int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, cli_verify *v, gridemst_error *err)
+int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, int64_t min_samples, cli_verify *v,
+                    gridemst_error *err)
 {
     memset(v, 0, sizeof *v);
     if (ps->n > CLI_VERIFY_MAX_N) {
@@ -128,7 +129,7 @@ int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, cli_ve
     int64_t *parent = malloc(sizeof *parent * (size_t)(n > 0 ? n : 1));
     gridemst_edge *ref = malloc(sizeof *ref * (size_t)(m > 0 ? m : 1));
     if (parent && ref)
-        v->reference_weight = gemst_prim_reference(ps->coords, ps->dtype, n, ps->dim, ref);
+        v->reference_weight = gemst_prim_mr_reference(ps->coords, ps->dtype, n, ps->dim, min_samples, ref);
     if (!parent || !ref || v->reference_weight < 0.0) {
         free(parent);
         free(ref);
@@ -397,6 +398,7 @@ void cli_print_json(FILE *f, const cli_run *r)
     if (r->clusters) {
         json_int(&j, "clusters", r->clusters->count);
         json_int(&j, "noise_points", r->clusters->noise_points);
+        json_num(&j, "clusters_ms", r->clusters->ms);
     }
     json_close(&j);
     fputc('\n', f);
@@ -456,8 +458,8 @@ void cli_print_summary(FILE *f, const cli_run *r)
     if (r->ps->is_tsplib)
         print_tsplib_line(f, r);
     if (r->clusters)
-        fprintf(f, "clusters: %lld (%lld noise point%s)\n", (long long)r->clusters->count,
-                (long long)r->clusters->noise_points, plural(r->clusters->noise_points));
+        fprintf(f, "clusters: %lld (%lld noise point%s) in %.1f ms\n", (long long)r->clusters->count,
+                (long long)r->clusters->noise_points, plural(r->clusters->noise_points), r->clusters->ms);
 }
 
 /* -------------------------------------------------------------- progress */

@@ -31,7 +31,7 @@ typedef struct cli_run {
     int repeat;               /* timed solves (--repeat); res's times are their medians */
     double device_ms[3];      /* device time of the solves: median, min, max (see cli_device_ms) */
     const cli_verify *verify; /* NULL without --verify */
-    const cli_clusters *clusters; /* NULL without --clusters or --cut */
+    const cli_clusters *clusters; /* NULL without --clusters, --cut or --hdbscan */
 } cli_run;
 
 /* The solve's time from points on the device to the sorted tree on the
@@ -43,13 +43,15 @@ double cli_device_ms(const gridemst_times *t);
 double cli_now_ms(void);
 
 /*
- * Checks res against brute-force Prim in double precision: n - 1 edges
+ * Checks res against brute-force Prim in double precision (under mutual
+ * reachability for min_samples >= 2): n - 1 edges
  * forming one spanning tree, in (w, u, v) order, whose sorted weights and
  * total match the reference's within a tolerance for the working
  * precision's rounding of the coordinates.  Fills *v (the outcome) and
  * returns GRIDEMST_OK, or an error code with *err when memory runs out.
  */
-int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, cli_verify *v, gridemst_error *err);
+int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, int64_t min_samples, cli_verify *v,
+                    gridemst_error *err);
 
 /* The --json object, on one line. */
 void cli_print_json(FILE *f, const cli_run *run);

@@ -77,6 +77,8 @@ typedef struct {
     const uint32_t *sub_start;    /* their cell tables, one after another */
     const gemst_crowd_word *nest; /* the nested sub-cells as a bitmap over sub_start (grid n_top + rank);
                                      NULL when there are none */
+    const gemst_real *core2;      /* each point's squared core distance when the tree is HDBSCAN*'s
+                                     (nns/edge_length.h); NULL for the Euclidean tree */
 } gemst_grid;
 
 /* One uniform grid of cells, the main grid or a crowded cell's. */

@@ -80,7 +80,7 @@ static inline GEMST_HD int GEMST_FN(gemst_chunk_to)(const gemst_grid *g, uint32_
     int found = 0;
     GEMST_FN(gemst_query_point)(g, w, &qw);
     for (uint32_t p = cb; p < ce; p++) {
-        gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, &qw, p);
+        gemst_real d2 = GEMST_FN(gemst_edge_d2_q)(g, &qw, p);
         if (d2 > cut)
             continue;
         gemst_edge_key cand = gemst_edge_make(d2, g->oid[p], qw.oid);

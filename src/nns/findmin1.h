@@ -44,6 +44,9 @@ static inline GEMST_HD void GEMST_FN(gemst_findmin1_point)(const gemst_grid *g, 
             st->rb2[q] = GEMST_FN(gemst_nearest_foreign)(g, &qq, st->comp, st->breaks, st->comp[q],
                                                           gemst_slab_full_mask(g->dim), GEMST_RING_CAP, NULL, &best,
                                                           &to);
+        /* no edge of q is shorter than its core distance (nns/edge_length.h) */
+        if (st->rb2[q] < qq.core2)
+            st->rb2[q] = qq.core2;
     }
     st->best_d2[q] = best.d2;
     st->best_to[q] = to;
@@ -69,7 +72,7 @@ static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_first_edge)(const gemst_gri
     const uint32_t a = win_in[r], b = win_out[r];
     if (a == GEMST_NONE)
         return gemst_edge_none();
-    return gemst_edge_make(GEMST_FN(gemst_dist2)(g, a, b), g->oid[a], g->oid[b]);
+    return gemst_edge_make(GEMST_FN(gemst_edge_d2)(g, a, b), g->oid[a], g->oid[b]);
 }
 
 /* The fallback for a point q that needs it: a search without cap and with

@@ -28,13 +28,14 @@
 
 #include "grid/grid.h"
 
-/* A query point: its index in the grid, caller id, coordinates and main-grid
- * cell. */
+/* A query point: its index in the grid, caller id, coordinates, main-grid
+ * cell, and squared core distance (0 without g->core2). */
 #define gemst_query GEMST_FN(gemst_query)
 typedef struct {
     uint32_t idx, oid;
     gemst_real q[3];
     int32_t c[3];
+    gemst_real core2;
 } gemst_query;
 
 /* The query of point i without its cell (for searches that use no cells). */
@@ -45,6 +46,7 @@ static inline GEMST_HD void GEMST_FN(gemst_query_point)(const gemst_grid *g, uin
     qq->q[0] = g->x[i];
     qq->q[1] = g->y[i];
     qq->q[2] = g->dim == 3 ? g->z[i] : (gemst_real)0;
+    qq->core2 = g->core2 ? g->core2[i] : (gemst_real)0;
 }
 
 static inline GEMST_HD void GEMST_FN(gemst_query_make)(const gemst_grid *g, uint32_t i, gemst_query *qq)

@@ -24,6 +24,7 @@
 #define GEMST_SEARCH_H
 
 #include "nns/walk.h"
+#include "nns/edge_length.h"
 #include "nns/slab.h"
 #include "graph/boruvka.h"
 
@@ -88,7 +89,7 @@ static inline GEMST_HD int GEMST_FN(gemst_scan_foreign)(const gemst_grid *g, con
             p = gemst_own_run_end(breaks, p, e) - 1;
             continue;
         }
-        gemst_real d2 = GEMST_FN(gemst_dist2_q)(g, qq, p);
+        gemst_real d2 = GEMST_FN(gemst_edge_d2_q)(g, qq, p);
         if (d2 > cut)
             continue;
         gemst_edge_key cand = gemst_edge_make(d2, qq->oid, g->oid[p]);

@@ -1,4 +1,5 @@
-/* Clustering outputs: SciPy's linkage matrix as CSV, and one label per line. */
+/* Clustering outputs: SciPy's linkage matrix and HDBSCAN*'s condensed tree as
+ * CSV, and one label or number per point and line. */
 #include "tools/io.h"
 
 #include <inttypes.h>
@@ -24,4 +25,25 @@ static int print_label(FILE *f, const void *rows, int64_t i)
 int gemst_write_labels(const char *path, const int64_t *labels, int64_t n, gridemst_error *err)
 {
     return gemst_write_lines(path, labels, n, "labels", print_label, err);
+}
+
+static int print_value(FILE *f, const void *rows, int64_t i)
+{
+    return fprintf(f, "%.17g\n", ((const double *)rows)[i]);
+}
+
+int gemst_write_values(const char *path, const double *values, int64_t n, const char *what, gridemst_error *err)
+{
+    return gemst_write_lines(path, values, n, what, print_value, err);
+}
+
+static int print_condensed(FILE *f, const void *rows, int64_t i)
+{
+    const gridemst_condensed_row *r = (const gridemst_condensed_row *)rows + i;
+    return fprintf(f, "%" PRId64 ",%" PRId64 ",%.17g,%" PRId64 "\n", r->parent, r->child, r->lambda, r->child_size);
+}
+
+int gemst_write_condensed_csv(const char *path, const gridemst_condensed_row *rows, int64_t m, gridemst_error *err)
+{
+    return gemst_write_lines(path, rows, m, "condensed tree rows", print_condensed, err);
 }

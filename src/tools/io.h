@@ -66,6 +66,13 @@ int gemst_write_edges_csv(const char *path, const gridemst_edge *edges, int64_t 
 int gemst_write_linkage_csv(const char *path, const gridemst_merge *rows, int64_t m, gridemst_error *err);
 int gemst_write_labels(const char *path, const int64_t *labels, int64_t n, gridemst_error *err);
 
+/* Writes one number per line in point order (what names them in messages:
+ * "probabilities"), printed to round-trip a double; and HDBSCAN*'s
+ * condensed tree as CSV lines "parent,child,lambda,child_size" (lambda
+ * "inf" at distance 0).  path "-" is standard output. */
+int gemst_write_values(const char *path, const double *values, int64_t n, const char *what, gridemst_error *err);
+int gemst_write_condensed_csv(const char *path, const gridemst_condensed_row *rows, int64_t m, gridemst_error *err);
+
 /* The tree's length under the TSPLIB instance's own integer metric
  * (EUC_2D, CEIL_2D, ATT, GEO, EUC_3D).  Returns 0 and sets *length, or -1
  * when the instance's metric is not one of those (MAN, MAX). */

@@ -49,7 +49,11 @@ void gemst_edges_sort(gridemst_edge *edges, int64_t m)
     qsort(edges, (size_t)m, sizeof *edges, cmp_edge);
 }
 
-double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_edge *edges)
+/* Prim's algorithm on the complete graph whose squared edge lengths are the
+ * squared distances, or with core2 (squared core distances) the mutual
+ * reachabilities: the greatest of the squared distance and the ends'. */
+static double prim(const void *coords, gridemst_dtype dtype, int64_t n, int dim, const double *core2,
+                   gridemst_edge *edges)
 {
     if (n < 2)
         return 0.0;
@@ -75,6 +79,8 @@ double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n,
             if (done[i])
                 continue;
             double d2 = dist2(coords, dtype, dim, cur, i);
+            if (core2)
+                d2 = fmax(d2, fmax(core2[cur], core2[i]));
             if (from[i] < 0 || edge_before(d2, cur, i, best[i], from[i], i)) {
                 best[i] = d2;
                 from[i] = cur;
@@ -97,5 +103,47 @@ double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n,
     free(best);
     free(from);
     free(done);
+    return total;
+}
+
+double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_edge *edges)
+{
+    return prim(coords, dtype, n, dim, NULL, edges);
+}
+
+int gemst_core_reference(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int64_t k, double *core2)
+{
+    double *near = malloc(sizeof *near * (size_t)(k > 0 ? k : 1)); /* the k smallest so far, ascending */
+    if (!near)
+        return -1;
+    for (int64_t a = 0; a < n; a++) {
+        int64_t held = 0;
+        for (int64_t b = 0; b < n; b++) {
+            double d2 = dist2(coords, dtype, dim, a, b);
+            if (held == k && d2 >= near[k - 1])
+                continue;
+            int64_t at = held < k ? held++ : k - 1;
+            for (; at > 0 && near[at - 1] > d2; at--)
+                near[at] = near[at - 1];
+            near[at] = d2;
+        }
+        core2[a] = k > 0 && held == k ? near[k - 1] : 0.0;
+    }
+    free(near);
+    return 0;
+}
+
+double gemst_prim_mr_reference(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int64_t min_samples,
+                               gridemst_edge *edges)
+{
+    if (min_samples < 2)
+        return prim(coords, dtype, n, dim, NULL, edges);
+    double *core2 = malloc(sizeof *core2 * (size_t)(n > 0 ? n : 1));
+    if (!core2 || gemst_core_reference(coords, dtype, n, dim, min_samples, core2) != 0) {
+        free(core2);
+        return -1.0;
+    }
+    double total = prim(coords, dtype, n, dim, core2, edges);
+    free(core2);
     return total;
 }

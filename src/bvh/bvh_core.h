@@ -1,0 +1,54 @@
+/*
+ * Core distances on the BVH (precision-generic, see real.h; the heap and
+ * the definition in nns/core_dist.h): a depth-first traversal with the
+ * heap's bound as radius, the nearer child first, as the nearest-foreign
+ * search (bvh_query.h) walks the tree.
+ */
+#ifndef GEMST_BVH_CORE_H
+#define GEMST_BVH_CORE_H
+
+#include "bvh/bvh_query.h"
+#include "nns/core_dist.h"
+
+/* The squared core distance of point qq->idx of the BVH b over pts (as
+ * gemst_core_dist2_grid). */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_core_dist2_bvh)(const gemst_bvh *b, const gemst_grid *pts,
+                                                               const gemst_query *qq, const uint32_t *mult,
+                                                               gemst_core_heap *h)
+{
+    uint32_t stack[GEMST_BVH_STACK];
+    gemst_real stack_d2[GEMST_BVH_STACK];
+    int top = 0;
+    if (h->need == 0)
+        return 0;
+    stack[top] = 0;
+    stack_d2[top++] = 0;
+    while (top > 0) {
+        top--;
+        if (!(stack_d2[top] < GEMST_FN(gemst_core_bound)(h)))
+            continue;
+        uint32_t child[2], push[2];
+        gemst_real push_d2[2];
+        int np = 0;
+        GEMST_FN(gemst_bvh_children)(b->n, b->node, stack[top], child);
+        for (int k = 0; k < 2; k++) {
+            if (gemst_bvh_is_leaf(b->n, child[k])) {
+                uint32_t first, end;
+                GEMST_FN(gemst_bvh_leaf_points)(b, child[k], &first, &end);
+                for (uint32_t p = first; p < end; p++)
+                    if (p != qq->idx)
+                        GEMST_FN(gemst_core_offer)(h, GEMST_FN(gemst_dist2_q)(pts, qq, p), gemst_copies(mult, p));
+                continue;
+            }
+            gemst_real d2 = GEMST_FN(gemst_bvh_box_dist2)(b, child[k], qq->q);
+            if (d2 < GEMST_FN(gemst_core_bound)(h)) {
+                push[np] = child[k];
+                push_d2[np++] = d2;
+            }
+        }
+        GEMST_FN(gemst_bvh_push)(stack, stack_d2, &top, push, push_d2, np);
+    }
+    return GEMST_FN(gemst_core_bound)(h);
+}
+
+#endif
