@@ -34,6 +34,10 @@ typedef enum opt_id {
     OPT_CUT,
     OPT_MIN_CLUSTER_SIZE,
     OPT_LABELS,
+    OPT_FOF,
+    OPT_FOF_B,
+    OPT_BOX,
+    OPT_GROUPS,
     OPT_QUIET,
     OPT_HELP,
     OPT_VERSION,
@@ -93,11 +97,21 @@ static const opt_spec options[] = {
     {OPT_CUT, "cut", 0, "D",
      "flat clusters: cut the edges longer than D (friends-of-friends with linking length D)", ANY},
     {OPT_MIN_CLUSTER_SIZE, "min-cluster-size", 0, "M",
-     "with --clusters or --cut: clusters of fewer than M points are noise, label -1", ANY},
+     "with --clusters, --cut or --fof: clusters of fewer than M points are noise, label -1", ANY},
     {OPT_LABELS, "labels", 0, "FILE",
-     "with --clusters or --cut: write each point's cluster label, one per line, numbered from 0 in order of "
+     "with --clusters, --cut or --fof: write each point's cluster label, one per line, numbered from 0 in order of "
      "each cluster's first point",
      ANY},
+    {OPT_FOF, "fof", 0, "D",
+     "friends-of-friends groups at linking length D without the whole tree (the groups of --cut D); -o writes "
+     "their minimum spanning forest",
+     ANY},
+    {OPT_FOF_B, "fof-b", 0, "X",
+     "--fof at X times the mean spacing (volume / n)^(1/dim) of the box, or of the points' bounding box", ANY},
+    {OPT_BOX, "box", 0, "L",
+     "with --fof: the points lie in the periodic box [0, L)^dim (coordinates outside are wrapped into it)", ANY},
+    {OPT_GROUPS, "groups", 0, "FILE",
+     "with --fof: write the group catalogue as CSV (group,size,centre of mass,extent), largest first", ANY},
     {OPT_QUIET, "quiet", 'q', NULL, "print no summary (errors and warnings still go to standard error)", ANY},
     {OPT_HELP, "help", 'h', NULL, "print this help and exit", ANY},
     {OPT_VERSION, "version", 'V', NULL, "print the version and exit", ANY},
@@ -204,6 +218,13 @@ static int number_option(parser *p, const opt_spec *o, const char *value, double
     return 0;
 }
 
+static int positive_option(parser *p, const opt_spec *o, const char *value, double *out)
+{
+    if (number_option(p, o, value, out) != 0 || *out == 0.0)
+        return fail(p, "--%s: expected a number > 0, got '%s'", o->name, value);
+    return 0;
+}
+
 /* rc is what the name parser returned for value. */
 static int choice_option(parser *p, const opt_spec *o, const char *value, int rc)
 {
@@ -243,6 +264,10 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_CUT: return number_option(p, o, value, &a->cut);
     case OPT_MIN_CLUSTER_SIZE: return integer_option(p, o, value, 0, INT64_MAX, &a->min_cluster_size);
     case OPT_LABELS: a->labels = value; return 0;
+    case OPT_FOF: return number_option(p, o, value, &a->fof);
+    case OPT_FOF_B: return number_option(p, o, value, &a->fof_b);
+    case OPT_BOX: return positive_option(p, o, value, &a->box);
+    case OPT_GROUPS: a->groups = value; return 0;
     case OPT_QUIET: a->quiet = 1; return 0;
     case OPT_HELP: a->help = 1; return 0;
     case OPT_VERSION: a->version = 1; return 0;
@@ -303,6 +328,24 @@ static int add_operand(parser *p, const char *arg)
     return 0;
 }
 
+/* Friends-of-friends: one linking length, and none of the tree's own
+ * outputs (it builds no whole tree). */
+static int check_fof(parser *p)
+{
+    static const opt_id tree_only[] = {OPT_LINKAGE, OPT_CLUSTERS, OPT_CUT, OPT_VERIFY, OPT_REPEAT};
+    int fof = p->given[OPT_FOF] || p->given[OPT_FOF_B];
+    if (p->given[OPT_FOF] && p->given[OPT_FOF_B])
+        return fail(p, "give either --fof or --fof-b, not both");
+    if (!fof && (p->given[OPT_BOX] || p->given[OPT_GROUPS]))
+        return fail(p, "--%s needs --fof D or --fof-b X", p->given[OPT_BOX] ? "box" : "groups");
+    for (size_t k = 0; fof && k < sizeof tree_only / sizeof tree_only[0]; k++)
+        if (p->given[tree_only[k]])
+            for (size_t j = 0; j < N_OPTIONS; j++)
+                if (options[j].id == tree_only[k])
+                    return fail(p, "--%s does not apply with --fof (no whole tree is built)", options[j].name);
+    return 0;
+}
+
 /* One source of points, and no option that does not apply to it. */
 static int check_combination(parser *p)
 {
@@ -322,20 +365,22 @@ static int check_combination(parser *p)
     }
     if (p->given[OPT_CLUSTERS] && p->given[OPT_CUT])
         return fail(p, "give either --clusters or --cut, not both");
-    int flat = p->given[OPT_CLUSTERS] || p->given[OPT_CUT];
+    if (check_fof(p) != 0)
+        return -1;
+    int flat = p->given[OPT_CLUSTERS] || p->given[OPT_CUT] || p->given[OPT_FOF] || p->given[OPT_FOF_B];
     if (!flat && p->given[OPT_LABELS])
-        return fail(p, "--labels needs --clusters K or --cut D");
+        return fail(p, "--labels needs --clusters K, --cut D or --fof D");
     if (!flat && p->given[OPT_MIN_CLUSTER_SIZE])
-        return fail(p, "--min-cluster-size needs --clusters K or --cut D");
+        return fail(p, "--min-cluster-size needs --clusters K, --cut D or --fof D");
     if (a->json + cli_files_on_stdout(a) > 1)
-        return fail(p, "more than one of --json, -o -, --linkage -, --labels - and --save-points - would write to "
-                       "standard output");
+        return fail(p, "more than one of --json, -o -, --linkage -, --labels -, --groups - and --save-points - would "
+                       "write to standard output");
     return 0;
 }
 
 int cli_files_on_stdout(const cli_args *a)
 {
-    const char *files[] = {a->output, a->linkage, a->labels, a->save_points};
+    const char *files[] = {a->output, a->linkage, a->labels, a->save_points, a->groups};
     int on_stdout = 0;
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
         on_stdout += files[k] && strcmp(files[k], "-") == 0;
@@ -350,6 +395,8 @@ static void set_defaults(cli_args *a)
     a->dim = 2;
     a->seed = 1;
     a->cut = -1.0;
+    a->fof = -1.0;
+    a->fof_b = -1.0;
     gridemst_options_init(&a->opt);
 }
 

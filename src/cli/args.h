@@ -25,6 +25,10 @@ typedef struct cli_args {
     double cut;              /* --cut D; negative: not asked */
     int64_t min_cluster_size; /* --min-cluster-size: smaller clusters are noise (-1) */
     const char *labels;      /* --labels: flat cluster labels, one per line; NULL: not written */
+    double fof;              /* --fof D: friends-of-friends at linking length D; negative: not asked */
+    double fof_b;            /* --fof-b X: the same at X times the mean spacing; negative: not asked */
+    double box;              /* --box L: the periodic box's side; 0: open space */
+    const char *groups;      /* --groups: the friends-of-friends group catalogue; NULL: not written */
     gridemst_options opt;    /* solver options (progress is set by main) */
     int json;
     int verify;

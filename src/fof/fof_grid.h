@@ -1,0 +1,283 @@
+/*
+ * Friends-of-friends: the grid and the per-point search, written once for
+ * the CPU loops and (later) the CUDA kernels (precision-generic; see
+ * real.h).
+ *
+ * Two points are friends when their squared distance, computed in the
+ * working precision, is at most t (gemst_fof_threshold2: the linking
+ * length, squared, in working units).  The grid's top cells are no
+ * narrower than the linking length (fof_plan.h), so a point's friends lie
+ * in its own cell and the 3^dim cells around it.  A top cell holding many
+ * points (a cluster) is split into m^dim sub-cells, also no narrower than
+ * the linking length, so that a search there scans the few sub-cells near
+ * the query rather than the whole cell.  Every cell or sub-cell that is
+ * not split is a leaf: the points are sorted by leaf, and leaf_start gives
+ * each leaf's range.
+ *
+ * With a periodic box, coordinates lie in [0, box) and distances are
+ * minimum-image distances; the top cells tile the box exactly and wrap.
+ *
+ * Cell faces are compared with an absolute slack of a few units in the
+ * last place of the coordinates, so that rounding never prunes a cell
+ * that holds a friend.
+ */
+#ifndef GEMST_FOF_GRID_H
+#define GEMST_FOF_GRID_H
+
+#include "graph/edge_order.h"
+
+#define gemst_fof_grid GEMST_FN(gemst_fof_grid)
+typedef struct {
+    int dim;
+    int periodic;
+    gemst_real box[3];          /* periodic: the box's side per axis (working units) */
+    gemst_real L[3], inv_L[3];  /* top cell side per axis, and its inverse */
+    int32_t nc[3];              /* top cells per axis (nc[2] = 1 in 2D) */
+    gemst_real slack;           /* margin on cell gaps for rounding */
+    gemst_real t;               /* friends: squared distance <= t */
+    uint32_t n;                 /* points in the grid */
+    const uint8_t *split;       /* per top cell: sub-cells per axis (1: the cell is a leaf) */
+    const uint32_t *leaf_of;    /* per top cell: its first leaf */
+    const uint32_t *leaf_start; /* per leaf: its first point; leaves + 1 entries */
+    const gemst_real *x, *y, *z; /* z is NULL in 2D */
+    const uint32_t *oid;        /* caller's id of each point */
+} gemst_fof_grid;
+
+/* The displacement from a to b along one axis: b - a, or with a periodic
+ * box its minimum image, |b - a| or box - |b - a|, whichever is shorter. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_fof_axis)(gemst_real a, gemst_real b, gemst_real box, int periodic)
+{
+    gemst_real d = GEMST_SUB(b, a);
+    if (!periodic)
+        return d;
+    d = d < (gemst_real)0 ? -d : d;
+    const gemst_real w = GEMST_SUB(box, d);
+    return w < d ? w : d;
+}
+
+/* Squared distance from q to grid point p; without a box the same
+ * formula, rounding for rounding, as the EMST solver's (nns/ring.h). */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_fof_dist2)(const gemst_fof_grid *g, const gemst_real q[3], uint32_t p)
+{
+    const gemst_real dx = GEMST_FN(gemst_fof_axis)(q[0], g->x[p], g->box[0], g->periodic);
+    const gemst_real dy = GEMST_FN(gemst_fof_axis)(q[1], g->y[p], g->box[1], g->periodic);
+    gemst_real s = GEMST_ADD(GEMST_MUL(dx, dx), GEMST_MUL(dy, dy));
+    if (g->dim == 3) {
+        const gemst_real dz = GEMST_FN(gemst_fof_axis)(q[2], g->z[p], g->box[2], g->periodic);
+        s = GEMST_ADD(s, GEMST_MUL(dz, dz));
+    }
+    return s;
+}
+
+/* Index in [0, count) of the slot of side 1/inv holding v (v relative to
+ * the first slot's low face), clamped. */
+static inline GEMST_HD int32_t GEMST_FN(gemst_fof_slot)(gemst_real v, gemst_real inv, int32_t count)
+{
+    const gemst_real s = GEMST_MUL(v, inv);
+    return !(s > (gemst_real)0) ? 0 : s >= (gemst_real)count ? count - 1 : (int32_t)s;
+}
+
+static inline GEMST_HD uint32_t gemst_fof_cell_index(const int32_t nc[3], const int32_t c[3])
+{
+    return (uint32_t)c[0] + (uint32_t)nc[0] * ((uint32_t)c[1] + (uint32_t)nc[1] * (uint32_t)c[2]);
+}
+
+/* The top cell of point q, per axis. */
+static inline GEMST_HD void GEMST_FN(gemst_fof_top_cell)(const gemst_fof_grid *g, const gemst_real q[3], int32_t c[3])
+{
+    for (int d = 0; d < 3; d++)
+        c[d] = d < g->dim ? GEMST_FN(gemst_fof_slot)(q[d], g->inv_L[d], g->nc[d]) : 0;
+}
+
+/* Sub-cell along axis d of a coordinate v_rel relative to its top cell's
+ * low face, in a cell split m ways. */
+static inline GEMST_HD int32_t GEMST_FN(gemst_fof_sub_slot)(const gemst_fof_grid *g, int d, gemst_real v_rel, int32_t m)
+{
+    return GEMST_FN(gemst_fof_slot)(v_rel, GEMST_MUL((gemst_real)m, g->inv_L[d]), m);
+}
+
+/* The leaf of point q (in top cell c) within its cell: 0 for a cell that
+ * is not split. */
+static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_leaf_in_cell)(const gemst_fof_grid *g, const gemst_real q[3],
+                                                               const int32_t c[3], int32_t m)
+{
+    if (m <= 1)
+        return 0;
+    int32_t s[3] = {0, 0, 0}, mm[3] = {m, m, g->dim == 3 ? m : 1};
+    for (int d = 0; d < g->dim; d++)
+        s[d] = GEMST_FN(gemst_fof_sub_slot)(g, d, GEMST_SUB(q[d], GEMST_MUL((gemst_real)c[d], g->L[d])), m);
+    return gemst_fof_cell_index(mm, s);
+}
+
+/* gap minus the slack, never below 0: a lower bound on the distance along
+ * an axis to points whose cell face is gap away. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_fof_gap)(const gemst_fof_grid *g, gemst_real gap)
+{
+    gap = GEMST_SUB(gap, g->slack);
+    return gap > (gemst_real)0 ? gap : (gemst_real)0;
+}
+
+/*
+ * Leaf [b, e): the nearest point (edge order) of another component than
+ * comp_q that beats *best.  A leaf whose points are all in comp_q
+ * (leaf_comp) is passed over unread.
+ */
+static inline GEMST_HD void GEMST_FN(gemst_fof_scan_leaf)(const gemst_fof_grid *g, const gemst_real q[3], uint32_t q_oid,
+                                                        uint32_t comp_q, const uint32_t *comp, uint32_t leaf_comp,
+                                                        uint32_t b, uint32_t e, gemst_edge_key *best,
+                                                        uint32_t *best_to)
+{
+    if (leaf_comp == comp_q)
+        return;
+    for (uint32_t p = b; p < e; p++) {
+        if (comp[p] == comp_q)
+            continue;
+        const gemst_real d2 = GEMST_FN(gemst_fof_dist2)(g, q, p);
+        if (d2 > best->d2)
+            continue;
+        const gemst_edge_key cand = gemst_edge_make(d2, q_oid, g->oid[p]);
+        if (gemst_edge_less(cand, *best)) {
+            *best = cand;
+            *best_to = p;
+        }
+    }
+}
+
+/* The leaves of split top cell `top` (whose low corner is lo) within
+ * best->d2 of the query, scanned: per axis the query's sub-cell and the
+ * two beside it, each pruned by its gap. */
+static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid *g, const gemst_real q[3], uint32_t q_oid,
+                                                         uint32_t comp_q, const uint32_t *comp,
+                                                         const uint32_t *leaf_comp, uint32_t top,
+                                                         const gemst_real lo[3], gemst_edge_key *best,
+                                                         uint32_t *best_to)
+{
+    const int32_t m = g->split[top];
+    const int32_t mm[3] = {m, m, g->dim == 3 ? m : 1};
+    const gemst_real inv_m = (gemst_real)(1.0 / (double)m);
+    gemst_real rel[3] = {0, 0, 0}, side[3] = {0, 0, 0};
+    int32_t s0[3] = {0, 0, 0}, s1[3] = {0, 0, 0};
+    for (int d = 0; d < g->dim; d++) {
+        rel[d] = GEMST_SUB(q[d], lo[d]);
+        side[d] = GEMST_MUL(g->L[d], inv_m);
+        const int32_t k = GEMST_FN(gemst_fof_sub_slot)(g, d, rel[d], m);
+        s0[d] = k > 0 ? k - 1 : 0;
+        s1[d] = k < m - 1 ? k + 1 : m - 1;
+    }
+    int32_t s[3];
+    for (s[2] = s0[2]; s[2] <= s1[2]; s[2]++)
+        for (s[1] = s0[1]; s[1] <= s1[1]; s[1]++)
+            for (s[0] = s0[0]; s[0] <= s1[0]; s[0]++) {
+                gemst_real lb2 = 0;
+                for (int d = 0; d < g->dim; d++) {
+                    const gemst_real flo = GEMST_MUL((gemst_real)s[d], side[d]);
+                    const gemst_real fhi = GEMST_MUL((gemst_real)(s[d] + 1), side[d]);
+                    const gemst_real gap = rel[d] < flo ? GEMST_SUB(flo, rel[d])
+                                           : rel[d] > fhi ? GEMST_SUB(rel[d], fhi)
+                                                          : (gemst_real)0;
+                    const gemst_real gg = GEMST_FN(gemst_fof_gap)(g, gap);
+                    lb2 = GEMST_ADD(lb2, GEMST_MUL(gg, gg));
+                }
+                if (lb2 > best->d2)
+                    continue;
+                const uint32_t leaf = g->leaf_of[top] + gemst_fof_cell_index(mm, s);
+                GEMST_FN(gemst_fof_scan_leaf)(g, q, q_oid, comp_q, comp, leaf_comp[leaf], g->leaf_start[leaf],
+                                              g->leaf_start[leaf + 1], best, best_to);
+            }
+}
+
+/* Neighbour offsets of a top cell along an axis, the cell itself first. */
+static inline GEMST_HD int32_t gemst_fof_offset(int k)
+{
+    return k == 0 ? 0 : k == 1 ? -1 : 1;
+}
+
+/*
+ * FindMin1 for friends-of-friends: the nearest point (edge order) of
+ * another component than comp[i] among grid point i's friends; returns it
+ * (GEMST_NONE when i has no friend outside its component) with its
+ * squared distance in *d2.  Points without such a friend never get one
+ * again: components only grow.
+ */
+static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_nearest_foreign)(const gemst_fof_grid *g, const uint32_t *comp,
+                                                                  const uint32_t *leaf_comp, uint32_t i,
+                                                                  gemst_real *d2)
+{
+    gemst_real q[3] = {g->x[i], g->y[i], g->dim == 3 ? g->z[i] : (gemst_real)0};
+    const uint32_t comp_q = comp[i], q_oid = g->oid[i];
+    gemst_edge_key best = gemst_edge_make(g->t, UINT32_MAX, UINT32_MAX); /* beaten by any friend */
+    uint32_t best_to = GEMST_NONE;
+    int32_t c[3];
+    GEMST_FN(gemst_fof_top_cell)(g, q, c);
+    /* per axis and offset: the neighbour cell, its low face, the gap to it */
+    int32_t cell[3][3];
+    gemst_real face[3][3], gap[3][3];
+    int kmax[3] = {1, 1, 1};
+    for (int d = 0; d < g->dim; d++) {
+        const int32_t nc = g->nc[d];
+        /* a periodic axis of one or two cells: every cell is a neighbour,
+         * and gaps are not measured (cells are then never split) */
+        const int wide = !g->periodic || nc >= 3;
+        kmax[d] = wide ? 3 : nc;
+        for (int k = 0; k < kmax[d]; k++) {
+            int32_t o = wide ? gemst_fof_offset(k) : k, cn = c[d] + o;
+            gemst_real shift = 0;
+            if (cn < 0 || cn >= nc) {
+                if (!g->periodic) {
+                    cell[d][k] = -1;
+                    continue;
+                }
+                shift = cn < 0 ? g->box[d] : -g->box[d];
+                cn = cn < 0 ? cn + nc : cn - nc;
+            }
+            cell[d][k] = cn;
+            /* the cell's low face, in the query's image of the box */
+            face[d][k] = GEMST_SUB(GEMST_MUL((gemst_real)cn, g->L[d]), shift);
+            gemst_real gp = 0;
+            if (wide && o < 0)
+                gp = GEMST_SUB(q[d], GEMST_MUL((gemst_real)c[d], g->L[d]));
+            else if (wide && o > 0)
+                gp = GEMST_SUB(GEMST_MUL((gemst_real)(c[d] + 1), g->L[d]), q[d]);
+            gap[d][k] = GEMST_FN(gemst_fof_gap)(g, gp);
+        }
+    }
+    int k[3];
+    for (k[2] = 0; k[2] < kmax[2]; k[2]++)
+        for (k[1] = 0; k[1] < kmax[1]; k[1]++)
+            for (k[0] = 0; k[0] < kmax[0]; k[0]++) {
+                int32_t cn[3] = {0, 0, 0};
+                gemst_real lo[3] = {0, 0, 0}, lb2 = 0;
+                int off_grid = 0;
+                for (int d = 0; d < g->dim; d++) {
+                    cn[d] = cell[d][k[d]];
+                    off_grid |= cn[d] < 0;
+                    lo[d] = face[d][k[d]];
+                    lb2 = GEMST_ADD(lb2, GEMST_MUL(gap[d][k[d]], gap[d][k[d]]));
+                }
+                if (off_grid || lb2 > best.d2)
+                    continue;
+                const uint32_t top = gemst_fof_cell_index(g->nc, cn);
+                if (g->split[top] > 1) {
+                    GEMST_FN(gemst_fof_scan_split)(g, q, q_oid, comp_q, comp, leaf_comp, top, lo, &best, &best_to);
+                } else {
+                    const uint32_t leaf = g->leaf_of[top];
+                    GEMST_FN(gemst_fof_scan_leaf)(g, q, q_oid, comp_q, comp, leaf_comp[leaf], g->leaf_start[leaf],
+                                                  g->leaf_start[leaf + 1], &best, &best_to);
+                }
+            }
+    *d2 = best.d2;
+    return best_to;
+}
+
+/* The component shared by every point of leaf [b, e), or GEMST_NONE. */
+static inline GEMST_HD uint32_t gemst_fof_leaf_component(const uint32_t *comp, uint32_t b, uint32_t e)
+{
+    if (b == e)
+        return GEMST_NONE;
+    for (uint32_t p = b + 1; p < e; p++)
+        if (comp[p] != comp[b])
+            return GEMST_NONE;
+    return comp[b];
+}
+
+#endif
