@@ -209,52 +209,50 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_nearest_foreign)(const gemst_
     uint32_t best_to = GEMST_NONE;
     int32_t c[3];
     GEMST_FN(gemst_fof_top_cell)(g, q, c);
-    /* per axis and offset: the neighbour cell, its low face, the gap to it */
+    /* per axis, the neighbour cells within the linking length: their
+     * index, low face (in the query's image of the box) and gap */
     int32_t cell[3][3];
-    gemst_real face[3][3], gap[3][3];
-    int kmax[3] = {1, 1, 1};
+    gemst_real face[3][3], gap2[3][3];
+    int count[3] = {1, 1, 1};
     for (int d = 0; d < g->dim; d++) {
         const int32_t nc = g->nc[d];
         /* a periodic axis of one or two cells: every cell is a neighbour,
          * and gaps are not measured (cells are then never split) */
         const int wide = !g->periodic || nc >= 3;
-        kmax[d] = wide ? 3 : nc;
-        for (int k = 0; k < kmax[d]; k++) {
+        count[d] = 0;
+        for (int k = 0; k < (wide ? 3 : nc); k++) {
             int32_t o = wide ? gemst_fof_offset(k) : k, cn = c[d] + o;
-            gemst_real shift = 0;
-            if (cn < 0 || cn >= nc) {
-                if (!g->periodic) {
-                    cell[d][k] = -1;
-                    continue;
-                }
-                shift = cn < 0 ? g->box[d] : -g->box[d];
-                cn = cn < 0 ? cn + nc : cn - nc;
-            }
-            cell[d][k] = cn;
-            /* the cell's low face, in the query's image of the box */
-            face[d][k] = GEMST_SUB(GEMST_MUL((gemst_real)cn, g->L[d]), shift);
-            gemst_real gp = 0;
+            gemst_real gp = 0, shift = 0;
             if (wide && o < 0)
                 gp = GEMST_SUB(q[d], GEMST_MUL((gemst_real)c[d], g->L[d]));
             else if (wide && o > 0)
                 gp = GEMST_SUB(GEMST_MUL((gemst_real)(c[d] + 1), g->L[d]), q[d]);
-            gap[d][k] = GEMST_FN(gemst_fof_gap)(g, gp);
+            gp = GEMST_FN(gemst_fof_gap)(g, gp);
+            if (GEMST_MUL(gp, gp) > g->t)
+                continue;
+            if (cn < 0 || cn >= nc) {
+                if (!g->periodic)
+                    continue;
+                shift = cn < 0 ? g->box[d] : -g->box[d];
+                cn = cn < 0 ? cn + nc : cn - nc;
+            }
+            cell[d][count[d]] = cn;
+            face[d][count[d]] = GEMST_SUB(GEMST_MUL((gemst_real)cn, g->L[d]), shift);
+            gap2[d][count[d]++] = GEMST_MUL(gp, gp);
         }
     }
     int k[3];
-    for (k[2] = 0; k[2] < kmax[2]; k[2]++)
-        for (k[1] = 0; k[1] < kmax[1]; k[1]++)
-            for (k[0] = 0; k[0] < kmax[0]; k[0]++) {
+    for (k[2] = 0; k[2] < count[2]; k[2]++)
+        for (k[1] = 0; k[1] < count[1]; k[1]++)
+            for (k[0] = 0; k[0] < count[0]; k[0]++) {
                 int32_t cn[3] = {0, 0, 0};
                 gemst_real lo[3] = {0, 0, 0}, lb2 = 0;
-                int off_grid = 0;
                 for (int d = 0; d < g->dim; d++) {
                     cn[d] = cell[d][k[d]];
-                    off_grid |= cn[d] < 0;
                     lo[d] = face[d][k[d]];
-                    lb2 = GEMST_ADD(lb2, GEMST_MUL(gap[d][k[d]], gap[d][k[d]]));
+                    lb2 = GEMST_ADD(lb2, gap2[d][k[d]]);
                 }
-                if (off_grid || lb2 > best.d2)
+                if (lb2 > best.d2)
                     continue;
                 const uint32_t top = gemst_fof_cell_index(g->nc, cn);
                 if (g->split[top] > 1) {
