@@ -26,6 +26,12 @@
 
 #include "graph/edge_order.h"
 
+/* Leaves of more points than this hold them sorted by x (then caller
+ * id), and a search sweeps them from the query's x outwards until the gap
+ * along x alone exceeds its bound: in a cluster much denser than the
+ * linking length it reads the points near the query, not the whole leaf. */
+#define GEMST_FOF_SWEEP 8
+
 #define gemst_fof_grid GEMST_FN(gemst_fof_grid)
 typedef struct {
     int dim;
@@ -35,6 +41,9 @@ typedef struct {
     int32_t nc[3];              /* top cells per axis (nc[2] = 1 in 2D) */
     gemst_real slack;           /* margin on cell gaps for rounding */
     gemst_real t;               /* friends: squared distance <= t */
+    int sweep;                  /* leaves of more than GEMST_FOF_SWEEP points are sorted by x (not along
+                                   a periodic x axis of one or two cells, where a leaf's points lie in
+                                   either image of the box) */
     uint32_t n;                 /* points in the grid */
     const uint8_t *split;       /* per top cell: sub-cells per axis (1: the cell is a leaf) */
     const uint32_t *leaf_of;    /* per top cell: its first leaf */
@@ -117,36 +126,68 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_fof_gap)(const gemst_fof_grid *
     return gap > (gemst_real)0 ? gap : (gemst_real)0;
 }
 
-/*
- * Leaf [b, e): the nearest point (edge order) of another component than
- * comp_q that beats *best.  A leaf whose points are all in comp_q
- * (leaf_comp) is passed over unread.
- */
-static inline GEMST_HD void GEMST_FN(gemst_fof_scan_leaf)(const gemst_fof_grid *g, const gemst_real q[3], uint32_t q_oid,
-                                                        uint32_t comp_q, const uint32_t *comp, uint32_t leaf_comp,
-                                                        uint32_t b, uint32_t e, gemst_edge_key *best,
-                                                        uint32_t *best_to)
+/* Point p, if in another component than comp_q and nearer than *best. */
+static inline GEMST_HD void GEMST_FN(gemst_fof_try)(const gemst_fof_grid *g, const gemst_real q[3], uint32_t q_oid,
+                                                  uint32_t comp_q, const uint32_t *comp, uint32_t p,
+                                                  gemst_edge_key *best, uint32_t *best_to)
 {
-    if (leaf_comp == comp_q)
+    if (comp[p] == comp_q)
         return;
-    for (uint32_t p = b; p < e; p++) {
-        if (comp[p] == comp_q)
-            continue;
-        const gemst_real d2 = GEMST_FN(gemst_fof_dist2)(g, q, p);
-        if (d2 > best->d2)
-            continue;
-        const gemst_edge_key cand = gemst_edge_make(d2, q_oid, g->oid[p]);
-        if (gemst_edge_less(cand, *best)) {
-            *best = cand;
-            *best_to = p;
-        }
+    const gemst_real d2 = GEMST_FN(gemst_fof_dist2)(g, q, p);
+    if (d2 > best->d2)
+        return;
+    const gemst_edge_key cand = gemst_edge_make(d2, q_oid, g->oid[p]);
+    if (gemst_edge_less(cand, *best)) {
+        *best = cand;
+        *best_to = p;
     }
 }
 
-/* The leaves of split top cell `top` (whose low corner is lo) within
- * best->d2 of the query, scanned: per axis the query's sub-cell and the
- * two beside it, each pruned by its gap. */
-static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid *g, const gemst_real q[3], uint32_t q_oid,
+/*
+ * Leaf [b, e): the nearest point (edge order) of another component than
+ * comp_q that beats *best; qx is the query's x in the leaf's image of a
+ * periodic box.  A leaf whose points are all in comp_q (leaf_comp) is
+ * passed over unread.
+ */
+static inline GEMST_HD void GEMST_FN(gemst_fof_scan_leaf)(const gemst_fof_grid *g, const gemst_real q[3], gemst_real qx,
+                                                        uint32_t q_oid, uint32_t comp_q, const uint32_t *comp,
+                                                        uint32_t leaf_comp, uint32_t b, uint32_t e,
+                                                        gemst_edge_key *best, uint32_t *best_to)
+{
+    if (leaf_comp == comp_q)
+        return;
+    if (!g->sweep || e - b <= GEMST_FOF_SWEEP) {
+        for (uint32_t p = b; p < e; p++)
+            GEMST_FN(gemst_fof_try)(g, q, q_oid, comp_q, comp, p, best, best_to);
+        return;
+    }
+    uint32_t lo = b, hi = e; /* the first point at or past qx */
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (g->x[mid] < qx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t p = lo; p < e; p++) {
+        const gemst_real gap = GEMST_FN(gemst_fof_gap)(g, GEMST_SUB(g->x[p], qx));
+        if (GEMST_MUL(gap, gap) > best->d2)
+            break;
+        GEMST_FN(gemst_fof_try)(g, q, q_oid, comp_q, comp, p, best, best_to);
+    }
+    for (uint32_t p = lo; p-- > b;) {
+        const gemst_real gap = GEMST_FN(gemst_fof_gap)(g, GEMST_SUB(qx, g->x[p]));
+        if (GEMST_MUL(gap, gap) > best->d2)
+            break;
+        GEMST_FN(gemst_fof_try)(g, q, q_oid, comp_q, comp, p, best, best_to);
+    }
+}
+
+/* The leaves of split top cell `top` (whose low corner is lo, and where
+ * the query's x is qx) within best->d2 of the query, scanned: per axis
+ * the query's sub-cell and the two beside it, each pruned by its gap. */
+static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid *g, const gemst_real q[3], gemst_real qx,
+                                                         uint32_t q_oid,
                                                          uint32_t comp_q, const uint32_t *comp,
                                                          const uint32_t *leaf_comp, uint32_t top,
                                                          const gemst_real lo[3], gemst_edge_key *best,
@@ -181,7 +222,7 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid 
                 if (lb2 > best->d2)
                     continue;
                 const uint32_t leaf = g->leaf_of[top] + gemst_fof_cell_index(mm, s);
-                GEMST_FN(gemst_fof_scan_leaf)(g, q, q_oid, comp_q, comp, leaf_comp[leaf], g->leaf_start[leaf],
+                GEMST_FN(gemst_fof_scan_leaf)(g, q, qx, q_oid, comp_q, comp, leaf_comp[leaf], g->leaf_start[leaf],
                                               g->leaf_start[leaf + 1], best, best_to);
             }
 }
@@ -194,25 +235,26 @@ static inline GEMST_HD int32_t gemst_fof_offset(int k)
 
 /*
  * FindMin1 for friends-of-friends: the nearest point (edge order) of
- * another component than comp[i] among grid point i's friends; returns it
- * (GEMST_NONE when i has no friend outside its component) with its
- * squared distance in *d2.  Points without such a friend never get one
- * again: components only grow.
+ * another component than comp[i] among grid point i's friends at squared
+ * distance at most cut (<= g->t: a bound on what its component needs);
+ * returns it, or GEMST_NONE when there is none, with its squared distance
+ * in *d2.  When cut is g->t and there is none, point i never gets one:
+ * components only grow.
  */
 static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_nearest_foreign)(const gemst_fof_grid *g, const uint32_t *comp,
                                                                   const uint32_t *leaf_comp, uint32_t i,
-                                                                  gemst_real *d2)
+                                                                  gemst_real cut, gemst_real *d2)
 {
     gemst_real q[3] = {g->x[i], g->y[i], g->dim == 3 ? g->z[i] : (gemst_real)0};
     const uint32_t comp_q = comp[i], q_oid = g->oid[i];
-    gemst_edge_key best = gemst_edge_make(g->t, UINT32_MAX, UINT32_MAX); /* beaten by any friend */
+    gemst_edge_key best = gemst_edge_make(cut, UINT32_MAX, UINT32_MAX); /* beaten by any friend within cut */
     uint32_t best_to = GEMST_NONE;
     int32_t c[3];
     GEMST_FN(gemst_fof_top_cell)(g, q, c);
     /* per axis, the neighbour cells within the linking length: their
      * index, low face (in the query's image of the box) and gap */
     int32_t cell[3][3];
-    gemst_real face[3][3], gap2[3][3];
+    gemst_real face[3][3], gap2[3][3], qx[3];
     int count[3] = {1, 1, 1};
     for (int d = 0; d < g->dim; d++) {
         const int32_t nc = g->nc[d];
@@ -228,7 +270,7 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_nearest_foreign)(const gemst_
             else if (wide && o > 0)
                 gp = GEMST_SUB(GEMST_MUL((gemst_real)(c[d] + 1), g->L[d]), q[d]);
             gp = GEMST_FN(gemst_fof_gap)(g, gp);
-            if (GEMST_MUL(gp, gp) > g->t)
+            if (GEMST_MUL(gp, gp) > cut)
                 continue;
             if (cn < 0 || cn >= nc) {
                 if (!g->periodic)
@@ -238,6 +280,8 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_nearest_foreign)(const gemst_
             }
             cell[d][count[d]] = cn;
             face[d][count[d]] = GEMST_SUB(GEMST_MUL((gemst_real)cn, g->L[d]), shift);
+            if (d == 0)
+                qx[count[d]] = GEMST_ADD(q[0], shift);
             gap2[d][count[d]++] = GEMST_MUL(gp, gp);
         }
     }
@@ -256,11 +300,12 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_nearest_foreign)(const gemst_
                     continue;
                 const uint32_t top = gemst_fof_cell_index(g->nc, cn);
                 if (g->split[top] > 1) {
-                    GEMST_FN(gemst_fof_scan_split)(g, q, q_oid, comp_q, comp, leaf_comp, top, lo, &best, &best_to);
+                    GEMST_FN(gemst_fof_scan_split)(g, q, qx[k[0]], q_oid, comp_q, comp, leaf_comp, top, lo, &best,
+                                                   &best_to);
                 } else {
                     const uint32_t leaf = g->leaf_of[top];
-                    GEMST_FN(gemst_fof_scan_leaf)(g, q, q_oid, comp_q, comp, leaf_comp[leaf], g->leaf_start[leaf],
-                                                  g->leaf_start[leaf + 1], &best, &best_to);
+                    GEMST_FN(gemst_fof_scan_leaf)(g, q, qx[k[0]], q_oid, comp_q, comp, leaf_comp[leaf],
+                                                  g->leaf_start[leaf], g->leaf_start[leaf + 1], &best, &best_to);
                 }
             }
     *d2 = best.d2;
