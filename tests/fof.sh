@@ -45,6 +45,10 @@ awk 'BEGIN { srand(11); for (i = 0; i < 700; i++) { x = int(rand() * 400) / 16; 
 # a lattice: every nearest pair at exactly distance 1, the linking length
 awk 'BEGIN { for (x = 0; x < 12; x++) for (y = 0; y < 12; y++) for (z = 0; z < 3; z++) print x, y, z * 1.5 }' \
     >"$tmp/lattice.txt"
+# a periodic lattice: 0 .. 11 along each axis, whose neighbours across the
+# faces of a box of 12 are also at exactly 1 (and at 1.5 in a box of 12.5)
+awk 'BEGIN { for (x = 0; x < 12; x++) for (y = 0; y < 12; y++) for (z = 0; z < 12; z++) print x, y, z }' \
+    >"$tmp/lattice12.txt"
 # the faces of the unit box: points at 0, just below 1 and at 1 (which wraps to 0)
 awk 'BEGIN { srand(13); for (i = 0; i < 1500; i++) { for (d = 0; d < 3; d++) { r = rand();
     v[d] = r < 0.2 ? 0 : r < 0.4 ? 1 - int(rand() * 64) / 4096 : r < 0.45 ? 1 : int(rand() * 4096) / 4096 }
@@ -205,6 +209,9 @@ against_scipy "clustered 2D, periodic" clustered2d.bin 0.02 1 1
 against_scipy "duplicates" dups.txt 0.1 0 1
 against_scipy "duplicates, periodic" dups.txt 0.3 25 1
 against_scipy "lattice at exactly D" lattice.txt 1 0 1
+against_scipy "periodic lattice at exactly D" lattice12.txt 1 12 1
+against_scipy "periodic lattice, wider box" lattice12.txt 1 12.5 1
+against_scipy "periodic lattice below D" lattice12.txt 0.999 12 1
 against_scipy "box faces" faces.txt 0.004 1 1
 against_scipy "box faces, wide" faces.txt 0.05 1 1
 against_scipy "box faces, float" faces.txt 0.004 1 1 --precision float
