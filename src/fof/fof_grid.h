@@ -46,7 +46,7 @@ typedef struct {
                                    either image of the box) */
     uint32_t n;                 /* points in the grid */
     const uint8_t *split;       /* per top cell: sub-cells per axis (1: the cell is a leaf) */
-    const uint32_t *leaf_of;    /* per top cell: its first leaf */
+    const uint32_t *leaf_of;    /* per top cell: its first leaf; cells + 1 entries */
     const uint32_t *leaf_start; /* per leaf: its first point; leaves + 1 entries */
     const gemst_real *x, *y, *z; /* z is NULL in 2D */
     const uint32_t *oid;        /* caller's id of each point */
@@ -227,12 +227,6 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid 
             }
 }
 
-/* Neighbour offsets of a top cell along an axis, the cell itself first. */
-static inline GEMST_HD int32_t gemst_fof_offset(int k)
-{
-    return k == 0 ? 0 : k == 1 ? -1 : 1;
-}
-
 /*
  * FindMin1 for friends-of-friends: the nearest point (edge order) of
  * another component than comp[i] among grid point i's friends at squared
@@ -251,61 +245,62 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_nearest_foreign)(const gemst_
     uint32_t best_to = GEMST_NONE;
     int32_t c[3];
     GEMST_FN(gemst_fof_top_cell)(g, q, c);
-    /* per axis, the neighbour cells within the linking length: their
-     * index, low face (in the query's image of the box) and gap */
+    /* per axis, the neighbour cells within cut: their index, the shift
+     * of the query's image of the box for them, and their squared gap */
     int32_t cell[3][3];
-    gemst_real face[3][3], gap2[3][3], qx[3];
+    gemst_real shift[3][3], gap2[3][3];
     int count[3] = {1, 1, 1};
     for (int d = 0; d < g->dim; d++) {
         const int32_t nc = g->nc[d];
-        /* a periodic axis of one or two cells: every cell is a neighbour,
-         * and gaps are not measured (cells are then never split) */
-        const int wide = !g->periodic || nc >= 3;
-        count[d] = 0;
-        for (int k = 0; k < (wide ? 3 : nc); k++) {
-            int32_t o = wide ? gemst_fof_offset(k) : k, cn = c[d] + o;
-            gemst_real gp = 0, shift = 0;
-            if (wide && o < 0)
-                gp = GEMST_SUB(q[d], GEMST_MUL((gemst_real)c[d], g->L[d]));
-            else if (wide && o > 0)
-                gp = GEMST_SUB(GEMST_MUL((gemst_real)(c[d] + 1), g->L[d]), q[d]);
-            gp = GEMST_FN(gemst_fof_gap)(g, gp);
-            if (GEMST_MUL(gp, gp) > cut)
-                continue;
-            if (cn < 0 || cn >= nc) {
-                if (!g->periodic)
-                    continue;
-                shift = cn < 0 ? g->box[d] : -g->box[d];
-                cn = cn < 0 ? cn + nc : cn - nc;
-            }
-            cell[d][count[d]] = cn;
-            face[d][count[d]] = GEMST_SUB(GEMST_MUL((gemst_real)cn, g->L[d]), shift);
-            if (d == 0)
-                qx[count[d]] = GEMST_ADD(q[0], shift);
-            gap2[d][count[d]++] = GEMST_MUL(gp, gp);
+        cell[d][0] = c[d];
+        shift[d][0] = gap2[d][0] = 0;
+        if (g->periodic && nc < 3) {
+            /* a periodic axis of one or two cells: every cell is a
+             * neighbour, and gaps are not measured (cells are then never
+             * split, nor leaves swept) */
+            count[d] = nc;
+            cell[d][1] = 1 - c[d];
+            shift[d][1] = gap2[d][1] = 0;
+            continue;
         }
+        int m = 1;
+        const gemst_real below = GEMST_FN(gemst_fof_gap)(g, GEMST_SUB(q[d], GEMST_MUL((gemst_real)c[d], g->L[d])));
+        const gemst_real above =
+            GEMST_FN(gemst_fof_gap)(g, GEMST_SUB(GEMST_MUL((gemst_real)(c[d] + 1), g->L[d]), q[d]));
+        if (GEMST_MUL(below, below) <= cut && (c[d] > 0 || g->periodic)) {
+            cell[d][m] = c[d] > 0 ? c[d] - 1 : nc - 1;
+            shift[d][m] = c[d] > 0 ? (gemst_real)0 : g->box[d];
+            gap2[d][m++] = GEMST_MUL(below, below);
+        }
+        if (GEMST_MUL(above, above) <= cut && (c[d] < nc - 1 || g->periodic)) {
+            cell[d][m] = c[d] < nc - 1 ? c[d] + 1 : 0;
+            shift[d][m] = c[d] < nc - 1 ? (gemst_real)0 : -g->box[d];
+            gap2[d][m++] = GEMST_MUL(above, above);
+        }
+        count[d] = m;
     }
     int k[3];
     for (k[2] = 0; k[2] < count[2]; k[2]++)
         for (k[1] = 0; k[1] < count[1]; k[1]++)
             for (k[0] = 0; k[0] < count[0]; k[0]++) {
                 int32_t cn[3] = {0, 0, 0};
-                gemst_real lo[3] = {0, 0, 0}, lb2 = 0;
+                gemst_real lb2 = 0;
                 for (int d = 0; d < g->dim; d++) {
                     cn[d] = cell[d][k[d]];
-                    lo[d] = face[d][k[d]];
                     lb2 = GEMST_ADD(lb2, gap2[d][k[d]]);
                 }
                 if (lb2 > best.d2)
                     continue;
-                const uint32_t top = gemst_fof_cell_index(g->nc, cn);
-                if (g->split[top] > 1) {
-                    GEMST_FN(gemst_fof_scan_split)(g, q, qx[k[0]], q_oid, comp_q, comp, leaf_comp, top, lo, &best,
-                                                   &best_to);
+                const uint32_t top = gemst_fof_cell_index(g->nc, cn), leaf = g->leaf_of[top];
+                const gemst_real qx = GEMST_ADD(q[0], shift[0][k[0]]);
+                if (g->leaf_of[top + 1] - leaf > 1) { /* split (leaf_of is read anyway, split is not) */
+                    gemst_real lo[3] = {0, 0, 0};
+                    for (int d = 0; d < g->dim; d++)
+                        lo[d] = GEMST_SUB(GEMST_MUL((gemst_real)cn[d], g->L[d]), shift[d][k[d]]);
+                    GEMST_FN(gemst_fof_scan_split)(g, q, qx, q_oid, comp_q, comp, leaf_comp, top, lo, &best, &best_to);
                 } else {
-                    const uint32_t leaf = g->leaf_of[top];
-                    GEMST_FN(gemst_fof_scan_leaf)(g, q, qx[k[0]], q_oid, comp_q, comp, leaf_comp[leaf],
-                                                  g->leaf_start[leaf], g->leaf_start[leaf + 1], &best, &best_to);
+                    GEMST_FN(gemst_fof_scan_leaf)(g, q, qx, q_oid, comp_q, comp, leaf_comp[leaf], g->leaf_start[leaf],
+                                                  g->leaf_start[leaf + 1], &best, &best_to);
                 }
             }
     *d2 = best.d2;
