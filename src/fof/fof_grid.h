@@ -185,10 +185,9 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_leaf)(const gemst_fof_grid *
 
 /* The leaves of split top cell `top` (whose low corner is lo, and where
  * the query's x is qx) within best->d2 of the query, scanned: per axis
- * the query's sub-cell and the two beside it, each pruned by its gap. */
+ * the query's sub-cell and those beside it within the bound. */
 static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid *g, const gemst_real q[3], gemst_real qx,
-                                                         uint32_t q_oid,
-                                                         uint32_t comp_q, const uint32_t *comp,
+                                                         uint32_t q_oid, uint32_t comp_q, const uint32_t *comp,
                                                          const uint32_t *leaf_comp, uint32_t top,
                                                          const gemst_real lo[3], gemst_edge_key *best,
                                                          uint32_t *best_to)
@@ -196,28 +195,33 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid 
     const int32_t m = g->split[top];
     const int32_t mm[3] = {m, m, g->dim == 3 ? m : 1};
     const gemst_real inv_m = (gemst_real)(1.0 / (double)m);
-    gemst_real rel[3] = {0, 0, 0}, side[3] = {0, 0, 0};
-    int32_t s0[3] = {0, 0, 0}, s1[3] = {0, 0, 0};
+    int32_t sub[3][3] = {{0}};
+    gemst_real gap2[3][3] = {{0}};
+    int count[3] = {1, 1, 1};
     for (int d = 0; d < g->dim; d++) {
-        rel[d] = GEMST_SUB(q[d], lo[d]);
-        side[d] = GEMST_MUL(g->L[d], inv_m);
-        const int32_t k = GEMST_FN(gemst_fof_sub_slot)(g, d, rel[d], m);
-        s0[d] = k > 0 ? k - 1 : 0;
-        s1[d] = k < m - 1 ? k + 1 : m - 1;
+        const gemst_real rel = GEMST_SUB(q[d], lo[d]), side = GEMST_MUL(g->L[d], inv_m);
+        const int32_t k = GEMST_FN(gemst_fof_sub_slot)(g, d, rel, m);
+        int n = 0;
+        for (int32_t t = k > 0 ? k - 1 : 0; t <= k + 1 && t < m; t++) {
+            const gemst_real flo = GEMST_MUL((gemst_real)t, side), fhi = GEMST_MUL((gemst_real)(t + 1), side);
+            const gemst_real gap = GEMST_FN(gemst_fof_gap)(
+                g, rel < flo ? GEMST_SUB(flo, rel) : rel > fhi ? GEMST_SUB(rel, fhi) : (gemst_real)0);
+            if (GEMST_MUL(gap, gap) > best->d2)
+                continue;
+            sub[d][n] = t;
+            gap2[d][n++] = GEMST_MUL(gap, gap);
+        }
+        count[d] = n;
     }
-    int32_t s[3];
-    for (s[2] = s0[2]; s[2] <= s1[2]; s[2]++)
-        for (s[1] = s0[1]; s[1] <= s1[1]; s[1]++)
-            for (s[0] = s0[0]; s[0] <= s1[0]; s[0]++) {
+    int k[3];
+    for (k[2] = 0; k[2] < count[2]; k[2]++)
+        for (k[1] = 0; k[1] < count[1]; k[1]++)
+            for (k[0] = 0; k[0] < count[0]; k[0]++) {
+                int32_t s[3] = {0, 0, 0};
                 gemst_real lb2 = 0;
                 for (int d = 0; d < g->dim; d++) {
-                    const gemst_real flo = GEMST_MUL((gemst_real)s[d], side[d]);
-                    const gemst_real fhi = GEMST_MUL((gemst_real)(s[d] + 1), side[d]);
-                    const gemst_real gap = rel[d] < flo ? GEMST_SUB(flo, rel[d])
-                                           : rel[d] > fhi ? GEMST_SUB(rel[d], fhi)
-                                                          : (gemst_real)0;
-                    const gemst_real gg = GEMST_FN(gemst_fof_gap)(g, gap);
-                    lb2 = GEMST_ADD(lb2, GEMST_MUL(gg, gg));
+                    s[d] = sub[d][k[d]];
+                    lb2 = GEMST_ADD(lb2, gap2[d][k[d]]);
                 }
                 if (lb2 > best->d2)
                     continue;
