@@ -344,8 +344,9 @@ GRIDEMST_API int gridemst_clusters_cut(const gridemst_result *tree, double dista
  * and gridemst_clusters_* refuse it.
  *
  * opt (NULL: defaults): precision, threads, cell_occupancy (mean points
- * per cell when that gives cells wider than b; default 2) and progress
- * apply; nns, prune, findmin2, crowded_cell and late_bvh do not.  It runs
+ * per cell when that gives cells wider than b; default 2), max_host_bytes
+ * and progress apply; nns, prune, findmin2, crowded_cell and late_bvh do
+ * not.  It runs
  * on the CPU backend: backend AUTO and CPU run there, CUDA returns
  * GRIDEMST_ERR_UNSUPPORTED.  Failures are as in gridemst_solve (bad
  * arguments, non-finite coordinates named by point, memory); then *forest

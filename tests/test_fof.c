@@ -310,6 +310,12 @@ START_TEST(test_bad_arguments)
     REQUIRE(strstr(err.message, "point 2") != NULL, "message: %s", err.message);
     REQUIRE_CMP(fof_status(p, 4, 2, 0.1, NULL, 0, GRIDEMST_BACKEND_CUDA, &err), ==, GRIDEMST_ERR_UNSUPPORTED);
     REQUIRE_CMP(fof_status(NULL, 4, 2, 0.1, NULL, 0, GRIDEMST_BACKEND_AUTO, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
+    gridemst_options tight;
+    gridemst_options_init(&tight);
+    tight.max_host_bytes = 1000;
+    gridemst_result f;
+    REQUIRE_CMP(gridemst_fof(p, GRIDEMST_FLOAT64, 4, 2, 0.1, NULL, 0, &tight, NULL, NULL, &f, &err), ==,
+                GRIDEMST_ERR_NO_MEMORY);
     /* none, one, and labels or forest alone */
     REQUIRE_CMP(fof_status(p, 0, 2, 0.1, NULL, 0, GRIDEMST_BACKEND_AUTO, &err), ==, GRIDEMST_OK);
     REQUIRE_CMP(fof_status(p, 1, 3, 0.1, NULL, 0, GRIDEMST_BACKEND_CPU, &err), ==, GRIDEMST_OK);

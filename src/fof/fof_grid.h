@@ -52,6 +52,44 @@ typedef struct {
     const uint32_t *oid;        /* caller's id of each point */
 } gemst_fof_grid;
 
+/* Nearest points a search keeps at most: the first search keeps each
+ * point's GEMST_FOF_K nearest friends, of which later iterations take the
+ * first in another component without searching again (in a cluster much
+ * denser than the linking length, that is most of them). */
+#define GEMST_FOF_K 4
+
+/* The k nearest points (edge order) a search has found, and the edge a
+ * point must beat to join them: the k-th when there are k, else the
+ * search's bound with no endpoints (beaten by any point within it). */
+#define gemst_fof_near GEMST_FN(gemst_fof_near)
+typedef struct {
+    int k, n;
+    gemst_edge_key bound;
+    gemst_edge_key e[GEMST_FOF_K];
+    uint32_t to[GEMST_FOF_K];
+} gemst_fof_near;
+
+static inline GEMST_HD void GEMST_FN(gemst_fof_near_init)(gemst_fof_near *nr, int k, gemst_real cut)
+{
+    nr->k = k;
+    nr->n = 0;
+    nr->bound = gemst_edge_make(cut, UINT32_MAX, UINT32_MAX);
+}
+
+/* Adds grid point p by its edge e, which beats nr->bound. */
+static inline GEMST_HD void GEMST_FN(gemst_fof_near_add)(gemst_fof_near *nr, gemst_edge_key e, uint32_t p)
+{
+    int i = nr->n < nr->k ? nr->n++ : nr->k - 1;
+    for (; i > 0 && gemst_edge_less(e, nr->e[i - 1]); i--) {
+        nr->e[i] = nr->e[i - 1];
+        nr->to[i] = nr->to[i - 1];
+    }
+    nr->e[i] = e;
+    nr->to[i] = p;
+    if (nr->n == nr->k)
+        nr->bound = nr->e[nr->k - 1];
+}
+
 /* The displacement from a to b along one axis: b - a, or with a periodic
  * box its minimum image, |b - a| or box - |b - a|, whichever is shorter. */
 static inline GEMST_HD gemst_real GEMST_FN(gemst_fof_axis)(gemst_real a, gemst_real b, gemst_real box, int periodic)
@@ -126,39 +164,38 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_fof_gap)(const gemst_fof_grid *
     return gap > (gemst_real)0 ? gap : (gemst_real)0;
 }
 
-/* Point p, if in another component than comp_q and nearer than *best. */
+/* Point p, if in another component than comp_q and nearer than
+ * nr->bound. */
 static inline GEMST_HD void GEMST_FN(gemst_fof_try)(const gemst_fof_grid *g, const gemst_real q[3], uint32_t q_oid,
                                                   uint32_t comp_q, const uint32_t *comp, uint32_t p,
-                                                  gemst_edge_key *best, uint32_t *best_to)
+                                                  gemst_fof_near *nr)
 {
     if (comp[p] == comp_q)
         return;
     const gemst_real d2 = GEMST_FN(gemst_fof_dist2)(g, q, p);
-    if (d2 > best->d2)
+    if (d2 > nr->bound.d2)
         return;
     const gemst_edge_key cand = gemst_edge_make(d2, q_oid, g->oid[p]);
-    if (gemst_edge_less(cand, *best)) {
-        *best = cand;
-        *best_to = p;
-    }
+    if (gemst_edge_less(cand, nr->bound))
+        GEMST_FN(gemst_fof_near_add)(nr, cand, p);
 }
 
 /*
- * Leaf [b, e): the nearest point (edge order) of another component than
- * comp_q that beats *best; qx is the query's x in the leaf's image of a
+ * Leaf [b, e): its points of another component than comp_q that beat
+ * nr->bound, into nr; qx is the query's x in the leaf's image of a
  * periodic box.  A leaf whose points are all in comp_q (leaf_comp) is
  * passed over unread.
  */
 static inline GEMST_HD void GEMST_FN(gemst_fof_scan_leaf)(const gemst_fof_grid *g, const gemst_real q[3], gemst_real qx,
                                                         uint32_t q_oid, uint32_t comp_q, const uint32_t *comp,
                                                         uint32_t leaf_comp, uint32_t b, uint32_t e,
-                                                        gemst_edge_key *best, uint32_t *best_to)
+                                                        gemst_fof_near *nr)
 {
     if (leaf_comp == comp_q)
         return;
     if (!g->sweep || e - b <= GEMST_FOF_SWEEP) {
         for (uint32_t p = b; p < e; p++)
-            GEMST_FN(gemst_fof_try)(g, q, q_oid, comp_q, comp, p, best, best_to);
+            GEMST_FN(gemst_fof_try)(g, q, q_oid, comp_q, comp, p, nr);
         return;
     }
     uint32_t lo = b, hi = e; /* the first point at or past qx */
@@ -171,26 +208,25 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_leaf)(const gemst_fof_grid *
     }
     for (uint32_t p = lo; p < e; p++) {
         const gemst_real gap = GEMST_FN(gemst_fof_gap)(g, GEMST_SUB(g->x[p], qx));
-        if (GEMST_MUL(gap, gap) > best->d2)
+        if (GEMST_MUL(gap, gap) > nr->bound.d2)
             break;
-        GEMST_FN(gemst_fof_try)(g, q, q_oid, comp_q, comp, p, best, best_to);
+        GEMST_FN(gemst_fof_try)(g, q, q_oid, comp_q, comp, p, nr);
     }
     for (uint32_t p = lo; p-- > b;) {
         const gemst_real gap = GEMST_FN(gemst_fof_gap)(g, GEMST_SUB(qx, g->x[p]));
-        if (GEMST_MUL(gap, gap) > best->d2)
+        if (GEMST_MUL(gap, gap) > nr->bound.d2)
             break;
-        GEMST_FN(gemst_fof_try)(g, q, q_oid, comp_q, comp, p, best, best_to);
+        GEMST_FN(gemst_fof_try)(g, q, q_oid, comp_q, comp, p, nr);
     }
 }
 
 /* The leaves of split top cell `top` (whose low corner is lo, and where
- * the query's x is qx) within best->d2 of the query, scanned: per axis
+ * the query's x is qx) within nr's bound of the query, scanned: per axis
  * the query's sub-cell and those beside it within the bound. */
 static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid *g, const gemst_real q[3], gemst_real qx,
                                                          uint32_t q_oid, uint32_t comp_q, const uint32_t *comp,
                                                          const uint32_t *leaf_comp, uint32_t top,
-                                                         const gemst_real lo[3], gemst_edge_key *best,
-                                                         uint32_t *best_to)
+                                                         const gemst_real lo[3], gemst_fof_near *nr)
 {
     const int32_t m = g->split[top];
     const int32_t mm[3] = {m, m, g->dim == 3 ? m : 1};
@@ -206,7 +242,7 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid 
             const gemst_real flo = GEMST_MUL((gemst_real)t, side), fhi = GEMST_MUL((gemst_real)(t + 1), side);
             const gemst_real gap = GEMST_FN(gemst_fof_gap)(
                 g, rel < flo ? GEMST_SUB(flo, rel) : rel > fhi ? GEMST_SUB(rel, fhi) : (gemst_real)0);
-            if (GEMST_MUL(gap, gap) > best->d2)
+            if (GEMST_MUL(gap, gap) > nr->bound.d2)
                 continue;
             sub[d][n] = t;
             gap2[d][n++] = GEMST_MUL(gap, gap);
@@ -223,30 +259,26 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid 
                     s[d] = sub[d][k[d]];
                     lb2 = GEMST_ADD(lb2, gap2[d][k[d]]);
                 }
-                if (lb2 > best->d2)
+                if (lb2 > nr->bound.d2)
                     continue;
                 const uint32_t leaf = g->leaf_of[top] + gemst_fof_cell_index(mm, s);
                 GEMST_FN(gemst_fof_scan_leaf)(g, q, qx, q_oid, comp_q, comp, leaf_comp[leaf], g->leaf_start[leaf],
-                                              g->leaf_start[leaf + 1], best, best_to);
+                                              g->leaf_start[leaf + 1], nr);
             }
 }
 
 /*
- * FindMin1 for friends-of-friends: the nearest point (edge order) of
- * another component than comp[i] among grid point i's friends at squared
- * distance at most cut (<= g->t: a bound on what its component needs);
- * returns it, or GEMST_NONE when there is none, with its squared distance
- * in *d2.  When cut is g->t and there is none, point i never gets one:
- * components only grow.
+ * The search of friends-of-friends: the nr->k nearest points (edge order)
+ * of other components than comp[i] within the bound nr was set up with
+ * (the squared linking length, or less when that is all the caller
+ * needs), into nr.
  */
-static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_nearest_foreign)(const gemst_fof_grid *g, const uint32_t *comp,
-                                                                  const uint32_t *leaf_comp, uint32_t i,
-                                                                  gemst_real cut, gemst_real *d2)
+static inline GEMST_HD void GEMST_FN(gemst_fof_search)(const gemst_fof_grid *g, const uint32_t *comp,
+                                                     const uint32_t *leaf_comp, uint32_t i, gemst_fof_near *nr)
 {
     gemst_real q[3] = {g->x[i], g->y[i], g->dim == 3 ? g->z[i] : (gemst_real)0};
     const uint32_t comp_q = comp[i], q_oid = g->oid[i];
-    gemst_edge_key best = gemst_edge_make(cut, UINT32_MAX, UINT32_MAX); /* beaten by any friend within cut */
-    uint32_t best_to = GEMST_NONE;
+    const gemst_real cut = nr->bound.d2;
     int32_t c[3];
     GEMST_FN(gemst_fof_top_cell)(g, q, c);
     /* per axis, the neighbour cells within cut: their index, the shift
@@ -293,7 +325,7 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_nearest_foreign)(const gemst_
                     cn[d] = cell[d][k[d]];
                     lb2 = GEMST_ADD(lb2, gap2[d][k[d]]);
                 }
-                if (lb2 > best.d2)
+                if (lb2 > nr->bound.d2)
                     continue;
                 const uint32_t top = gemst_fof_cell_index(g->nc, cn), leaf = g->leaf_of[top];
                 const gemst_real qx = GEMST_ADD(q[0], shift[0][k[0]]);
@@ -301,14 +333,12 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_fof_nearest_foreign)(const gemst_
                     gemst_real lo[3] = {0, 0, 0};
                     for (int d = 0; d < g->dim; d++)
                         lo[d] = GEMST_SUB(GEMST_MUL((gemst_real)cn[d], g->L[d]), shift[d][k[d]]);
-                    GEMST_FN(gemst_fof_scan_split)(g, q, qx, q_oid, comp_q, comp, leaf_comp, top, lo, &best, &best_to);
+                    GEMST_FN(gemst_fof_scan_split)(g, q, qx, q_oid, comp_q, comp, leaf_comp, top, lo, nr);
                 } else {
                     GEMST_FN(gemst_fof_scan_leaf)(g, q, qx, q_oid, comp_q, comp, leaf_comp[leaf], g->leaf_start[leaf],
-                                                  g->leaf_start[leaf + 1], &best, &best_to);
+                                                  g->leaf_start[leaf + 1], nr);
                 }
             }
-    *d2 = best.d2;
-    return best_to;
 }
 
 /* The component shared by every point of leaf [b, e), or GEMST_NONE. */
