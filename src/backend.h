@@ -48,6 +48,32 @@ int gemst_cpu_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *s
 int gemst_cpu_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cpu_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 
+/* Friends-of-friends (gridemst_fof): the points and options, the linking
+ * length in the caller's units, and the periodic box (NULL: open space). */
+typedef struct gemst_fof_problem {
+    gemst_problem pb;
+    double linking_length;
+    const double *box;       /* NULL, or the box's side per axis */
+} gemst_fof_problem;
+
+/* The minimum spanning forest of the pairs of points within the linking
+ * length, in the caller's ids, sorted by d2 as gemst_tree (n_edges: n less
+ * the number of groups; `edges` unused). */
+int gemst_cpu_fof(const gemst_fof_problem *fp, gemst_tree *forest, gridemst_stats *stats, gridemst_error *err);
+int gemst_cpu_fof_f32(const gemst_fof_problem *fp, gemst_tree *forest, gridemst_stats *stats, gridemst_error *err);
+int gemst_cpu_fof_f64(const gemst_fof_problem *fp, gemst_tree *forest, gridemst_stats *stats, gridemst_error *err);
+
+/* GRIDEMST_OK, or GRIDEMST_ERR_INVALID_ARGUMENT naming the first bad
+ * option (solve.c). */
+int gemst_check_options(const gridemst_options *o, gridemst_error *err);
+
+/* labels[i] for n points from the components of the m edges (linkage.c):
+ * numbered 0, 1, ... in the order of each component's smallest point,
+ * components of fewer than min_size points -1 (noise); *n_labels (may be
+ * NULL) receives the numbers used. */
+int gemst_label_components(int64_t n, const gridemst_edge *edges, int64_t m, int64_t min_size, int64_t *labels,
+                           int64_t *n_labels, gridemst_error *err);
+
 /* Fails unless p is device or managed memory of CUDA device `device`. */
 int gemst_cuda_check_device_input(const void *p, int device, gridemst_error *err);
 /* Copies bytes of device memory of `device`, which no stream is writing, to

@@ -471,6 +471,53 @@ GRIDEMST_API void gridemst_hdbscan_free(gridemst_hdbscan_result *out);
  * unknown name. */
 GRIDEMST_API const char *gridemst_cluster_selection_name(gridemst_cluster_selection s);
 GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_cluster_selection *out);
+/* ---------------------------------------------------- friends-of-friends
+ *
+ * gridemst_fof finds the friends-of-friends groups of n points at one
+ * linking length b: the groups of points joined by chains of pairs at most
+ * b apart.  It builds no whole tree: a grid of cells no narrower than b,
+ * and Boruvka over the pairs within b only, until no component has a
+ * friend outside it.  Pairs are friends exactly when the tree edge between
+ * them would have a length w <= b (the rule of gridemst_clusters_cut, in
+ * the working precision of opt->precision), so that on the same points
+ * and options
+ *   - labels equal those of gridemst_clusters_cut(tree, b, min_size), the
+ *     numbering included, and
+ *   - the forest is the tree's edges of length <= b: the minimum spanning
+ *     forest of the pairs of friends, in the same edge order.
+ *
+ * box: NULL for open space; else dim side lengths, one per axis (each
+ * finite and > 0): the points lie in the periodic box [0, box[0]) x
+ * [0, box[1]) (x [0, box[2])), distances are minimum-image distances, and
+ * a coordinate outside [0, box[d]) is wrapped into it (x mod box[d]).  b
+ * must then be less than half of every side (GRIDEMST_ERR_INVALID_ARGUMENT
+ * otherwise).  The forest's edges then have their periodic lengths.
+ *
+ * labels: n entries, or NULL when not wanted.  Groups are numbered 0, 1,
+ * ... in the order of each group's smallest point id; groups of fewer than
+ * min_size points (>= 0) are labelled -1 (noise) and take no number.
+ * *n_groups (may be NULL) receives the number of labels used.  Exact
+ * duplicates are friends at any b >= 0.
+ *
+ * forest: NULL, or filled as gridemst_solve fills a result (free it with
+ * gridemst_result_free), except that n_edges is n less the number of
+ * groups (noise included) and stats.cells, cell_side and cell_occupancy
+ * describe the friends-of-friends grid (stats.crowded_cells: its cells
+ * split into sub-cells).  A forest is no spanning tree: gridemst_linkage
+ * and gridemst_clusters_* refuse it.
+ *
+ * opt (NULL: defaults): precision, threads, cell_occupancy (mean points
+ * per cell when that gives cells wider than b; default 2), max_host_bytes
+ * and progress apply; nns, prune, findmin2, crowded_cell and late_bvh do
+ * not.  It runs
+ * on the CPU backend: backend AUTO and CPU run there, CUDA returns
+ * GRIDEMST_ERR_UNSUPPORTED.  Failures are as in gridemst_solve (bad
+ * arguments, non-finite coordinates named by point, memory); then *forest
+ * is empty and labels unspecified.  Thread safety as gridemst_solve.
+ */
+GRIDEMST_API int gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
+                              const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
+                              int64_t *n_groups, gridemst_result *forest, gridemst_error *err);
 
 /* Number of usable CUDA devices; 0 when none or when built without CUDA. */
 GRIDEMST_API int gridemst_cuda_device_count(void);

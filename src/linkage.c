@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "backend.h"
 #include "linkage.h"
 
 /* Union-find over points with the cluster id of each set's root. */
@@ -114,39 +115,45 @@ int gemst_linkage_rows(const gridemst_result *tree, const uint8_t *first_v, grid
     return GRIDEMST_OK;
 }
 
-/* Labels from the forest of the tree's first `keep` edges. */
-static int label_components(const gridemst_result *tree, int64_t keep, int64_t min_size, int64_t *labels,
-                            int64_t *n_clusters, gridemst_error *err)
+int gemst_label_components(int64_t n, const gridemst_edge *edges, int64_t m, int64_t min_size, int64_t *labels,
+                           int64_t *n_labels, gridemst_error *err)
 {
     if (min_size < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "minimum cluster size must be >= 0, got %lld",
                           (long long)min_size);
-    if (tree->n > 0 && !labels)
+    if (n > 0 && !labels)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "labels must not be NULL");
     forest f;
-    int rc = forest_init(&f, tree->n, err);
+    int rc = forest_init(&f, n, err);
     if (rc != GRIDEMST_OK)
         return rc;
-    for (int64_t e = 0; e < keep; e++) {
-        int64_t ru = forest_find(&f, tree->edges[e].u), rv = forest_find(&f, tree->edges[e].v);
+    for (int64_t e = 0; e < m; e++) {
+        int64_t ru = forest_find(&f, edges[e].u), rv = forest_find(&f, edges[e].v);
         if (ru != rv)
             forest_union(&f, ru, rv);
     }
     /* Numbers in the order of each cluster's smallest point: the first
      * point met of a set names it (f.id reused as the root's label). */
     int64_t next = 0;
-    for (int64_t i = 0; i < tree->n; i++)
+    for (int64_t i = 0; i < n; i++)
         f.id[i] = -2;
-    for (int64_t i = 0; i < tree->n; i++) {
+    for (int64_t i = 0; i < n; i++) {
         int64_t r = forest_find(&f, i);
         if (f.id[r] == -2)
             f.id[r] = f.size[r] < min_size ? -1 : next++;
         labels[i] = f.id[r];
     }
-    if (n_clusters)
-        *n_clusters = next;
+    if (n_labels)
+        *n_labels = next;
     forest_free(&f);
     return GRIDEMST_OK;
+}
+
+/* Labels from the forest of the tree's first `keep` edges. */
+static int label_components(const gridemst_result *tree, int64_t keep, int64_t min_size, int64_t *labels,
+                            int64_t *n_clusters, gridemst_error *err)
+{
+    return gemst_label_components(tree->n, tree->edges, keep, min_size, labels, n_clusters, err);
 }
 
 int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size, int64_t *labels,

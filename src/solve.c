@@ -8,7 +8,7 @@
 #include "config.h"
 #include "result_edges.h"
 
-static int check_options(const gridemst_options *o, gridemst_error *err)
+int gemst_check_options(const gridemst_options *o, gridemst_error *err)
 {
     if ((unsigned)o->backend > GRIDEMST_BACKEND_CUDA)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)o->backend);
@@ -297,7 +297,7 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     pb.dtype = dtype;
     pb.n = n;
     pb.dim = dim;
-    int rc = check_options(&pb.opt, err);
+    int rc = gemst_check_options(&pb.opt, err);
     if (rc == GRIDEMST_OK && on_device)
         rc = device_input_backend(&pb.opt, err);
     if (rc == GRIDEMST_OK && pb.opt.nns == GRIDEMST_NNS_BVH)

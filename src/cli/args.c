@@ -43,6 +43,10 @@ typedef enum opt_id {
     OPT_PROBABILITIES,
     OPT_OUTLIER_SCORES,
     OPT_CONDENSED_TREE,
+    OPT_FOF,
+    OPT_FOF_B,
+    OPT_BOX,
+    OPT_GROUPS,
     OPT_QUIET,
     OPT_HELP,
     OPT_VERSION,
@@ -102,13 +106,13 @@ static const opt_spec options[] = {
     {OPT_CUT, "cut", 0, "D",
      "flat clusters: cut the edges longer than D (friends-of-friends with linking length D)", ANY},
     {OPT_MIN_CLUSTER_SIZE, "min-cluster-size", 0, "M",
-     "with --clusters or --cut: clusters of fewer than M points are noise, label -1; with --hdbscan: HDBSCAN*'s "
-     "min_cluster_size (>= 2)",
+     "with --clusters, --cut or --fof: clusters of fewer than M points are noise, label -1; with --hdbscan: "
+     "HDBSCAN*'s min_cluster_size (>= 2)",
      ANY},
     {OPT_LABELS, "labels", 0, "FILE",
-     "with --clusters, --cut or --hdbscan: write each point's cluster label, one per line (-1: noise); flat "
-     "clusters are numbered from 0 in order of each cluster's first point, HDBSCAN* clusters as scikit-learn "
-     "numbers them",
+     "with --clusters, --cut, --fof or --hdbscan: write each point's cluster label, one per line (-1: noise); flat "
+     "clusters and groups are numbered from 0 in order of each cluster's first point, HDBSCAN* clusters as "
+     "scikit-learn numbers them",
      ANY},
     {OPT_MIN_SAMPLES, "min-samples", 0, "K",
      "the tree of HDBSCAN*'s mutual reachability: core distance = distance to the K-th nearest point, the "
@@ -132,6 +136,16 @@ static const opt_spec options[] = {
      "with --hdbscan: write the condensed tree as CSV lines parent,child,lambda,child_size (the hdbscan "
      "package's layout)",
      ANY},
+    {OPT_FOF, "fof", 0, "D",
+     "friends-of-friends groups at linking length D without the whole tree (the groups of --cut D); -o writes "
+     "their minimum spanning forest",
+     ANY},
+    {OPT_FOF_B, "fof-b", 0, "X",
+     "--fof at X times the mean spacing (volume / n)^(1/dim) of the box, or of the points' bounding box", ANY},
+    {OPT_BOX, "box", 0, "L",
+     "with --fof: the points lie in the periodic box [0, L)^dim (coordinates outside are wrapped into it)", ANY},
+    {OPT_GROUPS, "groups", 0, "FILE",
+     "with --fof: write the group catalogue as CSV (group,size,centre of mass,extent), largest first", ANY},
     {OPT_QUIET, "quiet", 'q', NULL, "print no summary (errors and warnings still go to standard error)", ANY},
     {OPT_HELP, "help", 'h', NULL, "print this help and exit", ANY},
     {OPT_VERSION, "version", 'V', NULL, "print the version and exit", ANY},
@@ -238,6 +252,13 @@ static int number_option(parser *p, const opt_spec *o, const char *value, double
     return 0;
 }
 
+static int positive_option(parser *p, const opt_spec *o, const char *value, double *out)
+{
+    if (number_option(p, o, value, out) != 0 || *out == 0.0)
+        return fail(p, "--%s: expected a number > 0, got '%s'", o->name, value);
+    return 0;
+}
+
 /* rc is what the name parser returned for value. */
 static int choice_option(parser *p, const opt_spec *o, const char *value, int rc)
 {
@@ -287,6 +308,10 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_PROBABILITIES: a->probabilities = value; return 0;
     case OPT_OUTLIER_SCORES: a->outlier_scores = value; return 0;
     case OPT_CONDENSED_TREE: a->condensed_tree = value; return 0;
+    case OPT_FOF: return number_option(p, o, value, &a->fof);
+    case OPT_FOF_B: return number_option(p, o, value, &a->fof_b);
+    case OPT_BOX: return positive_option(p, o, value, &a->box);
+    case OPT_GROUPS: a->groups = value; return 0;
     case OPT_QUIET: a->quiet = 1; return 0;
     case OPT_HELP: a->help = 1; return 0;
     case OPT_VERSION: a->version = 1; return 0;
@@ -347,6 +372,25 @@ static int add_operand(parser *p, const char *arg)
     return 0;
 }
 
+/* Friends-of-friends: one linking length, and none of the tree's own
+ * outputs (it builds no whole tree). */
+static int check_fof(parser *p)
+{
+    static const opt_id tree_only[] = {OPT_LINKAGE, OPT_CLUSTERS, OPT_CUT, OPT_VERIFY, OPT_REPEAT, OPT_HDBSCAN,
+                                       OPT_MIN_SAMPLES};
+    int fof = p->given[OPT_FOF] || p->given[OPT_FOF_B];
+    if (p->given[OPT_FOF] && p->given[OPT_FOF_B])
+        return fail(p, "give either --fof or --fof-b, not both");
+    if (!fof && (p->given[OPT_BOX] || p->given[OPT_GROUPS]))
+        return fail(p, "--%s needs --fof D or --fof-b X", p->given[OPT_BOX] ? "box" : "groups");
+    for (size_t k = 0; fof && k < sizeof tree_only / sizeof tree_only[0]; k++)
+        if (p->given[tree_only[k]])
+            for (size_t j = 0; j < N_OPTIONS; j++)
+                if (options[j].id == tree_only[k])
+                    return fail(p, "--%s does not apply with --fof (no whole tree is built)", options[j].name);
+    return 0;
+}
+
 /* One source of points, and no option that does not apply to it. */
 static int check_combination(parser *p)
 {
@@ -366,11 +410,13 @@ static int check_combination(parser *p)
     }
     if (p->given[OPT_CLUSTERS] + p->given[OPT_CUT] + p->given[OPT_HDBSCAN] > 1)
         return fail(p, "give only one of --clusters, --cut and --hdbscan");
-    int flat = p->given[OPT_CLUSTERS] || p->given[OPT_CUT];
+    if (check_fof(p) != 0)
+        return -1;
+    int flat = p->given[OPT_CLUSTERS] || p->given[OPT_CUT] || p->given[OPT_FOF] || p->given[OPT_FOF_B];
     if (!flat && !a->hdbscan && p->given[OPT_LABELS])
-        return fail(p, "--labels needs --clusters K, --cut D or --hdbscan");
+        return fail(p, "--labels needs --clusters K, --cut D, --fof D or --hdbscan");
     if (!flat && !a->hdbscan && p->given[OPT_MIN_CLUSTER_SIZE])
-        return fail(p, "--min-cluster-size needs --clusters K, --cut D or --hdbscan");
+        return fail(p, "--min-cluster-size needs --clusters K, --cut D, --fof D or --hdbscan");
     const opt_id hdbscan_only[] = {OPT_CLUSTER_SELECTION, OPT_EPSILON,       OPT_ALLOW_SINGLE,  OPT_MAX_CLUSTER_SIZE,
                                    OPT_PROBABILITIES,     OPT_OUTLIER_SCORES, OPT_CONDENSED_TREE};
     for (size_t k = 0; k < N_OPTIONS; k++)
@@ -387,7 +433,7 @@ static int check_combination(parser *p)
 int cli_files_on_stdout(const cli_args *a)
 {
     const char *files[] = {a->output,        a->linkage,        a->labels,         a->save_points,
-                           a->probabilities, a->outlier_scores, a->condensed_tree};
+                           a->probabilities, a->outlier_scores, a->condensed_tree, a->groups};
     int on_stdout = 0;
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
         on_stdout += files[k] && strcmp(files[k], "-") == 0;
@@ -402,6 +448,8 @@ static void set_defaults(cli_args *a)
     a->dim = 2;
     a->seed = 1;
     a->cut = -1.0;
+    a->fof = -1.0;
+    a->fof_b = -1.0;
     gridemst_options_init(&a->opt);
     gridemst_hdbscan_options_init(&a->hdb);
 }

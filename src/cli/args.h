@@ -30,6 +30,10 @@ typedef struct cli_args {
     const char *probabilities;  /* --probabilities: with --hdbscan, one per line; NULL: not written */
     const char *outlier_scores; /* --outlier-scores: with --hdbscan, one per line; NULL: not written */
     const char *condensed_tree; /* --condensed-tree: with --hdbscan, CSV rows; NULL: not written */
+    double fof;              /* --fof D: friends-of-friends at linking length D; negative: not asked */
+    double fof_b;            /* --fof-b X: the same at X times the mean spacing; negative: not asked */
+    double box;              /* --box L: the periodic box's side; 0: open space */
+    const char *groups;      /* --groups: the friends-of-friends group catalogue; NULL: not written */
     gridemst_options opt;    /* solver options (progress is set by main) */
     int json;
     int verify;

@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/clusters.h"
+#include "cli/fof.h"
 #include "cli/report.h"
 #include "tools/generate.h"
 #include "tools/io.h"
@@ -51,6 +52,7 @@ typedef struct job {
     gridemst_result res;
     cli_verify verify;
     cli_clusters clusters;
+    cli_fof fof;
     cli_run run; /* what the reports describe */
     char label[160]; /* the name of a generated set */
     gridemst_error err;
@@ -178,6 +180,18 @@ static int solve(job *j)
     return rc;
 }
 
+/* Friends-of-friends in place of the solve (--fof, --fof-b). */
+static int fof(job *j)
+{
+    cli_progress progress;
+    cli_progress_start(&progress, &j->args->opt);
+    int rc = cli_fof_run(j->args, &j->ps, &j->res, &j->fof, &j->err);
+    cli_progress_end(&progress);
+    j->run.fof = &j->fof;
+    j->run.device_ms[0] = j->run.device_ms[1] = j->run.device_ms[2] = cli_device_ms(&j->res.stats.time_ms);
+    return rc;
+}
+
 /* Everything up to the reports: points, solve, files, --verify. */
 static int compute(job *j)
 {
@@ -190,11 +204,11 @@ static int compute(job *j)
         rc = gemst_write_binary(a->save_points, &j->ps, &j->err);
     if (rc == GRIDEMST_OK) {
         warn_if_rounded(j);
-        rc = solve(j);
+        rc = cli_fof_asked(a) ? fof(j) : solve(j);
     }
     if (rc == GRIDEMST_OK && a->output)
         rc = gemst_write_edges_csv(a->output, j->res.edges, j->res.n_edges, &j->err);
-    if (rc == GRIDEMST_OK) {
+    if (rc == GRIDEMST_OK && !cli_fof_asked(a)) {
         double t0 = cli_now_ms();
         rc = cli_cluster(a, &j->res, &j->clusters, &j->err);
         j->run.clusters = cli_clusters_asked(a) ? &j->clusters : NULL;

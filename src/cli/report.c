@@ -400,6 +400,15 @@ void cli_print_json(FILE *f, const cli_run *r)
         json_int(&j, "noise_points", r->clusters->noise_points);
         json_num(&j, "clusters_ms", r->clusters->ms);
     }
+    if (r->fof) {
+        json_num(&j, "linking_length", r->fof->linking_length);
+        if (r->fof->box > 0.0)
+            json_num(&j, "box", r->fof->box);
+        else
+            json_null(&j, "box");
+        json_int(&j, "groups", r->fof->groups);
+        json_int(&j, "noise_points", r->fof->noise_points);
+    }
     json_close(&j);
     fputc('\n', f);
 }
@@ -460,6 +469,10 @@ void cli_print_summary(FILE *f, const cli_run *r)
     if (r->clusters)
         fprintf(f, "clusters: %lld (%lld noise point%s) in %.1f ms\n", (long long)r->clusters->count,
                 (long long)r->clusters->noise_points, plural(r->clusters->noise_points), r->clusters->ms);
+    if (r->fof)
+        fprintf(f, "friends-of-friends at linking length %.9g%s: %lld group%s (%lld noise point%s)\n",
+                r->fof->linking_length, r->fof->box > 0.0 ? " in a periodic box" : "", (long long)r->fof->groups,
+                plural(r->fof->groups), (long long)r->fof->noise_points, plural(r->fof->noise_points));
 }
 
 /* -------------------------------------------------------------- progress */

@@ -77,3 +77,10 @@ void gemst_tree_free(gemst_tree *t)
     t->d2 = NULL;
     t->n_edges = 0;
 }
+
+int gemst_cpu_fof(const gemst_fof_problem *fp, gemst_tree *forest, gridemst_stats *stats, gridemst_error *err)
+{
+    if (fp->pb.opt.precision == GRIDEMST_PRECISION_DOUBLE)
+        return gemst_cpu_fof_f64(fp, forest, stats, err);
+    return gemst_cpu_fof_f32(fp, forest, stats, err);
+}

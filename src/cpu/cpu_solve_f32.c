@@ -3,3 +3,4 @@
 #include "cpu/cpu_grid.inc"
 #include "cpu/cpu_bvh.inc"
 #include "cpu/cpu_solve.inc"
+#include "cpu/cpu_fof.inc"

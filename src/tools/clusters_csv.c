@@ -1,5 +1,6 @@
 /* Clustering outputs: SciPy's linkage matrix and HDBSCAN*'s condensed tree as
- * CSV, and one label or number per point and line. */
+ * CSV, one label or number per point and line, and the friends-of-friends
+ * group catalogue. */
 #include "tools/io.h"
 
 #include <inttypes.h>
@@ -46,4 +47,38 @@ static int print_condensed(FILE *f, const void *rows, int64_t i)
 int gemst_write_condensed_csv(const char *path, const gridemst_condensed_row *rows, int64_t m, gridemst_error *err)
 {
     return gemst_write_lines(path, rows, m, "condensed tree rows", print_condensed, err);
+}
+
+typedef struct group_rows {
+    const gemst_group *groups;
+    int dim;
+} group_rows;
+
+/* Line 0 is the header, line i > 0 group i - 1. */
+static int print_group(FILE *f, const void *rows, int64_t i)
+{
+    const group_rows *r = rows;
+    static const char *const axes[3] = {"x", "y", "z"};
+    int rc = 0;
+    if (i == 0) {
+        rc = fprintf(f, "group,size");
+        for (int d = 0; d < r->dim && rc >= 0; d++)
+            rc = fprintf(f, ",%s", axes[d]);
+        for (int d = 0; d < r->dim && rc >= 0; d++)
+            rc = fprintf(f, ",extent_%s", axes[d]);
+        return rc < 0 ? rc : fprintf(f, "\n");
+    }
+    const gemst_group *g = &r->groups[i - 1];
+    rc = fprintf(f, "%" PRId64 ",%" PRId64, g->id, g->size);
+    for (int d = 0; d < r->dim && rc >= 0; d++)
+        rc = fprintf(f, ",%.17g", g->centre[d]);
+    for (int d = 0; d < r->dim && rc >= 0; d++)
+        rc = fprintf(f, ",%.17g", g->extent[d]);
+    return rc < 0 ? rc : fprintf(f, "\n");
+}
+
+int gemst_write_groups_csv(const char *path, const gemst_group *groups, int64_t m, int dim, gridemst_error *err)
+{
+    const group_rows rows = {groups, dim};
+    return gemst_write_lines(path, &rows, m + 1, "groups", print_group, err);
 }

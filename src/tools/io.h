@@ -72,6 +72,16 @@ int gemst_write_labels(const char *path, const int64_t *labels, int64_t n, gride
  * "inf" at distance 0).  path "-" is standard output. */
 int gemst_write_values(const char *path, const double *values, int64_t n, const char *what, gridemst_error *err);
 int gemst_write_condensed_csv(const char *path, const gridemst_condensed_row *rows, int64_t m, gridemst_error *err);
+/* A friends-of-friends group: its label, its point count, its centre of
+ * mass and its extent (largest less smallest coordinate) per axis. */
+typedef struct gemst_group {
+    int64_t id, size;
+    double centre[3], extent[3];
+} gemst_group;
+
+/* The group catalogue as CSV: a header line, then one line per group:
+ * group,size,x,y[,z],extent_x,extent_y[,extent_z]. */
+int gemst_write_groups_csv(const char *path, const gemst_group *groups, int64_t m, int dim, gridemst_error *err);
 
 /* The tree's length under the TSPLIB instance's own integer metric
  * (EUC_2D, CEIL_2D, ATT, GEO, EUC_3D).  Returns 0 and sets *length, or -1

@@ -1,0 +1,139 @@
+/* gridemst_fof: argument checks, the backend, the forest and the labels. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "result_edges.h"
+
+static int check_arguments(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double b, const double *box,
+                           int64_t min_size, gridemst_error *err)
+{
+    if (dim != 2 && dim != 3)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "points must have 2 or 3 coordinates, got %d", dim);
+    if (n < 0)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "point count must be >= 0, got %lld", (long long)n);
+    if (n > GEMST_MAX_POINTS)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%lld points exceed the limit of %lld", (long long)n,
+                          (long long)GEMST_MAX_POINTS);
+    if (n > 0 && !coords)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "coords must not be NULL");
+    if (dtype != GRIDEMST_FLOAT32 && dtype != GRIDEMST_FLOAT64)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown coordinate type %d", (int)dtype);
+    if (!(b >= 0.0) || !isfinite(b))
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "the linking length must be a finite number >= 0");
+    if (min_size < 0)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "minimum group size must be >= 0, got %lld",
+                          (long long)min_size);
+    for (int d = 0; box && d < dim; d++) {
+        if (!(box[d] > 0.0) || !isfinite(box[d]))
+            return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
+                              "the periodic box's side along axis %d must be a finite number > 0, got %g", d,
+                              box[d]);
+        if (!(b < 0.5 * box[d]))
+            return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
+                              "the linking length %g must be less than half the periodic box (%g along axis %d)", b,
+                              box[d], d);
+    }
+    return GRIDEMST_OK;
+}
+
+/* Friends-of-friends runs on the CPU backend. */
+static int resolve_backend(gridemst_options *o, gridemst_error *err)
+{
+    if (o->backend == GRIDEMST_BACKEND_CUDA || o->result == GRIDEMST_RESULT_DEVICE || o->context)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "friends-of-friends runs on the cpu backend only");
+    o->backend = GRIDEMST_BACKEND_CPU;
+    return GRIDEMST_OK;
+}
+
+/* The labels (and their count), into a scratch array when the caller
+ * wants the count alone. */
+static int label(int64_t n, const gridemst_edge *edges, int64_t m, int64_t min_size, int64_t *labels,
+                 int64_t *n_groups, gridemst_error *err)
+{
+    if (!labels && !n_groups)
+        return GRIDEMST_OK;
+    int64_t *out = labels ? labels : malloc(sizeof *out * (size_t)(n > 0 ? n : 1));
+    if (!out)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld labels", (long long)n);
+    int rc = gemst_label_components(n, edges, m, min_size, out, n_groups, err);
+    if (out != labels)
+        free(out);
+    return rc;
+}
+
+int gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
+                 const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
+                 int64_t *n_groups, gridemst_result *forest, gridemst_error *err)
+{
+    const double t0 = gemst_now_ms();
+    if (err) {
+        err->code = GRIDEMST_OK;
+        err->message[0] = '\0';
+    }
+    if (forest)
+        memset(forest, 0, sizeof *forest);
+    gemst_fof_problem fp = {.linking_length = linking_length, .box = box};
+    gemst_problem *pb = &fp.pb;
+    gridemst_options_init(&pb->opt);
+    if (opt)
+        pb->opt = *opt;
+    pb->coords = coords;
+    pb->dtype = dtype;
+    pb->n = n;
+    pb->dim = dim;
+    int rc = check_arguments(coords, dtype, n, dim, linking_length, box, min_size, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_check_options(&pb->opt, err);
+    if (rc == GRIDEMST_OK)
+        rc = resolve_backend(&pb->opt, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+
+    gridemst_stats st;
+    memset(&st, 0, sizeof st);
+    st.backend = pb->opt.backend;
+    st.nns = GRIDEMST_NNS_GRID;
+    st.prune = GRIDEMST_PRUNE_NONE;
+    st.findmin2 = GRIDEMST_FINDMIN2_ATOMIC;
+    st.precision = pb->opt.precision;
+    st.late_bvh_iteration = -1;
+    strcpy(st.device_name, "cpu");
+    st.n_unique = n;
+    gemst_tree tree = {0};
+    if (n < 2) {
+        double lo[3], hi[3];
+        rc = gemst_host_bbox(coords, dtype, n, dim, 1, lo, hi, err);
+    } else {
+        rc = gemst_cpu_fof(&fp, &tree, &st, err);
+    }
+    gridemst_edge *edges = NULL;
+    if (rc == GRIDEMST_OK && !(edges = gemst_edges_alloc(tree.n_edges > 0 ? tree.n_edges : 1, pb->opt.threads)))
+        rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld forest edges",
+                        (long long)tree.n_edges);
+    if (rc == GRIDEMST_OK) {
+        if (tree.n_edges > 0) {
+            gemst_edges_from_tree(&tree, edges, pb->opt.threads);
+            gemst_edges_order_ties(edges, tree.n_edges, pb->opt.threads);
+        }
+        rc = label(n, edges, tree.n_edges, min_size, labels, n_groups, err);
+    }
+    if (rc != GRIDEMST_OK || !forest) {
+        free(edges);
+        gemst_tree_free(&tree);
+        return rc;
+    }
+    forest->n = n;
+    forest->dim = dim;
+    forest->n_edges = tree.n_edges;
+    forest->edges = edges;
+    gemst_tree_free(&tree);
+    if (gemst_edges_total(edges, forest->n_edges, pb->opt.threads, &forest->total_weight) != 0) {
+        gridemst_result_free(forest);
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory summing the forest");
+    }
+    st.time_ms.total = gemst_now_ms() - t0;
+    forest->stats = st;
+    return GRIDEMST_OK;
+}
