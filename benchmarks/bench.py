@@ -21,8 +21,8 @@ from gemstbench import plots, report, runner, suites, summary
 
 
 def cmd_list(_args, _argv):
-    for name in suites.ALL + ["smoke"]:
-        print(f"{name:10s} {suites.SUITES[name][1]}")
+    for name, (_, description) in suites.SUITES.items():
+        print(f"{name:10s} {description}")
 
 
 def cmd_run(args, argv):

@@ -17,7 +17,7 @@ COLUMNS = ["suite", "dataset", "kind", "n", "dim", "backend", "nns", "prune", "f
            "runs", "median_ms", "min_ms", "max_ms", "wall_ms", "device_ms"] + PHASES + [
            "iterations", "fallback_searches", "floor_ms", "floor_ratio", "mfeatures_s", "bytes_per_point",
            "trees_agree", "device"]
-GENERATED = re.compile(r"^(uniform|normal|clustered|lattice|blobs)-([23])d-(\d+)$")
+GENERATED = re.compile(r"^([a-z]+)-([23])d-(\d+)$")
 
 
 def kind_of(label):
