@@ -1,7 +1,7 @@
 """OUT/README.md: how the results were made, each suite's table and the plots."""
 import os
 
-from . import suites, summary
+from . import peers, suites, summary
 
 EXPLAIN = """\
 Times are in milliseconds. "median ms" (with min and max) is the time of one solve
@@ -19,6 +19,17 @@ Every solve of a dataset gave the identical tree (checked edge by edge within a 
 run, by total weight across runs) unless a "trees agree" column says otherwise.
 """
 
+PEERS_EXPLAIN = """\
+Peers: {peers}. Each set was written once to a points file (binary, float32), and
+the driver and each peer solved that file in turn, {blocks} times (driver, peers,
+driver, peers, ...), each run a warm-up and the timed solves; a peer's time is the
+median of all its timed solves, as the driver's is, and "/ gridemst" is the peer's
+time over gridemst's (above 1: gridemst is faster). A peer's time is its whole solve
+call as its own program measures it, its allocations included (ArborX: from the
+points on the device to the tree on the device). Each peer's tree weight matched
+gridemst's to a relative {rtol} unless a "weight agrees" column says otherwise.
+"""
+
 PLOTS_AFTER = {"uniform3d": ["time", "mfeatures", "floor_ratio"], "gridvsbvh": ["gridvsbvh"]}
 
 
@@ -30,6 +41,20 @@ def plots_for(suite, present):
     if suite == "operators":
         return sorted(n for n in present if n.startswith("operators-"))
     return [n for n in PLOTS_AFTER.get(suite, []) if n in present]
+
+
+def peers_paragraph(meta, order):
+    """The peers' paragraph: which programs (base names, versions) and how they were run."""
+    seen, blocks = {}, set()
+    for s in order:
+        for name, d in meta["suites"][s].get("peers", {}).items():
+            text = f"{d['title']} (`{d['program']}`" + (f", {d['version']}" if d.get("version") else "") + ")"
+            seen.setdefault(text, None)
+            blocks.add(meta["suites"][s].get("blocks", 1))
+    if not seen:
+        return []
+    return [PEERS_EXPLAIN.format(peers=", ".join(seen), blocks=" or ".join(str(b) for b in sorted(blocks)),
+                                 rtol=f"{peers.WEIGHT_RTOL:.0e}".replace("e-0", "e-"))]
 
 
 def write(out, meta):
@@ -64,8 +89,9 @@ def write(out, meta):
     title = ", ".join("CPU backend" if d == "cpu" else d for d in sorted(devices))
     head = [f"# gridemst benchmark results: {title}", "",
             "Made with `benchmarks/bench.py` and its driver `benchmarks/gridemst-bench` (see "
-            "`benchmarks/README.md`); raw rows in `SUITE/runs.csv` and `SUITE/iterations.csv`, per-configuration "
-            "summaries in `SUITE/summary.csv`, the driver's commands and messages in `SUITE/log.txt`.", ""]
+            "`benchmarks/README.md`); raw rows in `SUITE/runs.csv` and `SUITE/iterations.csv` (and the peers' in "
+            "`SUITE/peers.csv`), per-configuration summaries in `SUITE/summary.csv`, the commands and their "
+            "messages in `SUITE/log.txt`.", ""]
     head += runs + [""] + ["Commands, run from the repository root:", ""]
     head += [f"{k + 1}. `{c}`" for k, c in enumerate(commands)] + [""]
     host = sorted({meta["suites"][s]["host"] for s in order})
@@ -73,5 +99,6 @@ def write(out, meta):
     if meta.get("note"):
         head += [meta["note"], ""]
     head += [EXPLAIN]
+    head += peers_paragraph(meta, order)
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("\n".join(head + lines).rstrip() + "\n")
