@@ -77,7 +77,8 @@ def write(out, meta):
         runs.append(f"| {s} | {m['backend']} | {dev} | {m['commit']} | {m['started']} | {m['seconds']:g} | "
                     f"{commands.index(m['command']) + 1} |")
         lines += [f"## {s}", "", m["description"] + ".", "",
-                  f"{m['repeat']} timed solves per configuration after {m['warmup']} warm-up(s); a configuration "
+                  f"{m['repeat']} timed solves per configuration after {m['warmup']} warm-up(s)"
+                  + (f", in each of {m['blocks']} runs" if m.get("blocks", 1) > 1 else "") + "; a configuration "
                   f"stops repeating once its solves took {m['max_seconds']:g} s (at least one timed solve); "
                   f"largest n: {m['max_n'] if m['max_n'] else 'no limit'}; precision {m['precision']}"
                   + (f"; {m['threads']} CPU threads" if m["threads"] and m["backend"] == "cpu" else "") + ".", ""]
