@@ -87,7 +87,7 @@ class Peer:
             return [self.path, points, str(repeat)]
         if self.name == "memogfk":
             return [self.path, points, "-r", str(repeat)]
-        return [self.path, QUITEFASTMST_SCRIPT, points, str(repeat)]
+        return [self.path, os.path.relpath(QUITEFASTMST_SCRIPT), points, str(repeat)]
 
     def run(self, points, repeat, threads, env, timeout):
         """Runs one block in the environment env, with its threads set to

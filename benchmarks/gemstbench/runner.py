@@ -56,19 +56,26 @@ def host_cpu():
     return platform.processor() or platform.machine()
 
 
+def local_path(path):
+    """path relative to the working directory, so that logs do not name the
+    checkout's place; with a directory part, so that it is not looked up in PATH."""
+    rel = os.path.relpath(path)
+    return rel if os.sep in rel else os.path.join(os.curdir, rel)
+
+
 def find_driver(explicit):
     if explicit:
         return explicit
     for build in ("", "build", "build-gpu", "build-cpu"):
         path = os.path.join(REPO, build, "benchmarks", "gridemst-bench")
         if os.access(path, os.X_OK):
-            return path
+            return local_path(path)
     sys.exit("bench.py: gridemst-bench not found: build it (make) or give --driver PATH")
 
 
 def find_cli(explicit, driver):
     """The gridemst program: given, or the one built beside the driver."""
-    path = explicit or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(driver))), "gridemst")
+    path = explicit or local_path(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(driver))), "gridemst"))
     if not os.access(path, os.X_OK):
         sys.exit(f"bench.py: the gridemst program, which writes the peers' points files, is not at {path}: "
                  "give --gridemst PATH")
