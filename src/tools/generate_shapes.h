@@ -82,7 +82,7 @@ void gemst_surfaces_point(const gemst_surfaces *m, int64_t i, float *p);
  */
 #define GEMST_FILAMENT_NODES 20
 #define GEMST_FILAMENT_SEGMENTS (GEMST_FILAMENT_NODES - 3)
-/* Arc-length table entries per spline segment (chords: lengths within 1e-4). */
+/* Arc-length table entries per spline segment (chords: lengths short by about 1e-4). */
 #define GEMST_FILAMENT_SUBSTEPS 8
 #define GEMST_FILAMENT_TABLE (GEMST_FILAMENT_SEGMENTS * GEMST_FILAMENT_SUBSTEPS + 1)
 
