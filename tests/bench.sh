@@ -2,7 +2,8 @@
 # Tests of the benchmark driver (benchmarks/gridemst-bench) on tiny CPU
 # cases: the CSVs' shape, the floor, the repeat budget, the tree check across
 # configurations and backends, usage errors; and, where python3 is, a suite
-# run with benchmarks/bench.py (and its plots where gnuplot is).
+# run with benchmarks/bench.py (and its plots where gnuplot is), also with
+# stand-ins for the peer programs.
 
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
@@ -113,6 +114,53 @@ if command -v python3 >/dev/null 2>&1; then
         grep -q "| wi29 | 29 |" "$tmp/results/smoke/summary.md" || fail "smoke: summary.md lacks wi29"
     else
         fail "bench.py run smoke: $(tail -n 3 "$tmp/err")"
+    fi
+
+    # Peers on the same points files, alternating with the driver: a stand-in
+    # that prints a peer's lines with gridemst's tree weight, as ArborX (an
+    # option) and as MemoGFK (its variable, which applies to the CPU suites).
+    cp "$top_srcdir/tests/peer_standin.sh" "$tmp/peer" && chmod +x "$tmp/peer"
+    GRIDEMST=$prog
+    export GRIDEMST
+    if GRIDEMST_MEMOGFK=$tmp/peer python3 "$top_srcdir/benchmarks/bench.py" run smoke --backend cpu \
+        --out "$tmp/peers" --driver "$bench" --repeat 2 --blocks 2 --threads 2 --arborx "$tmp/peer" 2>"$tmp/err"; then
+        peers=$tmp/peers/smoke/peers.csv summary=$tmp/peers/smoke/summary.csv
+        # 3 sets x 2 peers x 2 blocks x 2 timed solves
+        [ "$(rows "$peers")" -eq 24 ] || fail "peers: $(rows "$peers") rows in peers.csv, expected 24"
+        [ "$(column peer "$peers" | sort | uniq -c | awk '{ print $1 $2 }' | tr '\n' ' ')" = "12arborx 12memogfk " ] ||
+            fail "peers: not 12 rows of each peer"
+        [ "$(awk -F, 'NR > 1 { print $4 $9 }' "$peers" | sort -u | tr '\n' ' ')" = "arborx memogfk2 " ] ||
+            fail "peers: MemoGFK did not get the driver's 2 threads (and ArborX no threads)"
+        [ "$(column arborx_ms "$summary" | sort -u)" = 2.5 ] || fail "peers: ArborX's median is not 2.5 ms"
+        [ "$(column arborx_agree "$summary" | sort -u),$(column memogfk_agree "$summary" | sort -u)" = yes,yes ] ||
+            fail "peers: a peer's weight does not agree with gridemst's"
+        grep -q "| gridemst ms | min | max | ArborX ms | ArborX / gridemst | MemoGFK ms | MemoGFK / gridemst |" \
+            "$tmp/peers/smoke/summary.md" ||
+            fail "peers: summary.md lacks the peers' columns"
+        grep -q '"program": "peer"' "$tmp/peers/meta.json" && grep -q '"version": "ArborX 9.9 (abc123), Kokkos 40601"' \
+            "$tmp/peers/meta.json" || fail "peers: meta.json lacks a peer's program or version"
+        # per set: its points file, then driver, ArborX, MemoGFK, twice
+        order=$(grep '^\$ ' "$tmp/peers/smoke/log.txt" | awk -v bench="$bench" -v peer="$tmp/peer" '
+            $2 == bench { printf "D" } $2 == peer { printf($4 == "-r" ? "M" : "A") } / --save-points / { printf "S" }')
+        [ "$order" = SDAMDAMSDAMDAMSDAMDAM ] || fail "peers: ran in the order $order"
+    else
+        fail "bench.py run smoke with peers: $(tail -n 3 "$tmp/err")"
+    fi
+
+    # A peer whose weight differs is flagged, and fails the run; ArborX's
+    # variable does not apply to the CPU suites.
+    PEER_SCALE=1.01 GRIDEMST_ARBORX=$tmp/nothing python3 "$top_srcdir/benchmarks/bench.py" run smoke --backend cpu \
+        --out "$tmp/wrong" --driver "$bench" --repeat 1 --memogfk "$tmp/peer" 2>"$tmp/err"
+    status=$?
+    [ "$status" -eq 1 ] || fail "a peer's wrong weight: exit status $status, expected 1: $(tail -n 3 "$tmp/err")"
+    [ "$(column memogfk_agree "$tmp/wrong/smoke/summary.csv" | sort -u)" = NO ] ||
+        fail "a peer's wrong weight: not flagged in summary.csv"
+    grep -q "MemoGFK weight agrees" "$tmp/wrong/smoke/summary.md" || fail "a peer's wrong weight: not in summary.md"
+    if python3 "$top_srcdir/benchmarks/bench.py" run smoke --backend cpu --out "$tmp/none" --driver "$bench" \
+        --arborx "$tmp/nothing" 2>"$tmp/err"; then
+        fail "a missing peer program: bench.py succeeded"
+    else
+        grep -q "is not an executable program" "$tmp/err" || fail "a missing peer program: $(cat "$tmp/err")"
     fi
 fi
 

@@ -150,7 +150,7 @@ expect_ok "--n=1e3"
 
 # --------------------------------------------------------------- edges CSV
 
-for kind in uniform normal clustered lattice blobs; do
+for kind in uniform normal clustered lattice blobs shells planes tori filaments; do
     run --generate $kind --n 2000 --dim 3 -q -o "$tmp/$kind.csv"
     expect_ok "-o with $kind"
     [ -s "$tmp/out" ] && fail "-q printed on stdout"
@@ -177,6 +177,15 @@ for gen in "uniform --dim 2" "lattice --dim 3" "clustered --dim 2"; do
             done
         done
     done
+done
+
+# the surfaces and the filaments, in each dimension they have
+for gen in "shells --dim 2" "shells --dim 3" "planes --dim 2" "planes --dim 3" "tori --dim 3" "filaments --dim 2" \
+    "filaments --dim 3"; do
+    # shellcheck disable=SC2086
+    run --generate $gen --n 4000 --verify
+    expect_ok "--verify $gen"
+    grep -q '^verify: ok (Prim reference total ' "$tmp/out" || fail "--verify $gen: $(cat "$tmp/out")"
 done
 
 for gen in "uniform --dim 2" "lattice --dim 3" "clustered --dim 2"; do
@@ -508,6 +517,7 @@ expect_usage "--precision bogus" "--precision" --precision bogus "$tmp/one.txt"
 expect_usage "--backend bogus" "--backend" --backend bogus "$tmp/one.txt"
 expect_usage "--format bogus" "--format" --format bogus "$tmp/one.txt"
 expect_usage "--generate bogus" "--generate" --generate bogus --n 10
+expect_error "tori in 2D" "tori generator makes 3D points only" --generate tori --n 10 --dim 2
 expect_usage "INPUT and --generate" "not both" --generate uniform --n 10 "$tmp/one.txt"
 expect_usage "no input" "no INPUT" --json
 expect_usage "two inputs" "more than one INPUT" "$tmp/one.txt" "$tmp/empty.txt"

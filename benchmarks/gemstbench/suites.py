@@ -20,6 +20,16 @@ LARGE_CLASSIC = ["usa13509", "d15112", "d18512", "pla33810", "pla85900", "mona-l
 # The largest TSPLIB instances, for the grid against the BVH.
 GRIDVSBVH_TSPLIB = ["pla85900", "mona-lisa100K", "usa115475", "earring200K"]
 
+# The shapes of data (src/tools/generate.h): volumes, then points on thin
+# surfaces and along curves.
+SHAPES = ["uniform", "normal", "clustered", "blobs", "shells", "planes", "tori", "filaments"]
+# Kinds with no 2D form.
+ONLY_3D = {"tori"}
+# The 2D kinds whose points lie along curves, 12 to 17 long in all: at 1e8
+# points, neighbours along them are about 2 float32 steps apart (2^-24 near
+# 1), and many coincide, so these stop at 1e7.
+CURVES_2D = {"shells", "planes", "filaments"}
+
 # Configurations: the library's default, and prune none whose first
 # iteration is the floor (one all-points nearest-neighbour query).
 DEFAULT = ["--prune", "static", "--findmin2", "atomic"]
@@ -83,15 +93,33 @@ def suite_uniform(dim, count):
     return make
 
 
+def dims(kind, n):
+    """The dimensions a kind is run in at n points."""
+    if kind in ONLY_3D or (kind in CURVES_2D and n > 10**7):
+        return (3,)
+    return (2, 3)
+
+
 def suite_skewed(backend):
-    kinds = ["normal", "clustered", "lattice", "blobs"]
+    """Every shape; the floor up to 1e7 (at 1e8 the default configuration only)."""
+    kinds = SHAPES + ["lattice"]
     if backend == "cuda":
-        sizes = {k: [10**6, 10**7] for k in kinds}
+        sizes = {k: [10**6, 10**7, 10**8] for k in kinds}
+        sizes["lattice"] = [10**6, 10**7]
     else:
+        sizes = {k: [10**4, 10**5, 10**6] for k in kinds}
         # seed-spreader clusters are the grid's worst case: 90 s at 1e5 in 3D on 2 cores
-        sizes = {k: [10**4, 10**5] for k in kinds}
         sizes["clustered"] = [10**4]
-    return [generated(k, n, d, WITH_FLOOR) for k in kinds for d in (2, 3) for n in sizes[k]]
+    return [generated(k, n, d, WITH_FLOOR if n < 10**8 else DEFAULT)
+            for k in kinds for n in sizes[k] for d in dims(k, n)]
+
+
+def suite_shapes(backend):
+    """Every shape at the size of the targets (CUDA 1e7, CPU 1e6), the default
+    configuration: the sets to run the peers beside."""
+    n = 10**7 if backend == "cuda" else 10**6
+    kinds = SHAPES if backend == "cuda" else [k for k in SHAPES if k != "clustered"]
+    return [generated(k, n, d, DEFAULT) for k in kinds for d in dims(k, n)]
 
 
 def suite_operators(backend):
@@ -120,8 +148,11 @@ SUITES = {
     "tsplib": (suite_tsplib, "the 27 national TSPs and the large classic and art instances of tsplib/"),
     "uniform2d": (suite_uniform(2, 23), "uniform in the unit square, 23 sizes from 1e3 to 1e8, log-spaced"),
     "uniform3d": (suite_uniform(3, 10), "uniform in the unit cube, 10 sizes from 1e3 to 1e8, log-spaced"),
-    "skewed": (suite_skewed, "normal, clustered (varden), lattice and blobs, 2D and 3D, 1e6 and 1e7 "
-                             "(CPU: 1e4 and 1e5, clustered 1e4)"),
+    "skewed": (suite_skewed, "every shape: uniform, normal, clustered (varden), blobs, shells, planes, tori, "
+                             "filaments and lattice, 2D and 3D, 1e6, 1e7 and 1e8 (lattice to 1e7; tori 3D only; "
+                             "2D shells, planes and filaments to 1e7; CPU: 1e4, 1e5 and 1e6, clustered 1e4)"),
+    "shapes": (suite_shapes, "every shape at one size, the default configuration, for the peers: 2D and 3D, "
+                             "1e7 (CPU: 1e6, without clustered)"),
     "operators": (suite_operators, "every pruning x FindMin2 on uniform 2D 7e5, ch71009 and uniform 3D 1e6 "
                                    "(the paper's operator comparison, Figs. 12-14)"),
     "gridvsbvh": (suite_gridvsbvh, "grid against BVH (--nns grid,bvh) on uniform, normal and clustered "

@@ -75,7 +75,7 @@ static const opt_spec options[] = {
     {OPT_JSON, "json", 0, NULL, "print one JSON object on standard output instead of the summary", ANY},
     {OPT_FORMAT, "format", 0, "auto|tsplib|text|binary", "input format (default auto: from the file name's extension)",
      FILES},
-    {OPT_GENERATE, "generate", 0, "uniform|normal|clustered|lattice|blobs",
+    {OPT_GENERATE, "generate", 0, GEMST_GEN_KIND_NAMES,
      "generate the points instead of reading INPUT", ANY},
     {OPT_N, "n", 0, "N", "number of points to generate (1e6 style accepted)", GENERATED},
     {OPT_DIM, "dim", 0, "D", "dimension of the generated points, 2 or 3 (default 2)", GENERATED},

@@ -1,13 +1,8 @@
 /*
- * Synthetic point sets.
- *
- * Every random number comes from a counter-based generator: item j (a point,
- * a spreader segment, a blob) of a stream draws mix64(base + k * GOLDEN) for
- * k = 1, 2, ..., where base hashes the stream's key (seed and purpose) with
- * j.  A point's coordinates are therefore a pure function of (kind, n, dim,
- * seed, i), and the loop over points runs in parallel with a result that does
- * not depend on the thread count.  (Kinds that call log, pow, cos or sin are
- * reproducible wherever the C library gives the same results for them.)
+ * Synthetic point sets: the volume kinds, and the dispatch to every kind
+ * (the surfaces and the filaments are in generate_surfaces.c and
+ * generate_filaments.c).  generate_random.h says how the draws are made
+ * reproducible and independent of the thread count.
  *
  * Each kind writes coordinates that are multiples of a fixed power of two
  * (its quantum) and spans fewer than 2^24 quanta, so that x - min over the
@@ -20,135 +15,10 @@
 #include <string.h>
 
 #include "common.h"
+#include "tools/generate_random.h"
+#include "tools/generate_shapes.h"
 
-/* ------------------------------------------------------------ random numbers */
-
-#define GOLDEN 0x9e3779b97f4a7c15ULL
-#define TWO_PI 6.283185307179586476925
-
-/* Stream purposes, hashed into the key with the seed. */
-enum { STREAM_POINTS = 1, STREAM_SEGMENTS, STREAM_BLOBS };
-
-/* A bijective 64-bit mixer (the splitmix64 finalizer). */
-static inline uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* The draws of one item of one stream. */
-typedef struct rng {
-    uint64_t base;
-    uint64_t k;
-} rng;
-
-static uint64_t stream_key(uint64_t seed, gemst_gen_kind kind, int purpose)
-{
-    return mix64(seed ^ mix64(GOLDEN * (uint64_t)(16 * (int)kind + purpose)));
-}
-
-static inline rng rng_at(uint64_t key, uint64_t item)
-{
-    rng r = {mix64(key + mix64(item)), 0};
-    return r;
-}
-
-static inline uint64_t rng_next(rng *r)
-{
-    r->k++;
-    return mix64(r->base + r->k * GOLDEN);
-}
-
-/* Integer uniform in [0, 2^24). */
-static inline uint32_t rng_u24(rng *r)
-{
-    return (uint32_t)(rng_next(r) >> 40);
-}
-
-/* Uniform in [0, 1), 53 bits. */
-static inline double rng_unit(rng *r)
-{
-    return (double)(rng_next(r) >> 11) * 0x1p-53;
-}
-
-/* dim independent standard normals (Marsaglia's polar method, one pair per
- * two axes: a log and a square root per pair, no trigonometry). */
-static inline void rng_normals(rng *r, int dim, double z[3])
-{
-    for (int d = 0; d < dim; d += 2) {
-        double u, v, q;
-        do {
-            u = 2.0 * rng_unit(r) - 1.0;
-            v = 2.0 * rng_unit(r) - 1.0;
-            q = u * u + v * v;
-        } while (q >= 1.0 || q == 0.0);
-        double f = sqrt(-2.0 * log(q) / q);
-        z[d] = u * f;
-        if (d + 1 < dim)
-            z[d + 1] = v * f;
-    }
-}
-
-/* Uniform in the unit ball, by rejection from [-1, 1)^dim (accepts pi/4 of
- * the draws in 2D, pi/6 in 3D: cheaper than trigonometry). */
-static inline void rng_ball(rng *r, int dim, double v[3])
-{
-    for (;;) {
-        double q = 0.0;
-        for (int d = 0; d < dim; d++) {
-            v[d] = 2.0 * rng_unit(r) - 1.0;
-            q += v[d] * v[d];
-        }
-        if (q < 1.0)
-            return;
-    }
-}
-
-/* Uniform on the unit sphere (circle in 2D). */
-static void rng_direction(rng *r, int dim, double v[3])
-{
-    double ang = TWO_PI * rng_unit(r);
-    double h = dim == 3 ? 2.0 * rng_unit(r) - 1.0 : 0.0;
-    double s = sqrt(1.0 - h * h);
-    v[0] = s * cos(ang);
-    v[1] = s * sin(ang);
-    if (dim == 3)
-        v[2] = h;
-}
-
-/* ------------------------------------------------------------ quantization */
-
-/* float32 holds the integers below 2^24 exactly: every kind spans fewer than
- * F32_EXACT of its quanta, so x - min is exact. */
-#define F32_EXACT ((int64_t)1 << 24)
-#define UNIT_QUANTUM (1.0f / F32_EXACT)  /* 2^-24: uniform, clustered, blobs on [0, 1) */
 #define NORMAL_STEPS ((int64_t)1 << 20)  /* normal: quantum 2^-20 on (-8, 8) */
-
-/* Reflects x into [0, 1] (a mirror at each face of the unit cube). */
-static inline double fold_unit(double x)
-{
-    if (x >= 0.0 && x <= 1.0)
-        return x;
-    double t = fmod(x, 2.0);
-    if (t < 0.0)
-        t += 2.0;
-    return t > 1.0 ? 2.0 - t : t;
-}
-
-/* x in [0, 1] to a multiple of 2^-24 in [0, 1). */
-static inline float quantize_unit(double x)
-{
-    int64_t k = (int64_t)(x * F32_EXACT);
-    return (float)(k < F32_EXACT - 1 ? k : F32_EXACT - 1) * UNIT_QUANTUM;
-}
-
-/* Writes x folded into the unit cube and quantized. */
-static inline void store_unit(int dim, const double x[3], float *p)
-{
-    for (int d = 0; d < dim; d++)
-        p[d] = quantize_unit(fold_unit(x[d]));
-}
 
 /* ------------------------------------------------------------ generators */
 
@@ -170,6 +40,8 @@ struct gen_ctx {
     int64_t side;         /* lattice */
     segment *seg;         /* clustered */
     blob_set *blobs;      /* blobs */
+    gemst_surfaces *surfaces;   /* shells, planes, tori */
+    gemst_filaments *filaments; /* filaments */
 };
 
 /* uniform: quantum 2^-24, coordinates in [0, 1). */
@@ -284,20 +156,9 @@ static void spreader_walk(segment *seg, int64_t nseg, int64_t n, int dim, uint64
 struct blob_set {
     double c[BLOB_COUNT][3];
     double sigma[BLOB_COUNT];
-    double cdf[BLOB_COUNT];  /* cumulative point shares, the last exactly 1 */
-    int guide[BLOB_COUNT];   /* guide[k]: the first blob with cdf > k / BLOB_COUNT */
+    double cdf[BLOB_COUNT];  /* the blobs' point shares (choice_pick) */
+    int guide[BLOB_COUNT];
 };
-
-/* The blob whose cumulative share first exceeds u in [0, 1): the guide table
- * leaves about one step of linear search (a binary search would cost ten
- * mispredicted branches per point). */
-static int blob_pick(const blob_set *bs, double u)
-{
-    int b = bs->guide[(int)(u * BLOB_COUNT)];
-    while (bs->cdf[b] <= u)
-        b++;
-    return b;
-}
 
 static void point_blobs(const gen_ctx *g, int64_t i, float *p)
 {
@@ -307,7 +168,7 @@ static void point_blobs(const gen_ctx *g, int64_t i, float *p)
         for (int d = 0; d < g->dim; d++)
             x[d] = rng_unit(&r);
     } else {
-        int b = blob_pick(g->blobs, rng_unit(&r));
+        int b = choice_pick(g->blobs->cdf, g->blobs->guide, BLOB_COUNT, rng_unit(&r));
         rng_normals(&r, g->dim, x);
         for (int d = 0; d < g->dim; d++)
             x[d] = g->blobs->c[b][d] + g->blobs->sigma[b] * x[d];
@@ -326,19 +187,24 @@ static void blob_params(blob_set *bs, int dim, uint64_t key)
         total += pow(BLOB_SHARE_RANGE, rng_unit(&r));
         bs->cdf[b] = total;
     }
-    for (int b = 0; b < BLOB_COUNT; b++)
-        bs->cdf[b] /= total;
-    bs->cdf[BLOB_COUNT - 1] = 1.0;
-    for (int k = 0, b = 0; k < BLOB_COUNT; k++) {
-        while (bs->cdf[b] <= (double)k / BLOB_COUNT)
-            b++;
-        bs->guide[k] = b;
-    }
+    choice_finish(bs->cdf, bs->guide, BLOB_COUNT);
+}
+
+/* A surface or filament point, from its model. */
+static void point_surfaces(const gen_ctx *g, int64_t i, float *p)
+{
+    gemst_surfaces_point(g->surfaces, i, p);
+}
+
+static void point_filaments(const gen_ctx *g, int64_t i, float *p)
+{
+    gemst_filaments_point(g->filaments, i, p);
 }
 
 /* ------------------------------------------------------------ setup */
 
-static const char *const kind_names[] = {"uniform", "normal", "clustered", "lattice", "blobs"};
+static const char *const kind_names[] = {"uniform", "normal", "clustered", "lattice",  "blobs",
+                                         "shells",  "planes", "tori",      "filaments"};
 #define KIND_COUNT ((int)(sizeof kind_names / sizeof kind_names[0]))
 
 int gemst_parse_gen_kind(const char *name, gemst_gen_kind *out)
@@ -355,6 +221,11 @@ int gemst_parse_gen_kind(const char *name, gemst_gen_kind *out)
 const char *gemst_gen_kind_name(gemst_gen_kind k)
 {
     return (int)k >= 0 && (int)k < KIND_COUNT ? kind_names[k] : "unknown";
+}
+
+int gemst_gen_kind_has_dim(gemst_gen_kind k, int dim)
+{
+    return (dim == 2 || dim == 3) && (k != GEMST_GEN_TORI || dim == 3);
 }
 
 static int64_t power_dim(int64_t s, int dim)
@@ -417,6 +288,20 @@ static int ctx_init(gen_ctx *g, gemst_gen_kind kind, int64_t n, int dim, uint64_
         if (g->blobs)
             blob_params(g->blobs, dim, stream_key(seed, kind, STREAM_BLOBS));
         break;
+    case GEMST_GEN_SHELLS:
+    case GEMST_GEN_PLANES:
+    case GEMST_GEN_TORI:
+        g->point = point_surfaces;
+        g->surfaces = alloc_or_fail(sizeof *g->surfaces, "the surfaces", err, &rc);
+        if (g->surfaces)
+            gemst_surfaces_init(g->surfaces, kind, n, dim, seed);
+        break;
+    case GEMST_GEN_FILAMENTS:
+        g->point = point_filaments;
+        g->filaments = alloc_or_fail(sizeof *g->filaments, "the filaments", err, &rc);
+        if (g->filaments)
+            rc = gemst_filaments_init(g->filaments, n, dim, seed, err);
+        break;
     }
     return rc;
 }
@@ -425,6 +310,10 @@ static void ctx_free(gen_ctx *g)
 {
     free(g->seg);
     free(g->blobs);
+    free(g->surfaces);
+    if (g->filaments)
+        gemst_filaments_free(g->filaments);
+    free(g->filaments);
 }
 
 int gemst_generate(gemst_gen_kind kind, int64_t n, int dim, uint64_t seed, gemst_pointset *out, gridemst_error *err)
@@ -434,6 +323,9 @@ int gemst_generate(gemst_gen_kind kind, int64_t n, int dim, uint64_t seed, gemst
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown generator kind %d", (int)kind);
     if (dim != 2 && dim != 3)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "points must have 2 or 3 coordinates, not %d", dim);
+    if (!gemst_gen_kind_has_dim(kind, dim))
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "the %s generator makes 3D points only, not %dD",
+                          kind_names[kind], dim);
     if (n < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "negative point count %lld", (long long)n);
     if ((uint64_t)n > SIZE_MAX / (sizeof(float) * (size_t)dim))
