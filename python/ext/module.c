@@ -8,6 +8,7 @@
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#include <structmember.h>
 
 #include "dlpack.h"
 #include "library.h"
@@ -37,6 +38,9 @@ typedef struct {
     PyObject_HEAD
     pyg_tree *tree;
     int on_device;
+    long long n_points, n_edges; /* read-only attributes, from the tree */
+    int dim;
+    double total_weight;
 } TreeObject;
 
 static PyTypeObject TreeType;
@@ -50,6 +54,10 @@ static PyObject *new_tree(pyg_tree *tree, int on_device)
     }
     t->tree = tree;
     t->on_device = on_device;
+    t->n_points = pyg_tree_points(tree);
+    t->n_edges = pyg_tree_edge_count(tree);
+    t->dim = pyg_tree_dim(tree);
+    t->total_weight = pyg_tree_total_weight(tree);
     return (PyObject *)t;
 }
 
@@ -75,7 +83,7 @@ static PyObject *tree_edges(TreeObject *t, PyObject *unused)
     (void)unused;
     if (!need_host(t))
         return NULL;
-    npy_intp m = (npy_intp)pyg_tree_edge_count(t->tree), shape[2] = {m, 2};
+    npy_intp m = (npy_intp)t->n_edges, shape[2] = {m, 2};
     PyObject *uv = PyArray_SimpleNew(2, shape, NPY_INT64);
     PyObject *w = PyArray_SimpleNew(1, &m, NPY_FLOAT64);
     if (!uv || !w) {
@@ -92,7 +100,7 @@ static PyObject *tree_linkage(TreeObject *t, PyObject *unused)
     (void)unused;
     if (!need_host(t))
         return NULL;
-    npy_intp shape[2] = {(npy_intp)pyg_tree_edge_count(t->tree), 4};
+    npy_intp shape[2] = {(npy_intp)t->n_edges, 4};
     PyObject *z = PyArray_SimpleNew(2, shape, NPY_FLOAT64);
     if (!z)
         return NULL;
@@ -113,7 +121,7 @@ static PyObject *tree_clusters(TreeObject *t, PyObject *args, int by_count)
         return NULL;
     if (!need_host(t))
         return NULL;
-    npy_intp n = (npy_intp)pyg_tree_points(t->tree);
+    npy_intp n = (npy_intp)t->n_points;
     PyObject *labels = PyArray_SimpleNew(1, &n, NPY_INT64);
     if (!labels)
         return NULL;
@@ -144,12 +152,6 @@ static PyObject *tree_device_arrays(TreeObject *t, PyObject *unused)
     return Py_BuildValue("(KKKi)", (unsigned long long)u, (unsigned long long)v, (unsigned long long)w, device);
 }
 
-static PyObject *tree_n_points(TreeObject *t, void *c) { (void)c; return PyLong_FromLongLong(pyg_tree_points(t->tree)); }
-static PyObject *tree_dim(TreeObject *t, void *c) { (void)c; return PyLong_FromLong(pyg_tree_dim(t->tree)); }
-static PyObject *tree_n_edges(TreeObject *t, void *c) { (void)c; return PyLong_FromLongLong(pyg_tree_edge_count(t->tree)); }
-static PyObject *tree_total_weight(TreeObject *t, void *c) { (void)c; return PyFloat_FromDouble(pyg_tree_total_weight(t->tree)); }
-static PyObject *tree_on_device(TreeObject *t, void *c) { (void)c; return PyBool_FromLong(t->on_device); }
-
 static PyMethodDef tree_methods[] = {
     {"edges", (PyCFunction)tree_edges, METH_NOARGS, "edges() -> (int64 (m, 2) endpoints, float64 (m,) lengths)"},
     {"linkage", (PyCFunction)tree_linkage, METH_NOARGS, "linkage() -> float64 (n - 1, 4), SciPy's linkage matrix"},
@@ -160,13 +162,12 @@ static PyMethodDef tree_methods[] = {
      "device_arrays() -> (u, v, w addresses, device) of a tree in device memory"},
     {NULL, NULL, 0, NULL}};
 
-static PyGetSetDef tree_getset[] = {
-    {"n_points", (getter)tree_n_points, NULL, "points solved", NULL},
-    {"dim", (getter)tree_dim, NULL, "the points' dimension, 2 or 3", NULL},
-    {"n_edges", (getter)tree_n_edges, NULL, "tree edges: n - 1, or 0 when n < 2", NULL},
-    {"total_weight", (getter)tree_total_weight, NULL, "the tree's total length", NULL},
-    {"on_device", (getter)tree_on_device, NULL, "whether the edges are in device memory", NULL},
-    {NULL, NULL, NULL, NULL, NULL}};
+static PyMemberDef tree_members[] = {
+    {"n_points", T_LONGLONG, offsetof(TreeObject, n_points), READONLY, "points solved"},
+    {"n_edges", T_LONGLONG, offsetof(TreeObject, n_edges), READONLY, "tree edges: n - 1, or 0 when n < 2"},
+    {"dim", T_INT, offsetof(TreeObject, dim), READONLY, "the points' dimension, 2 or 3"},
+    {"total_weight", T_DOUBLE, offsetof(TreeObject, total_weight), READONLY, "the tree's total length"},
+    {NULL, 0, 0, 0, NULL}};
 
 static PyTypeObject TreeType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gridemst._gridemst.Tree",
@@ -175,7 +176,7 @@ static PyTypeObject TreeType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A solved tree; it owns the library's result and frees it when it goes.",
     .tp_methods = tree_methods,
-    .tp_getset = tree_getset,
+    .tp_members = tree_members,
 };
 
 /* ---------------------------------------------------------------- solves */

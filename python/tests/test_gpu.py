@@ -141,7 +141,7 @@ def test_device_results_hold_the_host_tree(cuda, on_device, host_points):
     assert float(np.sum(weights)) == pytest.approx(gridemst.emst(X, result="device").total_weight, rel=1e-12)
 
 
-def test_device_results_of_fewer_than_two_points_are_empty(on_device):
+def test_device_results_of_fewer_than_two_points_are_empty(cuda):
     tree = gridemst.emst(np.zeros((1, 2)), result="device")
     assert tree.u.__cuda_array_interface__["shape"] == (0,) and len(tree.w) == 0
 
