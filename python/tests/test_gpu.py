@@ -115,11 +115,14 @@ def test_the_producers_stream_is_followed_and_need_not_outlive_the_tree(cuda, on
     del tree
 
 
-def test_dlpack_points_give_the_host_tree_on_the_legacy_stream(on_device):
+def test_dlpack_points_give_the_host_tree_on_the_legacy_stream(cuda, on_device):
     X = random_points(20000, 2, seed=4).astype(np.float32)
     producer = DLPackArray(on_device(X), X.shape, bits=32)
-    assert same_tree(gridemst.emst(producer), gridemst.emst(X, backend="cpu"))
-    assert producer.streams == [1]
+    edges, weights = gridemst.emst(X, backend="cpu")
+    assert same_tree(gridemst.emst(producer), (edges, weights))
+    tree = gridemst.emst(producer, result="device")
+    assert producer.streams == [1, 1]
+    assert np.array_equal(cuda.to_host(tree.v.__cuda_array_interface__), edges[:, 1])
 
 
 @pytest.mark.parametrize("host_points", [False, True])

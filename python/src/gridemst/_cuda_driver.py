@@ -39,8 +39,7 @@ def pointer_device(address):
 
 def wait_for_stream(stream):
     """Waits until the work queued on `stream` (a CUstream or cudaStream_t
-    as an integer: 1 the legacy default stream, 2 the per-thread one) is
-    done."""
+    that a program created, as an integer) is done."""
     lib = _load()
     rc = 0 if lib is None else lib.cuStreamSynchronize(ctypes.c_void_p(stream))
     if rc != 0:

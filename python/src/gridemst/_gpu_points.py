@@ -6,7 +6,7 @@ on the stream the producer names (the CUDA Array Interface's "stream"), so
 it follows the producer's work on the points without a synchronization;
 a DLPack producer is asked to make its points ready for the legacy default
 stream, on which the solve then runs.  (A solve that leaves its tree on the
-device waits for that stream instead: see solve.)
+device waits for a stream the producer made instead: see solve.)
 """
 from collections import namedtuple
 
@@ -16,6 +16,9 @@ from . import _cuda_driver, _gridemst
 from ._points import shape_error
 
 LEGACY_DEFAULT_STREAM = 1
+PER_THREAD_DEFAULT_STREAM = 2
+# no stream (0: the data is ready), and the streams no one destroys
+DEFAULT_STREAMS = (0, LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM)
 
 # DLPack device types and type codes (dlpack.h)
 _DL_CUDA, _DL_CUDA_MANAGED = 2, 13

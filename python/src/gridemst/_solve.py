@@ -2,7 +2,7 @@
 import numbers
 
 from . import _cuda_driver, _gridemst
-from ._gpu_points import gpu_points
+from ._gpu_points import DEFAULT_STREAMS, gpu_points
 from ._points import host_points
 
 # The options every function takes, documented once for the docstrings.
@@ -45,10 +45,10 @@ def solve(X, precision="double", backend="auto", threads=None, index="grid", res
     if gpu is None:
         return _gridemst.solve(host_points(X), **options)
     stream = gpu.stream
-    if result == "device" and stream:
+    if result == "device" and stream not in DEFAULT_STREAMS:
         # A tree left on the device is freed in the order of the stream it
-        # was made on, which must outlive it; the producer's may not: wait
-        # for it, and solve on a stream of the solve's own.
+        # was made on, which must outlive it; a stream the producer made may
+        # not: wait for it, and solve on a stream of the solve's own.
         _cuda_driver.wait_for_stream(stream)
         stream = 0
     return _gridemst.solve_device(gpu.address, gpu.n, gpu.dim, gpu.float64, gpu.device, stream, **options)
