@@ -1,0 +1,42 @@
+"""The GIL is released while solving, and Ctrl-C ends a solve's call."""
+import signal
+import threading
+import time
+
+import pytest
+
+import gridemst
+from reference import random_points
+
+
+def test_other_threads_run_while_a_solve_does():
+    X = random_points(200_000, 2, seed=61)
+    solved = []
+    thread = threading.Thread(target=lambda: solved.append(gridemst.emst(X, backend="cpu", threads=1)))
+    ticks = [time.perf_counter()]
+    thread.start()
+    while thread.is_alive():
+        ticks.append(time.perf_counter())
+    thread.join()
+    assert len(solved) == 1
+    took = ticks[-1] - ticks[0]
+    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    # a solve holding the GIL would stop this loop for most of its time
+    assert took > 0.1 and max(gaps) < took / 2, (took, max(gaps))
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no interval timers")
+def test_an_interrupt_during_a_solve_raises_keyboard_interrupt():
+    X = random_points(200_000, 2, seed=62)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(KeyboardInterrupt):
+            gridemst.emst(X, backend="cpu", threads=1)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
