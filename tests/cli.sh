@@ -171,7 +171,7 @@ expect_ok "--n 0"
 
 printf 'x,y\n0,0\n3,4\n3,4\n0,0\n6,8\n' >"$tmp/dups.csv"
 run "$tmp/dups.csv" --verify -o "$tmp/dups.out"
-expect_ok "duplicates"
+expect_ok_header "duplicates"
 grep -q '^gridemst: 5 points (2D, 2 duplicates) -> 4 edges, total weight 10$' "$tmp/out" ||
     fail "duplicates: $(head -n 1 "$tmp/out")"
 
@@ -230,7 +230,7 @@ fi
 cp "$tmp/dups.csv" "$tmp/-dash.csv"
 (cd "$tmp" && "$prog" -q -oattached.csv --format=auto -- -dash.csv) >"$tmp/out" 2>"$tmp/err"
 status=$?
-expect_ok "-oFILE and --"
+expect_ok_header "-oFILE and --"
 expect_tree "-oFILE and --" "$tmp/attached.csv" 5
 
 # --------------------------------------------------------------- single linkage, flat clusters

@@ -18,6 +18,16 @@ expect_ok() {
     fi
 }
 
+# expect_ok_header NAME: the last run succeeded, and standard error holds
+# only the note that the input's first line was read as a header.
+expect_ok_header() {
+    if [ "$status" -ne 0 ]; then
+        fail "$1: exit status $status, expected 0: $(head -c 300 "$tmp/err")"
+    elif [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q "^gridemst: note: .*:1: read as a header line" "$tmp/err"; then
+        fail "$1: expected the header note alone on standard error, got: $(head -c 300 "$tmp/err")"
+    fi
+}
+
 # lines FILE: the number of lines in FILE.
 lines() {
     wc -l <"$1" | tr -d ' '

@@ -60,8 +60,8 @@ static const opt_spec options[] = {
     {OPT_OUTPUT, "output", 'o', "FILE", "write the tree as CSV lines u,v,w sorted by (w, u, v); '-' is standard output",
      ANY},
     {OPT_JSON, "json", 0, NULL, "print one JSON object on standard output instead of the summary", ANY},
-    {OPT_FORMAT, "format", 0, "auto|tsplib|text|binary", "input format (default auto: from the file name's extension)",
-     FILES},
+    {OPT_FORMAT, "format", 0, "auto|tsplib|text|binary",
+     "input format (default auto: from the file name's extension; for standard input, from its first line)", FILES},
     {OPT_GENERATE, "generate", 0, "uniform|normal|clustered|lattice|blobs",
      "generate the points instead of reading INPUT", ANY},
     {OPT_N, "n", 0, "N", "number of points to generate (1e6 style accepted)", GENERATED},
@@ -398,7 +398,9 @@ void cli_print_help(FILE *f)
           "Computes the exact Euclidean minimum spanning tree of 2D or 3D points.\n"
           "INPUT is a TSPLIB file (.tsp), an ArborX binary file (.bin: int32 n, int32 dim,\n"
           "n*dim float32) or a text file (anything else: 2 or 3 numbers per line, separated\n"
-          "by blanks or commas, '#' comments, one optional header line).\n"
+          "by blanks or commas, '#' comments, a first line with no number is a header).\n"
+          "INPUT '-' is standard input: TSPLIB when its first line is a TSPLIB keyword line\n"
+          "(NAME : ...), else text; binary with --format binary.\n"
           "\n"
           "Options (a value may also be given as --option=VALUE):\n",
           f);

@@ -70,10 +70,18 @@ static int load_points(job *j)
         j->run.format = "generated";
         rc = gemst_generate(a->kind, a->n, a->dim, (uint64_t)a->seed, &j->ps, &j->err);
     } else {
-        gemst_format format = a->format == GEMST_FORMAT_AUTO ? gemst_format_from_path(a->input) : a->format;
+        gemst_format format = a->format;
+        if (format == GEMST_FORMAT_AUTO && !gemst_is_stdin(a->input))
+            format = gemst_format_from_path(a->input);
         j->run.input = a->input;
-        j->run.format = gemst_format_name(format);
         rc = gemst_read_points(a->input, format, &j->ps, print_warning, NULL, &j->err);
+        /* standard input's format came from its content */
+        if (format == GEMST_FORMAT_AUTO)
+            format = j->ps.is_tsplib ? GEMST_FORMAT_TSPLIB : GEMST_FORMAT_TEXT;
+        j->run.format = gemst_format_name(format);
+        if (rc == GRIDEMST_OK && j->ps.header_line > 0)
+            fprintf(stderr, "gridemst: note: %s:%lld: read as a header line, not a point: '%s'\n",
+                    gemst_input_name(a->input), (long long)j->ps.header_line, j->ps.header);
     }
     j->run.input_ms = cli_now_ms() - t0;
     return rc;

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Tests of the gridemst tool on careless input and hostile environments:
+# byte-order marks and header lines, standard input, float rounding, output
+# files that cannot be written, memory limits and OpenMP's wait policy
+# (tests/testlib.sh says how it is run).
+
+# shellcheck source=tests/testlib.sh
+. "$(dirname "$0")/testlib.sh"
+# shellcheck source=tests/clilib.sh
+. "$(dirname "$0")/clilib.sh"
+
+# --------------------------------------------------------------- header lines and byte-order marks
+
+# A UTF-8 byte-order mark before the first point: 3 points, not 2.
+printf '\357\273\2771 2\n3 4\n5 6\n' >"$tmp/bom.txt"
+run "$tmp/bom.txt" --json
+expect_ok "byte-order mark"
+[ "$(json_value n "$tmp/out")" = 3 ] || fail "byte-order mark: n is $(json_value n "$tmp/out"), expected 3"
+
+# ... and before a TSPLIB keyword, which it used to hide ("NODE_COORD_SECTION before DIMENSION").
+printf '\357\273\277DIMENSION : 2\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 3 4\nEOF\n' >"$tmp/bom.tsp"
+run "$tmp/bom.tsp" -q -o "$tmp/bom.csv"
+expect_ok "TSPLIB with a byte-order mark"
+[ "$(cat "$tmp/bom.csv")" = "0,1,5" ] || fail "TSPLIB with a byte-order mark: tree $(cat "$tmp/bom.csv")"
+
+# A mistyped number on the first line is an error naming the line and the
+# field, not a header that drops the point.
+printf 'l.5 2\n3 4\n5 6\n' >"$tmp/typo.txt"
+expect_error "typo on line 1" "typo.txt:1: field 1 is not a number: 'l.5'" "$tmp/typo.txt"
+printf '1.5x 2\n3 4\n5 6\n' >"$tmp/typo2.txt"
+expect_error "typo on line 1 (digits first)" "typo2.txt:1: field 1 is not a number: '1.5x'" "$tmp/typo2.txt"
+printf '1 2\n3 4x\n' >"$tmp/typo3.txt"
+expect_error "typo on line 2" "typo3.txt:2: field 2 is not a number: '4x'" "$tmp/typo3.txt"
+
+# A header is said once, quoted, on standard error.
+printf '# survey\nlon, lat\n1 2\n3 4\n' >"$tmp/header.txt"
+run "$tmp/header.txt" -q
+if [ "$status" -ne 0 ] || [ "$(lines "$tmp/err")" -ne 1 ] ||
+    [ "$(cat "$tmp/err")" != "gridemst: note: $tmp/header.txt:2: read as a header line, not a point: 'lon, lat'" ]; then
+    fail "header note: status $status, stderr: $(cat "$tmp/err")"
+fi
+
+# --------------------------------------------------------------- standard input
+
+printf '0 0\n3 4\n0 8\n' >"$tmp/three.txt"
+"$prog" -q -o "$tmp/three.csv" "$tmp/three.txt" || fail "three points from a file"
+"$prog" -q -o - - <"$tmp/three.txt" >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_ok "INPUT -"
+cmp -s "$tmp/out" "$tmp/three.csv" || fail "INPUT -: another tree than from the file: $(cat "$tmp/out")"
+
+# TSPLIB from its first keyword line; --format binary for binary.
+"$prog" - --json <"$tmp/bom.tsp" >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_ok "INPUT - (TSPLIB)"
+[ "$(json_value format "$tmp/out")" = tsplib ] || fail "INPUT - (TSPLIB): format $(json_value format "$tmp/out")"
+[ "$(json_value input "$tmp/out")" = - ] || fail "INPUT - (TSPLIB): input $(json_value input "$tmp/out")"
+"$prog" -q "$tmp/three.txt" --save-points "$tmp/three.bin" || fail "--save-points of three points"
+"$prog" -q --format binary -o - - <"$tmp/three.bin" >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_ok "INPUT - --format binary"
+cmp -s "$tmp/out" "$tmp/three.csv" || fail "INPUT - --format binary: another tree: $(cat "$tmp/out")"
+printf '0 0\n1 x\n' | "$prog" - >"$tmp/out" 2>"$tmp/err"
+[ "$(cat "$tmp/err")" = "gridemst: (standard input):2: field 2 is not a number: 'x'" ] ||
+    fail "INPUT -: error message: $(cat "$tmp/err")"
+
+finish
