@@ -64,4 +64,32 @@ printf '0 0\n1 x\n' | "$prog" - >"$tmp/out" 2>"$tmp/err"
 [ "$(cat "$tmp/err")" = "gridemst: (standard input):2: field 2 is not a number: 'x'" ] ||
     fail "INPUT -: error message: $(cat "$tmp/err")"
 
+# --------------------------------------------------------------- output files
+
+# Output files are claimed before the input is read: an unwritable one fails
+# first, at once.
+expect_error "-o /proc/x" "/proc/x: cannot write: No such file or directory" -o /proc/x "$tmp/missing.txt"
+expect_error "-o into a missing directory" "$tmp/none/x.csv: cannot write" --generate uniform --n 1e5 \
+    -o "$tmp/none/x.csv"
+expect_error "-o a directory" "$tmp: cannot write: Is a directory" --generate uniform --n 10 -o "$tmp"
+expect_error "--labels unwritable, -o fine" "$tmp/none/l.txt: cannot write" --cut 1 -o "$tmp/tree1.csv" \
+    --labels "$tmp/none/l.txt" "$tmp/three.txt"
+[ -e "$tmp/tree1.csv" ] && fail "an output claimed before a failing one was left behind"
+
+# A failed run leaves no file behind that it created, and an existing one as
+# it was.
+printf 'keep\n' >"$tmp/old.csv"
+expect_error "bad input with outputs" "typo.txt:1" -o "$tmp/new.csv" --linkage "$tmp/new.linkage" \
+    --save-points "$tmp/new.bin" --cut 1 --labels "$tmp/old.csv" "$tmp/typo.txt"
+for f in new.csv new.linkage new.bin; do
+    [ -e "$tmp/$f" ] && fail "bad input: $f was left behind"
+done
+[ "$(cat "$tmp/old.csv")" = keep ] || fail "bad input: an existing output was changed"
+printf '9e307 0\n-9e307 0\n' >"$tmp/span.txt"
+expect_error "failed solve with -o" "span more than the largest double" -o "$tmp/new.csv" "$tmp/span.txt"
+[ -e "$tmp/new.csv" ] && fail "failed solve: new.csv was left behind"
+# devices are written as before
+run "$tmp/three.txt" -q -o /dev/null
+expect_ok "-o /dev/null"
+
 finish

@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/clusters.h"
+#include "cli/outputs.h"
 #include "cli/report.h"
 #include "tools/generate.h"
 #include "tools/io.h"
@@ -51,6 +52,7 @@ typedef struct job {
     gridemst_result res;
     cli_verify verify;
     cli_clusters clusters;
+    cli_outputs outputs;
     cli_run run; /* what the reports describe */
     char label[160]; /* the name of a generated set */
     gridemst_error err;
@@ -186,13 +188,16 @@ static int solve(job *j)
     return rc;
 }
 
-/* Everything up to the reports: points, solve, files, --verify. */
+/* Everything up to the reports: output files claimed, points, solve,
+ * files written, --verify. */
 static int compute(job *j)
 {
     const cli_args *a = j->args;
     j->run.ps = &j->ps;
     j->run.res = &j->res;
-    int rc = load_points(j);
+    int rc = cli_outputs_claim(a, &j->outputs, &j->err);
+    if (rc == GRIDEMST_OK)
+        rc = load_points(j);
     /* saved before solving, so that an input the solver fails on can be kept */
     if (rc == GRIDEMST_OK && a->save_points)
         rc = gemst_write_binary(a->save_points, &j->ps, &j->err);
@@ -253,6 +258,8 @@ int main(int argc, char **argv)
 
     job j = {.args = &args};
     int rc = compute(&j);
+    if (rc != GRIDEMST_OK)
+        cli_outputs_discard(&j.outputs);
     int status = rc == GRIDEMST_OK ? report(&args, &j.run) : report_error(rc, &j.err);
     gridemst_result_free(&j.res);
     gemst_pointset_free(&j.ps);
