@@ -9,6 +9,10 @@
 # shellcheck source=tests/clilib.sh
 . "$(dirname "$0")/clilib.sh"
 
+# A python3 for independent reference values, where there is one.
+python=
+command -v python3 >/dev/null 2>&1 && python=python3
+
 # --------------------------------------------------------------- header lines and byte-order marks
 
 # A UTF-8 byte-order mark before the first point: 3 points, not 2.
@@ -63,6 +67,69 @@ cmp -s "$tmp/out" "$tmp/three.csv" || fail "INPUT - --format binary: another tre
 printf '0 0\n1 x\n' | "$prog" - >"$tmp/out" 2>"$tmp/err"
 [ "$(cat "$tmp/err")" = "gridemst: (standard input):2: field 2 is not a number: 'x'" ] ||
     fail "INPUT -: error message: $(cat "$tmp/err")"
+
+# --------------------------------------------------------------- float rounding
+
+# float_counts FILE: "ROUNDED MERGED" as --precision float's rounding does
+# them (gridemst.h: translated to the bounding-box minimum, scaled by a power
+# of two that maps the widest side below 1, rounded to float32), computed in
+# Python: points with a coordinate that changes, and points equal after
+# rounding to an earlier point that differs before.
+float_counts() {
+    "$python" - "$1" <<'PY'
+import math, struct, sys
+pts = [tuple(float(v) for v in line.split()) for line in open(sys.argv[1]) if line.strip()]
+dim = len(pts[0])
+lo = [min(p[d] for p in pts) for d in range(dim)]
+widest = max(max(p[d] for p in pts) - lo[d] for d in range(dim))
+scale = 2.0 ** -math.frexp(widest)[1] if widest > 0 else 1.0
+f32 = lambda t: struct.unpack("f", struct.pack("f", t))[0]
+work = [tuple(f32((p[d] - lo[d]) * scale) for d in range(dim)) for p in pts]
+rounded = sum(any(work[i][d] != (pts[i][d] - lo[d]) * scale for d in range(dim)) for i in range(len(pts)))
+first = {}
+merged = 0
+for p, w in zip(pts, work):
+    if w in first and first[w] != p:
+        merged += 1
+    first.setdefault(w, p)
+print(rounded, merged)
+PY
+}
+
+# Decimal fractions round, but no two points become one: no warning, and
+# the JSON says what rounding did.
+printf '0.1 0.2\n0.3 0.4\n0.7 0.1\n' >"$tmp/decimal.txt"
+run "$tmp/decimal.txt"
+expect_ok "decimal fractions in float"
+run "$tmp/decimal.txt" --json
+if [ -n "$python" ]; then
+    # shellcheck disable=SC2046
+    set -- $(float_counts "$tmp/decimal.txt")
+    grep -q "\"float_rounding\": {\"rounded_points\": $1, \"merged_points\": $2}" "$tmp/out" ||
+        fail "decimal fractions: expected rounded $1, merged $2: $(grep -o '"float_rounding": [^}]*}' "$tmp/out")"
+fi
+run "$tmp/decimal.txt" --json --precision double
+grep -q '"float_rounding": null' "$tmp/out" || fail "double precision: float_rounding is not null"
+
+# 1e8 + 1 and 1e8 + 2 need 27 bits: in float32 they fall onto 1e8, and the
+# tree joins them by zero-length edges.  That is warned about.
+printf '0 0\n100000000 0\n100000001 0\n100000002 0\n' >"$tmp/merged.txt"
+run "$tmp/merged.txt" -q
+if [ "$status" -ne 0 ] || [ "$(lines "$tmp/err")" -ne 1 ] ||
+    ! grep -q "^gridemst: warning: float precision merged [0-9]* points\? with other points" "$tmp/err"; then
+    fail "merged points: expected one warning, got status $status: $(cat "$tmp/err")"
+fi
+run "$tmp/merged.txt" --json
+if [ -n "$python" ]; then
+    # shellcheck disable=SC2046
+    set -- $(float_counts "$tmp/merged.txt")
+    [ "$2" -gt 0 ] || fail "merged points: the reference merges none"
+    grep -q "\"float_rounding\": {\"rounded_points\": $1, \"merged_points\": $2}" "$tmp/out" ||
+        fail "merged points: expected rounded $1, merged $2: $(grep -o '"float_rounding": [^}]*}' "$tmp/out")"
+    grep -q "merged $2 point" "$tmp/err" || fail "merged points: the warning does not count $2: $(cat "$tmp/err")"
+fi
+run "$tmp/merged.txt" --precision double
+expect_ok "merged points in double"
 
 # --------------------------------------------------------------- output files
 

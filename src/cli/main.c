@@ -9,6 +9,7 @@
 #include "cli/clusters.h"
 #include "cli/outputs.h"
 #include "cli/report.h"
+#include "cli/rounding.h"
 #include "tools/generate.h"
 #include "tools/io.h"
 #include "tools/pointset.h"
@@ -53,6 +54,7 @@ typedef struct job {
     cli_verify verify;
     cli_clusters clusters;
     cli_outputs outputs;
+    cli_rounding rounding;
     cli_run run; /* what the reports describe */
     char label[160]; /* the name of a generated set */
     gridemst_error err;
@@ -89,36 +91,21 @@ static int load_points(job *j)
     return rc;
 }
 
-/* Index of the first point whose coordinates, translated to the bounding
- * box minimum as the solver does, are not exact in float32; -1 if none. */
-static int64_t first_inexact_point(const gemst_pointset *ps)
+/* Float precision: counts what rounding did to the points, and warns when
+ * it merged distinct points, which changes the tree's shape. */
+static void check_rounding(job *j)
 {
-    double lo[3] = {0, 0, 0};
-    for (int d = 0; d < ps->dim; d++)
-        for (int64_t i = 0; i < ps->n; i++) {
-            double v = gemst_pointset_coord(ps, i, d);
-            lo[d] = i == 0 || v < lo[d] ? v : lo[d];
-        }
-    for (int64_t i = 0; i < ps->n; i++)
-        for (int d = 0; d < ps->dim; d++) {
-            double t = gemst_pointset_coord(ps, i, d) - lo[d];
-            if ((double)(float)t != t)
-                return i;
-        }
-    return -1;
-}
-
-/* Float precision rounds the points; say so when it changes them. */
-static void warn_if_rounded(const job *j)
-{
-    if (j->args->opt.precision != GRIDEMST_PRECISION_FLOAT || j->ps.dtype != GRIDEMST_FLOAT64)
+    if (j->res.stats.precision != GRIDEMST_PRECISION_FLOAT)
         return;
-    int64_t i = first_inexact_point(&j->ps);
-    if (i >= 0)
+    cli_rounding_check(&j->ps, &j->res, &j->rounding);
+    j->run.rounding = &j->rounding;
+    int64_t m = j->rounding.merged_points;
+    if (m > 0)
         fprintf(stderr,
-                "gridemst: warning: float precision rounds the coordinates (point %lld is the first changed); the "
-                "tree is exact for the rounded points: use --precision double for the points as given\n",
-                (long long)i);
+                "gridemst: warning: float precision merged %lld point%s with other points (their coordinates round to "
+                "the same float32 working point) and joined them by zero-length edges; use --precision double for "
+                "the points as given\n",
+                (long long)m, m == 1 ? "" : "s");
 }
 
 static int solve_once(job *j)
@@ -201,10 +188,10 @@ static int compute(job *j)
     /* saved before solving, so that an input the solver fails on can be kept */
     if (rc == GRIDEMST_OK && a->save_points)
         rc = gemst_write_binary(a->save_points, &j->ps, &j->err);
-    if (rc == GRIDEMST_OK) {
-        warn_if_rounded(j);
+    if (rc == GRIDEMST_OK)
         rc = solve(j);
-    }
+    if (rc == GRIDEMST_OK)
+        check_rounding(j);
     if (rc == GRIDEMST_OK && a->output)
         rc = gemst_write_edges_csv(a->output, j->res.edges, j->res.n_edges, &j->err);
     if (rc == GRIDEMST_OK) {

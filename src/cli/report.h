@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cli/clusters.h"
+#include "cli/rounding.h"
 #include "gridemst.h"
 #include "tools/pointset.h"
 
@@ -32,6 +33,7 @@ typedef struct cli_run {
     double device_ms[3];      /* device time of the solves: median, min, max (see cli_device_ms) */
     const cli_verify *verify; /* NULL without --verify */
     const cli_clusters *clusters; /* NULL without --clusters or --cut */
+    const cli_rounding *rounding; /* float precision's rounding; NULL with double */
 } cli_run;
 
 /* The solve's time from points on the device to the sorted tree on the
