@@ -159,4 +159,28 @@ expect_error "failed solve with -o" "span more than the largest double" -o "$tmp
 run "$tmp/three.txt" -q -o /dev/null
 expect_ok "-o /dev/null"
 
+# --------------------------------------------------------------- memory
+
+expect_usage "--n 5e9" "--n 5e9: more than 2\\^32 - 2 points" --generate uniform --n 5e9
+expect_usage "--n 4294967295" "more than 2\\^32 - 2 points" --generate uniform --n 4294967295
+
+# An address-space limit (ulimit -v) is memory the process may not use: a
+# generated set that cannot fit is refused before it is made, a file's
+# points by the solver before it allocates.  AddressSanitizer needs more
+# address space than any such limit leaves.
+if [ "${GEMST_SANITIZERS:-no}" != yes ]; then
+    (ulimit -v 200000 && exec "$prog" --generate uniform --n 1e7 --backend cpu) >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if [ "$status" -ne 2 ] || ! grep -q "^gridemst: --generate: 10000000 points need about [0-9]* bytes of host memory" \
+        "$tmp/err"; then
+        fail "generate beyond ulimit -v: status $status: $(cat "$tmp/err")"
+    fi
+    "$prog" --generate uniform --n 1e6 -q --save-points "$tmp/million.bin" || fail "saving a million points"
+    (ulimit -v 150000 && exec "$prog" "$tmp/million.bin" --backend cpu) >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if [ "$status" -ne 2 ] || ! grep -q "^gridemst: 1000000 points need about [0-9]* bytes of host memory" "$tmp/err"; then
+        fail "solve beyond ulimit -v: status $status: $(cat "$tmp/err")"
+    fi
+fi
+
 finish

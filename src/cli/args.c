@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
+
 typedef enum opt_id {
     OPT_OUTPUT,
     OPT_JSON,
@@ -204,6 +206,16 @@ static int number_option(parser *p, const opt_spec *o, const char *value, double
     return 0;
 }
 
+/* --n: no more points than a solve takes (point indices are 32-bit). */
+static int point_count_option(parser *p, const opt_spec *o, const char *value, int64_t *out)
+{
+    if (integer_option(p, o, value, 0, INT64_MAX, out) != 0)
+        return -1;
+    if (*out > GEMST_MAX_POINTS)
+        return fail(p, "--%s %s: more than 2^32 - 2 points, the most the solver takes", o->name, value);
+    return 0;
+}
+
 /* rc is what the name parser returned for value. */
 static int choice_option(parser *p, const opt_spec *o, const char *value, int rc)
 {
@@ -222,7 +234,7 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_JSON: a->json = 1; return 0;
     case OPT_FORMAT: return choice_option(p, o, value, gemst_parse_format(value, &a->format));
     case OPT_GENERATE: a->generate = 1; return choice_option(p, o, value, gemst_parse_gen_kind(value, &a->kind));
-    case OPT_N: return integer_option(p, o, value, 0, INT64_MAX, &a->n);
+    case OPT_N: return point_count_option(p, o, value, &a->n);
     case OPT_DIM: return int_option(p, o, value, 2, 3, &a->dim);
     case OPT_SEED: return integer_option(p, o, value, 0, INT64_MAX, &a->seed);
     case OPT_BACKEND: return choice_option(p, o, value, gridemst_parse_backend(value, &a->opt.backend));

@@ -10,6 +10,8 @@
 #include "cli/outputs.h"
 #include "cli/report.h"
 #include "cli/rounding.h"
+#include "common.h"
+#include "host_memory.h"
 #include "tools/generate.h"
 #include "tools/io.h"
 #include "tools/pointset.h"
@@ -60,6 +62,24 @@ typedef struct job {
     gridemst_error err;
 } job;
 
+/* --generate: refuses a set that cannot fit before making it, counting the
+ * points and what the solve needs besides them (gridemst_host_bytes). */
+static int check_generate_memory(const cli_args *a, gridemst_error *err)
+{
+    const uint64_t usable = gemst_usable_memory_bytes();
+    const int64_t solve = gridemst_host_bytes(a->n, a->dim, &a->opt);
+    if (usable == 0 || solve < 0)
+        return GRIDEMST_OK;
+    const uint64_t points = (uint64_t)a->n * (uint64_t)a->dim * sizeof(float), need = points + (uint64_t)solve;
+    if (need <= usable)
+        return GRIDEMST_OK;
+    return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY,
+                      "--generate: %lld points need about %llu bytes of host memory (%llu for the points, %llu for "
+                      "the solve); %llu may be used",
+                      (long long)a->n, (unsigned long long)need, (unsigned long long)points,
+                      (unsigned long long)solve, (unsigned long long)usable);
+}
+
 /* Reads INPUT or generates the points; fills in the run's input, format and
  * input time. */
 static int load_points(job *j)
@@ -72,7 +92,9 @@ static int load_points(job *j)
                  (long long)a->n, a->dim, (long long)a->seed);
         j->run.input = j->label;
         j->run.format = "generated";
-        rc = gemst_generate(a->kind, a->n, a->dim, (uint64_t)a->seed, &j->ps, &j->err);
+        rc = check_generate_memory(a, &j->err);
+        if (rc == GRIDEMST_OK)
+            rc = gemst_generate(a->kind, a->n, a->dim, (uint64_t)a->seed, &j->ps, &j->err);
     } else {
         gemst_format format = a->format;
         if (format == GEMST_FORMAT_AUTO && !gemst_is_stdin(a->input))
