@@ -183,4 +183,11 @@ if [ "${GEMST_SANITIZERS:-no}" != yes ]; then
     fi
 fi
 
+# --------------------------------------------------------------- OpenMP wait policy
+
+if can_see_policy; then
+    [ "$(policy_seen "" "$prog" -q)" = passive ] || fail "OMP_WAIT_POLICY unset: the tool did not wait passively"
+    [ "$(policy_seen active "$prog" -q)" = active ] || fail "OMP_WAIT_POLICY=active: the user's policy was not kept"
+fi
+
 finish

@@ -249,6 +249,12 @@ else
     expect_error "bad PNG" "fake.png: bad PNG: " -k 2 "$tmp/fake.png"
 fi
 
+# OpenMP threads wait passively unless the user says otherwise.
+if can_see_policy; then
+    [ "$(policy_seen "" "$seg" -k 2)" = passive ] || fail "OMP_WAIT_POLICY unset: the tool did not wait passively"
+    [ "$(policy_seen active "$seg" -k 2)" = active ] || fail "OMP_WAIT_POLICY=active: the user's policy was not kept"
+fi
+
 run --help
 [ "$status" -eq 0 ] && grep -q "^Usage: gridemst-segment" "$tmp/out" || fail "--help"
 run --version

@@ -14,6 +14,7 @@
 #include "host_memory.h"
 #include "tools/generate.h"
 #include "tools/io.h"
+#include "tools/omp_wait.h"
 #include "tools/pointset.h"
 
 enum {
@@ -250,6 +251,7 @@ static int report(const cli_args *a, const cli_run *run)
 
 int main(int argc, char **argv)
 {
+    gemst_default_passive_wait(argv);
     cli_args args;
     char msg[512];
     if (cli_parse_args(argc, argv, &args, msg, sizeof msg) != 0) {
