@@ -137,7 +137,8 @@ typedef struct gridemst_options {
                                      static pruning).  Setting either turns the CUDA
                                      backend's choice off. */
     int late_bvh;                 /* grid index with static pruning: the Boruvka iteration
-                                     (counted from 0, as in iteration_ms) from which FindMin1
+                                     K >= 1 (counted from 0, as in iteration_ms; iteration 0
+                                     always searches the grid) from which FindMin1
                                      searches a BVH over the grid's points instead of the grid;
                                      0 = the library's rule: after an iteration whose fallback
                                      searched from 1/8 of the points and added an edge of 8

@@ -373,8 +373,9 @@ expect_usage "--dim 4" "--dim: expected 2 or 3" --generate uniform --n 10 --dim 
 expect_usage "--seed x" "--seed" --generate uniform --n 10 --seed x
 expect_usage "--occupancy -1" "--occupancy" --occupancy -1 "$tmp/one.txt"
 expect_usage "--crowded -1" "--crowded" --crowded -1 "$tmp/one.txt"
-expect_usage "--late-bvh 0" "--late-bvh: expected auto\|never\|K" --late-bvh 0 "$tmp/one.txt"
-expect_usage "--late-bvh soon" "--late-bvh: expected auto\|never\|K" --late-bvh soon "$tmp/one.txt"
+expect_usage "--late-bvh 0" "--late-bvh: expected auto, never or an iteration K >= 1 \(iteration 0 always" \
+    --late-bvh 0 "$tmp/one.txt"
+expect_usage "--late-bvh soon" "--late-bvh: expected auto, never or an iteration K >= 1" --late-bvh soon "$tmp/one.txt"
 expect_usage "--crowded 1.5" "--crowded" --crowded 1.5 "$tmp/one.txt"
 expect_usage "--device x" "--device" --device x "$tmp/one.txt"
 expect_usage "--prune bogus" "--prune: expected none\|dynamic\|static" --prune bogus "$tmp/one.txt"

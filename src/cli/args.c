@@ -82,8 +82,9 @@ static const opt_spec options[] = {
     {OPT_CROWDED, "crowded", 0, "N",
      "grid cells of more than N points get a grid of their own (default 0: the library's choice)", ANY},
     {OPT_LATE_BVH, "late-bvh", 0, "auto|never|K",
-     "grid with static pruning: search a BVH over the grid's points from Boruvka iteration K (counted from 0) on "
-     "(default auto: once clusters have merged and their gaps are wide)",
+     "grid with static pruning: from Boruvka iteration K >= 1 on, search a BVH over the grid's points (iterations "
+     "count from 0, and iteration 0 always searches the grid; default auto: once clusters have merged and their "
+     "gaps are wide)",
      ANY},
     {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (skipped when n > 20000)", ANY},
     {OPT_REPEAT, "repeat", 0, "R",
@@ -246,7 +247,12 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_DEVICE: return int_option(p, o, value, 0, INT_MAX, &a->opt.device);
     case OPT_OCCUPANCY: return number_option(p, o, value, &a->opt.cell_occupancy);
     case OPT_CROWDED: return integer_option(p, o, value, 0, INT64_MAX, &a->opt.crowded_cell);
-    case OPT_LATE_BVH: return choice_option(p, o, value, gridemst_parse_late_bvh(value, &a->opt.late_bvh));
+    case OPT_LATE_BVH:
+        if (gridemst_parse_late_bvh(value, &a->opt.late_bvh) == 0)
+            return 0;
+        return fail(p, "--%s: expected auto, never or an iteration K >= 1 (iteration 0 always searches the grid), "
+                       "got '%s'",
+                    o->name, value);
     case OPT_VERIFY: a->verify = 1; return 0;
     case OPT_REPEAT: return int_option(p, o, value, 0, INT_MAX, &a->repeat);
     case OPT_SAVE_POINTS: a->save_points = value; return 0;
