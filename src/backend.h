@@ -45,6 +45,11 @@ typedef struct gemst_tree {
 void gemst_tree_free(gemst_tree *t);
 
 int gemst_cpu_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+/* Host bytes the CPU backend needs at its peak for pb (coords unused),
+ * erring high: what its solve checks against opt.max_host_bytes. */
+uint64_t gemst_cpu_host_bytes(const gemst_problem *pb);
+uint64_t gemst_cpu_host_bytes_f32(const gemst_problem *pb);
+uint64_t gemst_cpu_host_bytes_f64(const gemst_problem *pb);
 int gemst_cpu_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cpu_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 

@@ -164,7 +164,8 @@ typedef struct gridemst_options {
                                      static pruning).  Setting either turns the CUDA
                                      backend's choice off. */
     int late_bvh;                 /* grid index with static pruning: the Boruvka iteration
-                                     (counted from 0, as in iteration_ms) from which FindMin1
+                                     K >= 1 (counted from 0, as in iteration_ms; iteration 0
+                                     always searches the grid) from which FindMin1
                                      searches a BVH over the grid's points instead of the grid;
                                      0 = the library's rule: after an iteration whose fallback
                                      searched from 1/8 of the points and added an edge of 8
@@ -175,7 +176,14 @@ typedef struct gridemst_options {
                                      -1 = never.  The tree is the same either way.  Other
                                      strategies and nns BVH ignore it (but see min_samples). */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
-    int64_t max_host_bytes;       /* CPU: host memory the solve may use; 0 = physical memory */
+    int64_t max_host_bytes;       /* CPU: host memory the solve may use besides the result's
+                                     edges; 0 = what the process may use when the solve
+                                     starts, less those edges: the least of the
+                                     available memory (MemAvailable), its cgroup's
+                                     memory limit less its usage, and RLIMIT_AS and
+                                     RLIMIT_DATA less what is in use.  A job that does
+                                     not fit is refused (GRIDEMST_ERR_NO_MEMORY) before
+                                     anything is allocated; see gridemst_host_bytes */
     gridemst_progress_fn progress; /* NULL: no reports */
     void *progress_ctx;           /* passed to progress */
     void *cuda_stream;            /* CUDA: a cudaStream_t of opt.device to work on, so that the
@@ -343,6 +351,19 @@ GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_
 GRIDEMST_API int gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
                                        const gridemst_options *opt, gridemst_result *result,
                                        gridemst_error *err);
+
+/*
+ * Host memory, in bytes, that gridemst_solve of n points of dimension dim
+ * with these options (NULL: the defaults) needs besides the caller's
+ * points: the result's edges and, on the CPU backend, its working arrays
+ * at their peak (an estimate that errs high).  gridemst_solve refuses a job
+ * that does not fit in what it may use (options.max_host_bytes) with
+ * GRIDEMST_ERR_NO_MEMORY before it allocates; this tells a caller the same
+ * before it makes the points.  Backend AUTO counts as the CUDA backend
+ * where a device is usable (which falls back to the CPU when the job does
+ * not fit on it).  Returns -1 for an invalid n, dim or option.
+ */
+GRIDEMST_API int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_options *opt);
 
 /* Releases what gridemst_solve allocated, the device edges included;
  * safe on an empty result. */

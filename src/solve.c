@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "config.h"
+#include "host_memory.h"
 #include "result_edges.h"
 
 int gemst_check_options(const gridemst_options *o, gridemst_error *err)
@@ -151,6 +152,33 @@ static int check_device_input(gemst_problem *pb, double *host_points, gridemst_e
     return rc;
 }
 #endif
+
+/* Bytes of the result's edges for n points. */
+/* The result's host edges (none when the tree stays on the device). */
+static uint64_t result_bytes(const gridemst_options *o, int64_t n)
+{
+    return n >= 2 && o->result == GRIDEMST_RESULT_HOST ? (uint64_t)(n - 1) * sizeof(gridemst_edge) : 0;
+}
+
+/* Host memory for the backend: the caller's cap (options.max_host_bytes),
+ * within what the process may use less the result's edges, which are
+ * allocated first.  Fails when those edges alone do not fit. */
+static int host_budget(gemst_problem *pb, gridemst_error *err)
+{
+    const uint64_t usable = gemst_usable_memory_bytes(), edges = result_bytes(&pb->opt, pb->n);
+    if (usable == 0) /* unknown: the backend's own rule applies */
+        return GRIDEMST_OK;
+    if (edges > usable)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY,
+                          "%lld points: the tree's edges need %llu bytes of host memory; %llu may be used",
+                          (long long)pb->n, (unsigned long long)edges, (unsigned long long)usable);
+    uint64_t left = usable - edges > INT64_MAX ? INT64_MAX : usable - edges;
+    if (left == 0)
+        left = 1; /* 0 would mean no cap */
+    if (pb->opt.max_host_bytes == 0 || (uint64_t)pb->opt.max_host_bytes > left)
+        pb->opt.max_host_bytes = (int64_t)left;
+    return GRIDEMST_OK;
+}
 
 /* A tree whose total length is not a finite double: an error when an edge
  * itself is longer than the largest double (points that far apart have no
@@ -306,6 +334,8 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
         rc = mutual_reachability_options(&pb, err);
     if (rc == GRIDEMST_OK)
         rc = resolve_backend(&pb.opt, err);
+    if (rc == GRIDEMST_OK && n >= 2)
+        rc = host_budget(&pb, err);
     if (rc != GRIDEMST_OK)
         return rc;
 
@@ -365,6 +395,27 @@ int gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n,
                           const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
     return solve(d_coords, 1, dtype, n, dim, opt, result, err);
+}
+
+int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_options *opt)
+{
+    gemst_problem pb;
+    memset(&pb, 0, sizeof pb);
+    gridemst_options_init(&pb.opt);
+    if (opt)
+        pb.opt = *opt;
+    if (n < 0 || n > GEMST_MAX_POINTS || (dim != 2 && dim != 3) || gemst_check_options(&pb.opt, NULL) != GRIDEMST_OK)
+        return -1;
+    pb.n = n;
+    pb.dim = dim;
+    if (pb.opt.nns == GRIDEMST_NNS_BVH)
+        bvh_options(&pb.opt);
+    if (pb.opt.backend == GRIDEMST_BACKEND_AUTO)
+        pb.opt.backend = gridemst_cuda_device_count() > 0 ? GRIDEMST_BACKEND_CUDA : GRIDEMST_BACKEND_CPU;
+    uint64_t bytes = result_bytes(&pb.opt, n);
+    if (n >= 2 && pb.opt.backend == GRIDEMST_BACKEND_CPU)
+        bytes += gemst_cpu_host_bytes(&pb);
+    return (int64_t)bytes;
 }
 
 void gridemst_result_free(gridemst_result *result)

@@ -5,102 +5,8 @@
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
 
-# run ARGS...: runs gridemst; stdout in $tmp/out, stderr in $tmp/err, status in $status.
-run() {
-    "$prog" "$@" >"$tmp/out" 2>"$tmp/err"
-    status=$?
-}
-
-# expect_ok NAME: the last run succeeded and printed nothing on stderr
-# (standard error is a file here, so no progress line either).
-expect_ok() {
-    if [ "$status" -ne 0 ]; then
-        fail "$1: exit status $status, expected 0: $(head -c 300 "$tmp/err")"
-    elif [ -s "$tmp/err" ]; then
-        fail "$1: unexpected standard error: $(head -c 300 "$tmp/err")"
-    fi
-}
-
-# lines FILE: the number of lines in FILE.
-lines() {
-    wc -l <"$1" | tr -d ' '
-}
-
-# expect_error NAME PATTERN ARGS...: exit status 2, nothing on stdout, and
-# exactly one line "gridemst: ..." on stderr matching PATTERN (grep -E).
-expect_error() {
-    name=$1 pattern=$2
-    shift 2
-    run "$@"
-    if [ "$status" -ne 2 ]; then
-        fail "$name: exit status $status, expected 2"
-    elif [ "$(lines "$tmp/err")" -ne 1 ] || ! grep -Eq "^gridemst: .*($pattern)" "$tmp/err"; then
-        fail "$name: expected one line matching '$pattern' on stderr, got: $(cat "$tmp/err")"
-    elif [ -s "$tmp/out" ]; then
-        fail "$name: unexpected standard output"
-    fi
-}
-
-# expect_usage NAME PATTERN ARGS...: exit status 2, "gridemst: ..." matching
-# PATTERN and the hint "Try 'gridemst --help'." on stderr, nothing more.
-expect_usage() {
-    name=$1 pattern=$2
-    shift 2
-    run "$@"
-    if [ "$status" -ne 2 ]; then
-        fail "$name: exit status $status, expected 2"
-    elif [ "$(lines "$tmp/err")" -ne 2 ] || ! head -n 1 "$tmp/err" | grep -Eq "^gridemst: .*($pattern)" ||
-        [ "$(sed -n 2p "$tmp/err")" != "Try 'gridemst --help'." ]; then
-        fail "$name: expected a usage error matching '$pattern', got: $(cat "$tmp/err")"
-    elif [ -s "$tmp/out" ]; then
-        fail "$name: unexpected standard output"
-    fi
-}
-
-# json_value KEY FILE: the value of the first member KEY (a number or a
-# string, given without its quotes) of the one-line JSON object in FILE:
-# top-level members come before nested ones of the same name.
-json_value() {
-    awk -v key="\"$1\": " '{
-        n = split($0, member, /, "|[{]"/)
-        for (i = 1; i <= n; i++) {
-            m = "\"" member[i]
-            if (index(m, key) == 1) {
-                v = substr(m, length(key) + 1)
-                sub(/[}]+$/, "", v)
-                gsub(/^"|"$/, "", v)
-                print v
-                exit
-            }
-        }
-    }' "$2"
-}
-
-# expect_json NAME FILE: FILE is valid JSON (checked when python3 exists).
-expect_json() {
-    if command -v python3 >/dev/null 2>&1 &&
-        ! python3 -c 'import json, sys; json.load(sys.stdin)' <"$2" >/dev/null 2>&1; then
-        fail "$1: invalid JSON: $(head -c 300 "$2")"
-    fi
-}
-
-# expect_tree NAME FILE N: FILE holds N - 1 lines u,v,w of point ids u < v
-# below N, sorted by (w, u, v) (0 lines for N < 2).
-expect_tree() {
-    want=$(($3 > 1 ? $3 - 1 : 0))
-    if [ "$(lines "$2")" -ne "$want" ]; then
-        fail "$1: $(lines "$2") edges, expected $want"
-        return
-    fi
-    awk -F, -v n="$3" '
-        NF != 3 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || !($1 + 0 < $2 + 0) || $2 + 0 >= n {
-            print "line " NR ": not u,v,w with u < v < n: " $0; exit 1
-        }
-        NR > 1 && !($3 + 0 > w || ($3 + 0 == w && ($1 + 0 > u || ($1 + 0 == u && $2 + 0 > v)))) {
-            print "line " NR ": not in (w, u, v) order: " $0; exit 1
-        }
-        { u = $1 + 0; v = $2 + 0; w = $3 + 0 }' "$2" >"$tmp/awk" || fail "$1: $(cat "$tmp/awk")"
-}
+# shellcheck source=tests/clilib.sh
+. "$(dirname "$0")/clilib.sh"
 
 # --------------------------------------------------------------- help, version
 
@@ -276,7 +182,7 @@ expect_ok "--n 0"
 
 printf 'x,y\n0,0\n3,4\n3,4\n0,0\n6,8\n' >"$tmp/dups.csv"
 run "$tmp/dups.csv" --verify -o "$tmp/dups.out"
-expect_ok "duplicates"
+expect_ok_header "duplicates"
 grep -q '^gridemst: 5 points (2D, 2 duplicates) -> 4 edges, total weight 10$' "$tmp/out" ||
     fail "duplicates: $(head -n 1 "$tmp/out")"
 
@@ -335,7 +241,7 @@ fi
 cp "$tmp/dups.csv" "$tmp/-dash.csv"
 (cd "$tmp" && "$prog" -q -oattached.csv --format=auto -- -dash.csv) >"$tmp/out" 2>"$tmp/err"
 status=$?
-expect_ok "-oFILE and --"
+expect_ok_header "-oFILE and --"
 expect_tree "-oFILE and --" "$tmp/attached.csv" 5
 
 # --------------------------------------------------------------- single linkage, flat clusters
@@ -506,8 +412,9 @@ expect_usage "--dim 4" "--dim: expected 2 or 3" --generate uniform --n 10 --dim 
 expect_usage "--seed x" "--seed" --generate uniform --n 10 --seed x
 expect_usage "--occupancy -1" "--occupancy" --occupancy -1 "$tmp/one.txt"
 expect_usage "--crowded -1" "--crowded" --crowded -1 "$tmp/one.txt"
-expect_usage "--late-bvh 0" "--late-bvh: expected auto\|never\|K" --late-bvh 0 "$tmp/one.txt"
-expect_usage "--late-bvh soon" "--late-bvh: expected auto\|never\|K" --late-bvh soon "$tmp/one.txt"
+expect_usage "--late-bvh 0" "--late-bvh: expected auto, never or an iteration K >= 1 \(iteration 0 always" \
+    --late-bvh 0 "$tmp/one.txt"
+expect_usage "--late-bvh soon" "--late-bvh: expected auto, never or an iteration K >= 1" --late-bvh soon "$tmp/one.txt"
 expect_usage "--crowded 1.5" "--crowded" --crowded 1.5 "$tmp/one.txt"
 expect_usage "--device x" "--device" --device x "$tmp/one.txt"
 expect_usage "--prune bogus" "--prune: expected none\|dynamic\|static" --prune bogus "$tmp/one.txt"

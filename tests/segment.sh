@@ -212,6 +212,8 @@ printf 'P2\n2 2\n100\n0 0 101 0\n' >"$tmp/above.pgm"
 printf 'P1\n2 2\n0 1 1 0\n' >"$tmp/bitmap.pbm"
 printf 'P2\n0 2\n255\n' >"$tmp/empty.pgm"
 printf 'P2\n# size next\n2 x\n255\n' >"$tmp/badheader.pgm"
+printf 'P5\n4000000000 4000000000\n255\n' >"$tmp/huge.pgm"
+printf 'P2\n123456789012345678901234567890 0\n255\n' >"$tmp/long.pgm"
 expect_error "missing file" "$tmp/none.pgm: cannot open: No such file" -k 2 "$tmp/none.pgm"
 expect_error "truncated PNM" "truncated.pgm: truncated raster: 10 of 16 bytes" -k 2 "$tmp/truncated.pgm"
 expect_error "truncated plain PNM" "truncated_plain.pgm: truncated raster: 3 of 4 samples" -k 2 "$tmp/truncated_plain.pgm"
@@ -221,6 +223,11 @@ expect_error "sample above maxval" "above.pgm: bad raster: sample 2 exceeds maxv
 expect_error "bitmap" "bitmap.pbm: PBM bitmaps \\(P1\\) are not supported" -k 2 "$tmp/bitmap.pbm"
 expect_error "no pixels" "empty.pgm: the image has no pixels" -k 2 "$tmp/empty.pgm"
 expect_error "bad header" "badheader.pgm: bad header: the height is not a decimal number" -k 2 "$tmp/badheader.pgm"
+# the sizes as the file writes them, not clamped to the limit
+expect_error "huge header" "huge.pgm: image too large: 4000000000 x 4000000000 pixels \(at most 2147483647\)" -k 2 \
+    "$tmp/huge.pgm"
+expect_error "long header number" "long.pgm: the image has no pixels \(12345678901234567890\.\.\. x 0\)" -k 2 \
+    "$tmp/long.pgm"
 : >"$tmp/null.pgm"
 expect_error "empty file" "null.pgm: empty file" -k 2 "$tmp/null.pgm"
 expect_error "unknown option" "unknown option '--frobnicate'" --frobnicate -k 2 "$tmp/grey.pgm"
@@ -247,6 +254,12 @@ if [ "$png" = no ]; then
 else
     printf '\211PNG\r\n\032\nnot really' >"$tmp/fake.png"
     expect_error "bad PNG" "fake.png: bad PNG: " -k 2 "$tmp/fake.png"
+fi
+
+# OpenMP threads wait passively unless the user says otherwise.
+if can_see_policy; then
+    [ "$(policy_seen "" "$seg" -k 2)" = passive ] || fail "OMP_WAIT_POLICY unset: the tool did not wait passively"
+    [ "$(policy_seen active "$seg" -k 2)" = active ] || fail "OMP_WAIT_POLICY=active: the user's policy was not kept"
 fi
 
 run --help

@@ -230,8 +230,8 @@ START_TEST(text_header_rules)
     /* a header may follow comments and blank lines, but only the first content line is one */
     const double want[] = {1, 2};
     text_reads("# c\n\n  x  y  # names\n1 2\n", 1, 2, want);
-    text_fails("x y\n1 2\nfoo bar\n", ":3: not a number: 'foo'");
-    text_fails("1 2\nx y\n", ":2: not a number: 'x'");
+    text_fails("x y\n1 2\nfoo bar\n", ":3: field 1 is not a number: 'foo'");
+    text_fails("1 2\nx y\n", ":2: field 1 is not a number: 'x'");
 }
 END_TEST
 
@@ -262,21 +262,21 @@ END_TEST
 
 START_TEST(text_bad_tokens)
 {
-    text_fails("1 2\n3 4x\n", ":2: not a number: '4x'");
-    text_fails("1 2\n3;4 5\n", ":2: not a number: '3;4'");
-    text_fails("1 2\n3 1e999\n", ":2: number out of range: '1e999'");
-    text_fails("1 2\n-1e400 3\n", ":2: number out of range: '-1e400'");
+    text_fails("1 2\n3 4x\n", ":2: field 2 is not a number: '4x'");
+    text_fails("1 2\n3;4 5\n", ":2: field 1 is not a number: '3;4'");
+    text_fails("1 2\n3 1e999\n", ":2: field 2 is out of range: '1e999'");
+    text_fails("1 2\n-1e400 3\n", ":2: field 1 is out of range: '-1e400'");
 }
 END_TEST
 
 START_TEST(text_nonfinite)
 {
     /* NaN and Inf in every column, in the spellings strtod knows */
-    text_fails("nan 1\n", ":1: not a finite number: 'nan'");
-    text_fails("1 2\n3 NaN\n", ":2: not a finite number: 'NaN'");
-    text_fails("1 2 3\n4 5 inf\n", ":2: not a finite number: 'inf'");
-    text_fails("1,2\n\n-Infinity,3\n", ":3: not a finite number: '-Infinity'");
-    text_fails("1 2\n3 nan(0x7)\n", ":2: not a finite number: 'nan(0x7)'");
+    text_fails("nan 1\n", ":1: field 1 is not a finite number: 'nan'");
+    text_fails("1 2\n3 NaN\n", ":2: field 2 is not a finite number: 'NaN'");
+    text_fails("1 2 3\n4 5 inf\n", ":2: field 3 is not a finite number: 'inf'");
+    text_fails("1,2\n\n-Infinity,3\n", ":3: field 1 is not a finite number: '-Infinity'");
+    text_fails("1 2\n3 nan(0x7)\n", ":2: field 2 is not a finite number: 'nan(0x7)'");
 }
 END_TEST
 
@@ -296,6 +296,60 @@ START_TEST(text_nul_byte)
 {
     read_fails(write_tmp("nul.txt", "1 2\n3\0 4\n", 9), GEMST_FORMAT_TEXT, GRIDEMST_ERR_INPUT,
                ":2: NUL byte in a text line (is this a binary file?)");
+}
+END_TEST
+
+/* A UTF-8 byte-order mark before the first line is not part of it: before
+ * it was, the line read as a header and its point was lost. */
+START_TEST(text_byte_order_mark)
+{
+    const double want[] = {1, 2, 3, 4, 5, 6};
+    text_reads("\xEF\xBB\xBF" "1 2\n3 4\n5 6\n", 3, 2, want);
+    text_reads("\xEF\xBB\xBF" "x,y\n1,2\n3,4\n5,6\n", 3, 2, want);
+    /* only at the start of the file */
+    text_fails("1 2\n\xEF\xBB\xBF" "3 4\n", ":2: field 1 is not a number: '\xEF\xBB\xBF" "3'");
+}
+END_TEST
+
+/* A first line with a number among its fields is data, not a header: a
+ * mistyped number there is an error naming the line and the field. */
+START_TEST(text_typo_on_the_first_line)
+{
+    text_fails("l.5 2\n3 4\n5 6\n", ":1: field 1 is not a number: 'l.5'");
+    text_fails("1.5x 2\n3 4\n", ":1: field 1 is not a number: '1.5x'");
+    text_fails("1 2.5y\n3 4\n", ":1: field 2 is not a number: '2.5y'");
+    /* fields that start as numbers do are mistyped numbers, even with no number beside them */
+    text_fails("1.5x 2.5y\n3 4\n", ":1: field 1 is not a number: '1.5x'");
+    text_fails("x -.5e\n3 4\n", ":1: field 1 is not a number: 'x'");
+    text_fails("nan x\n3 4\n", ":1: field 1 is not a finite number: 'nan'");
+    text_fails("# c\nx,,y\n", ":2: empty field (a comma at the start or end of the line, or two commas in a row)");
+}
+END_TEST
+
+/* Reads content as text and checks the header the reader reports. */
+static void check_header(const char *content, int64_t line, const char *text)
+{
+    gemst_pointset ps;
+    read_ok(write_tmp_str("header.txt", content), GEMST_FORMAT_TEXT, &ps);
+    ck_assert_int_eq(ps.header_line, line);
+    ck_assert_str_eq(ps.header, text);
+    gemst_pointset_free(&ps);
+}
+
+START_TEST(text_header_reported)
+{
+    check_header("1 2\n3 4\n", 0, "");
+    check_header("x, y # names\n1 2\n", 1, "x, y");
+    check_header("# c\n\n\t lon   lat \r\n1 2\n", 3, "lon   lat");
+    check_header("x y z\n", 1, "x y z");
+    check_header("-x +y .z\n1 2 3\n", 1, "-x +y .z");
+    /* a long header is shortened to fit, with "..." */
+    char content[256], want[GEMST_HEADER_TEXT];
+    memset(content, 'h', 200);
+    strcpy(content + 200, "\n1 2\n");
+    memset(want, 'h', sizeof want - 4);
+    strcpy(want + sizeof want - 4, "...");
+    check_header(content, 1, want);
 }
 END_TEST
 
@@ -653,10 +707,10 @@ START_TEST(tsplib_bad_nodes)
         {"1 0 0\n99999999999999999999 1 1\n", ":6: node id is not an integer: '99999999999999999999'"},
         {"1 0 0\n2 1\n", ":6: expected a node id and 2 coordinates, found 2 fields"},
         {"1 0 0\n2 1 1 1\n", ":6: expected a node id and 2 coordinates, found 4 fields"},
-        {"1 0 0\n2 1,1\n", ":6: not a number: '1,1'"},
-        {"1 nan 0\n2 1 1\n", ":5: not a finite number: 'nan'"},
-        {"1 0 0\n2 1 -inf\n", ":6: not a finite number: '-inf'"},
-        {"1 0 0\n2 1e999 1\n", ":6: number out of range: '1e999'"},
+        {"1 0 0\n2 1,1\n", ":6: field 2 is not a number: '1,1'"},
+        {"1 nan 0\n2 1 1\n", ":5: field 2 is not a finite number: 'nan'"},
+        {"1 0 0\n2 1 -inf\n", ":6: field 3 is not a finite number: '-inf'"},
+        {"1 0 0\n2 1e999 1\n", ":6: field 2 is out of range: '1e999'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(text, sizeof text, "%s%sEOF\n", head, cases[i].nodes);
@@ -700,6 +754,20 @@ START_TEST(tsplib_bad_files)
     /* a text point file is not TSPLIB */
     read_fails(TEST_DATA("mixed_columns.txt"), GEMST_FORMAT_TSPLIB, GRIDEMST_ERR_INPUT,
                ":1: not a 'KEY : value' line: '1 2 3'");
+}
+END_TEST
+
+/* A byte-order mark before the first keyword: before, the keyword was not
+ * recognised ("NODE_COORD_SECTION before DIMENSION"). */
+START_TEST(tsplib_byte_order_mark)
+{
+    const double want[] = {0, 0, 3, 4};
+    gemst_pointset ps;
+    read_ok(write_tmp_str("bom.tsp", "\xEF\xBB\xBF" "DIMENSION: 2\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n"
+                                     "1 0 0\n2 3 4\nEOF\n"),
+            GEMST_FORMAT_TSPLIB, &ps);
+    check_points(&ps, 2, 2, want);
+    gemst_pointset_free(&ps);
 }
 END_TEST
 
@@ -771,6 +839,53 @@ END_TEST
 static const gridemst_edge csv_edges[] = {{0, 1, 0.5}, {1, 2, 0.1}, {2, 5, 2.0 / 3.0}, {3, 4, 1e-300}, {4, 6, 3.0}};
 /* %.17g by hand: 0.1 is 0.1000000000000000055511..., 2/3 is 0.6666666666666666296... */
 static const char csv_want[] = "0,1,0.5\n1,2,0.10000000000000001\n2,5,0.66666666666666663\n3,4,1e-300\n4,6,3\n";
+
+/* Reads len bytes through standard input ("-") as fmt. */
+static int read_stdin_bytes(const void *bytes, size_t len, gemst_format fmt, gemst_pointset *ps, gridemst_error *err)
+{
+    ck_assert_ptr_nonnull(freopen(write_tmp("stdin.txt", bytes, len), "rb", stdin));
+    return gemst_read_points("-", fmt, ps, NULL, NULL, err);
+}
+
+static int read_stdin(const char *content, gemst_format fmt, gemst_pointset *ps, gridemst_error *err)
+{
+    return read_stdin_bytes(content, strlen(content), fmt, ps, err);
+}
+
+START_TEST(standard_input)
+{
+    const double want[] = {0, 0, 3, 4};
+    const char *tsp = "NAME : two\nDIMENSION: 2\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 3 4\nEOF\n";
+    gemst_pointset ps;
+    gridemst_error err = {0};
+    /* auto: TSPLIB from its first keyword line (after blank lines and a byte-order mark), else text */
+    const char *as_tsplib[] = {tsp, "\n  \n" "COMMENT: x\nTYPE: TSP\nDIMENSION: 2\nEDGE_WEIGHT_TYPE: EUC_2D\n"
+                                      "NODE_COORD_SECTION\n1 0 0\n2 3 4\n",
+                               "\xEF\xBB\xBF" "DIMENSION : 2\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 3 4\n"};
+    const char *as_text[] = {"0 0\n3 4\n", "\n# NAME: not a keyword in a comment\n0 0\n3 4\n", "x:y\n0,0\n3,4\n",
+                             "\xEF\xBB\xBF" "0 0\n3 4\n"};
+    for (size_t i = 0; i < sizeof as_tsplib / sizeof as_tsplib[0] + sizeof as_text / sizeof as_text[0]; i++) {
+        const int tsplib = i < sizeof as_tsplib / sizeof as_tsplib[0];
+        const char *content = tsplib ? as_tsplib[i] : as_text[i - sizeof as_tsplib / sizeof as_tsplib[0]];
+        ck_assert_int_eq(read_stdin(content, GEMST_FORMAT_AUTO, &ps, &err), GRIDEMST_OK);
+        ck_assert_int_eq(ps.is_tsplib, tsplib);
+        check_points(&ps, 2, 2, want);
+        gemst_pointset_free(&ps);
+    }
+    ck_assert_int_eq(read_stdin("", GEMST_FORMAT_AUTO, &ps, &err), GRIDEMST_OK);
+    ck_assert_int_eq(ps.n, 0);
+    gemst_pointset_free(&ps);
+    /* --format wins over the content; messages name standard input */
+    ck_assert_int_eq(read_stdin(tsp, GEMST_FORMAT_TEXT, &ps, &err), GRIDEMST_ERR_INPUT);
+    ck_assert_str_eq(err.message, "(standard input):2: field 1 is not a number: 'DIMENSION:'");
+    ck_assert_int_eq(read_stdin("0 0\n3 x\n", GEMST_FORMAT_AUTO, &ps, &err), GRIDEMST_ERR_INPUT);
+    ck_assert_str_eq(err.message, "(standard input):2: field 2 is not a number: 'x'");
+    ck_assert_int_eq(read_stdin("0 0\n", GEMST_FORMAT_TSPLIB, &ps, &err), GRIDEMST_ERR_INPUT);
+    ck_assert_str_eq(err.message, "(standard input):1: not a 'KEY : value' line: '0 0'");
+    ck_assert_int_eq(read_stdin_bytes("\x02\0\0\0\x02\0\0", 7, GEMST_FORMAT_BINARY, &ps, &err), GRIDEMST_ERR_INPUT);
+    ck_assert_str_eq(err.message, "(standard input): no header: the file has 7 bytes, the header needs 8");
+}
+END_TEST
 
 START_TEST(csv_bytes)
 {
@@ -858,6 +973,9 @@ static Suite *io_suite(void)
     tcase_add_test(text, text_nonfinite);
     tcase_add_test(text, text_empty_fields);
     tcase_add_test(text, text_nul_byte);
+    tcase_add_test(text, text_byte_order_mark);
+    tcase_add_test(text, text_typo_on_the_first_line);
+    tcase_add_test(text, text_header_reported);
     tcase_add_test(text, open_errors);
     suite_add_tcase(s, text);
 
@@ -885,12 +1003,14 @@ static Suite *io_suite(void)
     tcase_add_test(tsplib, tsplib_bad_nodes);
     tcase_add_test(tsplib, tsplib_geo_out_of_range);
     tcase_add_test(tsplib, tsplib_bad_files);
+    tcase_add_test(tsplib, tsplib_byte_order_mark);
     suite_add_tcase(s, tsplib);
 
     TCase *format = tcase_create("format");
     tcase_add_test(format, format_names);
     tcase_add_test(format, format_from_path);
     tcase_add_test(format, format_dispatch);
+    tcase_add_test(format, standard_input);
     suite_add_tcase(s, format);
 
     TCase *csv = tcase_create("csv");

@@ -4,7 +4,7 @@
 #
 # Sets prog (the gridemst command), tsplib (the TSPLIB directory) and tmp (a
 # scratch directory removed at exit), skips when gridemst is not built, and
-# defines fail and finish.
+# defines fail, finish and the OpenMP wait policy probe policy_seen.
 # shellcheck shell=sh disable=SC2034
 
 top_builddir=${top_builddir:-.}
@@ -26,6 +26,43 @@ failures=0
 fail() {
     echo "FAIL: $*"
     failures=$((failures + 1))
+}
+
+# can_see_policy: policy_seen works here (/proc and mkfifo).
+can_see_policy() {
+    [ -r /proc/self/environ ] && command -v mkfifo >/dev/null 2>&1
+}
+
+# policy_seen VALUE COMMAND...: runs COMMAND with OMP_WAIT_POLICY set to
+# VALUE (unset when VALUE is empty) and a FIFO as its last argument, and
+# prints OMP_WAIT_POLICY as the environment the running program was started
+# with has it (/proc/PID/environ), once it has opened its input; the input
+# is empty.
+policy_seen() {
+    value=$1
+    shift
+    rm -f "$tmp/fifo"
+    mkfifo "$tmp/fifo" || return
+    if [ -z "$value" ]; then
+        env -u OMP_WAIT_POLICY "$@" "$tmp/fifo" >/dev/null 2>&1 &
+    else
+        env OMP_WAIT_POLICY="$value" "$@" "$tmp/fifo" >/dev/null 2>&1 &
+    fi
+    pid=$!
+    seen=
+    tries=0
+    while [ -z "$seen" ] && [ $tries -lt 100 ]; do
+        seen=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n 's/^OMP_WAIT_POLICY=//p')
+        [ -n "$seen" ] || sleep 0.1
+        tries=$((tries + 1))
+    done
+    # the empty input, written once the program opens it; the writer is
+    # left waiting only when the program never opened its input
+    : >"$tmp/fifo" &
+    writer=$!
+    wait $pid
+    kill $writer 2>/dev/null
+    echo "$seen"
 }
 
 # finish: ends the test, failed when any check failed.

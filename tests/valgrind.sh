@@ -19,6 +19,10 @@ fi
 # reports short ("possibly lost" blocks of the runtime do not fail the test).
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
+# Without OMP_WAIT_POLICY the tool would execute itself again to set it,
+# and that program would run outside valgrind.
+OMP_WAIT_POLICY=passive
+export OMP_WAIT_POLICY
 
 # With shared libraries gridemst is a libtool wrapper script: libtool runs
 # valgrind on the real program instead.

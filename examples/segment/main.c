@@ -11,6 +11,7 @@
 #include "gridemst.h"
 #include "image.h"
 #include "segment.h"
+#include "tools/omp_wait.h"
 
 #define PROG "gridemst-segment"
 #define DEFAULT_LAMBDA 1.0
@@ -342,6 +343,7 @@ done:
 
 int main(int argc, char **argv)
 {
+    gemst_default_passive_wait(argv);
     args a;
     int status = parse_args(argc, argv, &a);
     if (status != 0)

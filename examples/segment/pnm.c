@@ -38,6 +38,23 @@ static void skip_space(cursor *c)
     }
 }
 
+/* A header field's digits as the file writes them, for messages: a
+ * clamped value would misquote the file. */
+typedef struct digits {
+    const unsigned char *s;
+    int len;
+} digits;
+
+/* The digits as a string, the first 20 of a longer run followed by "...". */
+static const char *quote(const digits *d, char buf[32])
+{
+    if (d->len > 20)
+        snprintf(buf, 32, "%.20s...", (const char *)d->s);
+    else
+        snprintf(buf, 32, "%.*s", d->len, (const char *)d->s);
+    return buf;
+}
+
 /* After blanks and comments, a decimal number; values above limit are
  * clamped to limit + 1 (limit < UINT64_MAX / 10).  Returns 0, -1 at the end
  * of the data, -2 at a character that is not a digit. */
@@ -58,9 +75,13 @@ static int read_number(cursor *c, uint64_t limit, uint64_t *out)
     return 0;
 }
 
-static int header_field(cursor *c, const char *name, uint64_t limit, uint64_t *out, char *msg)
+/* A header field; *text gets its digits as written. */
+static int header_field(cursor *c, const char *name, uint64_t limit, uint64_t *out, digits *text, char *msg)
 {
+    skip_space(c);
+    text->s = c->p;
     int rc = read_number(c, limit, out);
+    text->len = (int)(c->p - text->s);
     if (rc == -1)
         return seg_fail(msg, "truncated header: no %s", name);
     if (rc == -2)
@@ -119,18 +140,19 @@ int seg_pnm_parse(const unsigned char *data, size_t size, seg_image *img, char *
     if (c.p < c.end && !is_space(*c.p) && *c.p != '#')
         return seg_fail(msg, "not a PNM image (unknown magic number)");
     uint64_t width, height, maxval;
-    if (header_field(&c, "width", SEG_MAX_PIXELS, &width, msg) != 0 ||
-        header_field(&c, "height", SEG_MAX_PIXELS, &height, msg) != 0 ||
-        header_field(&c, "maxval", 65535, &maxval, msg) != 0)
+    digits w, h, m;
+    if (header_field(&c, "width", SEG_MAX_PIXELS, &width, &w, msg) != 0 ||
+        header_field(&c, "height", SEG_MAX_PIXELS, &height, &h, msg) != 0 ||
+        header_field(&c, "maxval", 65535, &maxval, &m, msg) != 0)
         return -1;
+    char wq[32], hq[32], mq[32];
     if (width == 0 || height == 0)
-        return seg_fail(msg, "the image has no pixels (%llu x %llu)", (unsigned long long)width,
-                        (unsigned long long)height);
+        return seg_fail(msg, "the image has no pixels (%s x %s)", quote(&w, wq), quote(&h, hq));
     if (maxval == 0 || maxval > 65535)
-        return seg_fail(msg, "bad header: maxval %s (must be 1 to 65535)", maxval == 0 ? "0" : "above 65535");
+        return seg_fail(msg, "bad header: maxval %s (must be 1 to 65535)", quote(&m, mq));
     if (width * height > SEG_MAX_PIXELS)
-        return seg_fail(msg, "image too large: %llu x %llu pixels (at most %ld)", (unsigned long long)width,
-                        (unsigned long long)height, (long)SEG_MAX_PIXELS);
+        return seg_fail(msg, "image too large: %s x %s pixels (at most %ld)", quote(&w, wq), quote(&h, hq),
+                        (long)SEG_MAX_PIXELS);
     /* exactly one blank ends the header */
     if (c.p == c.end)
         return seg_fail(msg, "truncated: no raster after the header");

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
+
 typedef enum opt_id {
     OPT_OUTPUT,
     OPT_JSON,
@@ -73,8 +75,8 @@ static const opt_spec options[] = {
     {OPT_OUTPUT, "output", 'o', "FILE", "write the tree as CSV lines u,v,w sorted by (w, u, v); '-' is standard output",
      ANY},
     {OPT_JSON, "json", 0, NULL, "print one JSON object on standard output instead of the summary", ANY},
-    {OPT_FORMAT, "format", 0, "auto|tsplib|text|binary", "input format (default auto: from the file name's extension)",
-     FILES},
+    {OPT_FORMAT, "format", 0, "auto|tsplib|text|binary",
+     "input format (default auto: from the file name's extension; for standard input, from its first line)", FILES},
     {OPT_GENERATE, "generate", 0, GEMST_GEN_KIND_NAMES,
      "generate the points instead of reading INPUT", ANY},
     {OPT_N, "n", 0, "N", "number of points to generate (1e6 style accepted)", GENERATED},
@@ -93,8 +95,9 @@ static const opt_spec options[] = {
     {OPT_CROWDED, "crowded", 0, "N",
      "grid cells of more than N points get a grid of their own (default 0: the library's choice)", ANY},
     {OPT_LATE_BVH, "late-bvh", 0, "auto|never|K",
-     "grid with static pruning: search a BVH over the grid's points from Boruvka iteration K (counted from 0) on "
-     "(default auto: once clusters have merged and their gaps are wide)",
+     "grid with static pruning: from Boruvka iteration K >= 1 on, search a BVH over the grid's points (iterations "
+     "count from 0, and iteration 0 always searches the grid; default auto: once clusters have merged and their "
+     "gaps are wide)",
      ANY},
     {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (skipped when n > 20000)", ANY},
     {OPT_REPEAT, "repeat", 0, "R",
@@ -259,6 +262,16 @@ static int positive_option(parser *p, const opt_spec *o, const char *value, doub
     return 0;
 }
 
+/* --n: no more points than a solve takes (point indices are 32-bit). */
+static int point_count_option(parser *p, const opt_spec *o, const char *value, int64_t *out)
+{
+    if (integer_option(p, o, value, 0, INT64_MAX, out) != 0)
+        return -1;
+    if (*out > GEMST_MAX_POINTS)
+        return fail(p, "--%s %s: more than 2^32 - 2 points, the most the solver takes", o->name, value);
+    return 0;
+}
+
 /* rc is what the name parser returned for value. */
 static int choice_option(parser *p, const opt_spec *o, const char *value, int rc)
 {
@@ -277,7 +290,7 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_JSON: a->json = 1; return 0;
     case OPT_FORMAT: return choice_option(p, o, value, gemst_parse_format(value, &a->format));
     case OPT_GENERATE: a->generate = 1; return choice_option(p, o, value, gemst_parse_gen_kind(value, &a->kind));
-    case OPT_N: return integer_option(p, o, value, 0, INT64_MAX, &a->n);
+    case OPT_N: return point_count_option(p, o, value, &a->n);
     case OPT_DIM: return int_option(p, o, value, 2, 3, &a->dim);
     case OPT_SEED: return integer_option(p, o, value, 0, INT64_MAX, &a->seed);
     case OPT_BACKEND: return choice_option(p, o, value, gridemst_parse_backend(value, &a->opt.backend));
@@ -289,7 +302,12 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_DEVICE: return int_option(p, o, value, 0, INT_MAX, &a->opt.device);
     case OPT_OCCUPANCY: return number_option(p, o, value, &a->opt.cell_occupancy);
     case OPT_CROWDED: return integer_option(p, o, value, 0, INT64_MAX, &a->opt.crowded_cell);
-    case OPT_LATE_BVH: return choice_option(p, o, value, gridemst_parse_late_bvh(value, &a->opt.late_bvh));
+    case OPT_LATE_BVH:
+        if (gridemst_parse_late_bvh(value, &a->opt.late_bvh) == 0)
+            return 0;
+        return fail(p, "--%s: expected auto, never or an iteration K >= 1 (iteration 0 always searches the grid), "
+                       "got '%s'",
+                    o->name, value);
     case OPT_VERIFY: a->verify = 1; return 0;
     case OPT_REPEAT: return int_option(p, o, value, 0, INT_MAX, &a->repeat);
     case OPT_SAVE_POINTS: a->save_points = value; return 0;
@@ -506,7 +524,9 @@ void cli_print_help(FILE *f)
           "Computes the exact Euclidean minimum spanning tree of 2D or 3D points.\n"
           "INPUT is a TSPLIB file (.tsp), an ArborX binary file (.bin: int32 n, int32 dim,\n"
           "n*dim float32) or a text file (anything else: 2 or 3 numbers per line, separated\n"
-          "by blanks or commas, '#' comments, one optional header line).\n"
+          "by blanks or commas, '#' comments, a first line with no number is a header).\n"
+          "INPUT '-' is standard input: TSPLIB when its first line is a TSPLIB keyword line\n"
+          "(NAME : ...), else text; binary with --format binary.\n"
           "\n"
           "Options (a value may also be given as --option=VALUE):\n",
           f);

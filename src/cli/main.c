@@ -8,9 +8,14 @@
 #include "cli/args.h"
 #include "cli/clusters.h"
 #include "cli/fof.h"
+#include "cli/outputs.h"
 #include "cli/report.h"
+#include "cli/rounding.h"
+#include "common.h"
+#include "host_memory.h"
 #include "tools/generate.h"
 #include "tools/io.h"
+#include "tools/omp_wait.h"
 #include "tools/pointset.h"
 
 enum {
@@ -53,10 +58,30 @@ typedef struct job {
     cli_verify verify;
     cli_clusters clusters;
     cli_fof fof;
+    cli_outputs outputs;
+    cli_rounding rounding;
     cli_run run; /* what the reports describe */
     char label[160]; /* the name of a generated set */
     gridemst_error err;
 } job;
+
+/* --generate: refuses a set that cannot fit before making it, counting the
+ * points and what the solve needs besides them (gridemst_host_bytes). */
+static int check_generate_memory(const cli_args *a, gridemst_error *err)
+{
+    const uint64_t usable = gemst_usable_memory_bytes();
+    const int64_t solve = gridemst_host_bytes(a->n, a->dim, &a->opt);
+    if (usable == 0 || solve < 0)
+        return GRIDEMST_OK;
+    const uint64_t points = (uint64_t)a->n * (uint64_t)a->dim * sizeof(float), need = points + (uint64_t)solve;
+    if (need <= usable)
+        return GRIDEMST_OK;
+    return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY,
+                      "--generate: %lld points need about %llu bytes of host memory (%llu for the points, %llu for "
+                      "the solve); %llu may be used",
+                      (long long)a->n, (unsigned long long)need, (unsigned long long)points,
+                      (unsigned long long)solve, (unsigned long long)usable);
+}
 
 /* Reads INPUT or generates the points; fills in the run's input, format and
  * input time. */
@@ -70,47 +95,42 @@ static int load_points(job *j)
                  (long long)a->n, a->dim, (long long)a->seed);
         j->run.input = j->label;
         j->run.format = "generated";
-        rc = gemst_generate(a->kind, a->n, a->dim, (uint64_t)a->seed, &j->ps, &j->err);
+        rc = check_generate_memory(a, &j->err);
+        if (rc == GRIDEMST_OK)
+            rc = gemst_generate(a->kind, a->n, a->dim, (uint64_t)a->seed, &j->ps, &j->err);
     } else {
-        gemst_format format = a->format == GEMST_FORMAT_AUTO ? gemst_format_from_path(a->input) : a->format;
+        gemst_format format = a->format;
+        if (format == GEMST_FORMAT_AUTO && !gemst_is_stdin(a->input))
+            format = gemst_format_from_path(a->input);
         j->run.input = a->input;
-        j->run.format = gemst_format_name(format);
         rc = gemst_read_points(a->input, format, &j->ps, print_warning, NULL, &j->err);
+        /* standard input's format came from its content */
+        if (format == GEMST_FORMAT_AUTO)
+            format = j->ps.is_tsplib ? GEMST_FORMAT_TSPLIB : GEMST_FORMAT_TEXT;
+        j->run.format = gemst_format_name(format);
+        if (rc == GRIDEMST_OK && j->ps.header_line > 0)
+            fprintf(stderr, "gridemst: note: %s:%lld: read as a header line, not a point: '%s'\n",
+                    gemst_input_name(a->input), (long long)j->ps.header_line, j->ps.header);
     }
     j->run.input_ms = cli_now_ms() - t0;
     return rc;
 }
 
-/* Index of the first point whose coordinates, translated to the bounding
- * box minimum as the solver does, are not exact in float32; -1 if none. */
-static int64_t first_inexact_point(const gemst_pointset *ps)
+/* Float precision: counts what rounding did to the points, and warns when
+ * it merged distinct points, which changes the tree's shape. */
+static void check_rounding(job *j)
 {
-    double lo[3] = {0, 0, 0};
-    for (int d = 0; d < ps->dim; d++)
-        for (int64_t i = 0; i < ps->n; i++) {
-            double v = gemst_pointset_coord(ps, i, d);
-            lo[d] = i == 0 || v < lo[d] ? v : lo[d];
-        }
-    for (int64_t i = 0; i < ps->n; i++)
-        for (int d = 0; d < ps->dim; d++) {
-            double t = gemst_pointset_coord(ps, i, d) - lo[d];
-            if ((double)(float)t != t)
-                return i;
-        }
-    return -1;
-}
-
-/* Float precision rounds the points; say so when it changes them. */
-static void warn_if_rounded(const job *j)
-{
-    if (j->args->opt.precision != GRIDEMST_PRECISION_FLOAT || j->ps.dtype != GRIDEMST_FLOAT64)
+    if (j->res.stats.precision != GRIDEMST_PRECISION_FLOAT)
         return;
-    int64_t i = first_inexact_point(&j->ps);
-    if (i >= 0)
+    cli_rounding_check(&j->ps, &j->res, &j->rounding);
+    j->run.rounding = &j->rounding;
+    int64_t m = j->rounding.merged_points;
+    if (m > 0)
         fprintf(stderr,
-                "gridemst: warning: float precision rounds the coordinates (point %lld is the first changed); the "
-                "tree is exact for the rounded points: use --precision double for the points as given\n",
-                (long long)i);
+                "gridemst: warning: float precision merged %lld point%s with other points (their coordinates round to "
+                "the same float32 working point) and joined them by zero-length edges; use --precision double for "
+                "the points as given\n",
+                (long long)m, m == 1 ? "" : "s");
 }
 
 static int solve_once(job *j)
@@ -192,20 +212,23 @@ static int fof(job *j)
     return rc;
 }
 
-/* Everything up to the reports: points, solve, files, --verify. */
+/* Everything up to the reports: output files claimed, points, solve,
+ * files written, --verify. */
 static int compute(job *j)
 {
     const cli_args *a = j->args;
     j->run.ps = &j->ps;
     j->run.res = &j->res;
-    int rc = load_points(j);
+    int rc = cli_outputs_claim(a, &j->outputs, &j->err);
+    if (rc == GRIDEMST_OK)
+        rc = load_points(j);
     /* saved before solving, so that an input the solver fails on can be kept */
     if (rc == GRIDEMST_OK && a->save_points)
         rc = gemst_write_binary(a->save_points, &j->ps, &j->err);
-    if (rc == GRIDEMST_OK) {
-        warn_if_rounded(j);
+    if (rc == GRIDEMST_OK)
         rc = cli_fof_asked(a) ? fof(j) : solve(j);
-    }
+    if (rc == GRIDEMST_OK)
+        check_rounding(j);
     if (rc == GRIDEMST_OK && a->output)
         rc = gemst_write_edges_csv(a->output, j->res.edges, j->res.n_edges, &j->err);
     if (rc == GRIDEMST_OK && !cli_fof_asked(a)) {
@@ -244,6 +267,7 @@ static int report(const cli_args *a, const cli_run *run)
 
 int main(int argc, char **argv)
 {
+    gemst_default_passive_wait(argv);
     cli_args args;
     char msg[512];
     if (cli_parse_args(argc, argv, &args, msg, sizeof msg) != 0) {
@@ -261,6 +285,8 @@ int main(int argc, char **argv)
 
     job j = {.args = &args};
     int rc = compute(&j);
+    if (rc != GRIDEMST_OK)
+        cli_outputs_discard(&j.outputs);
     int status = rc == GRIDEMST_OK ? report(&args, &j.run) : report_error(rc, &j.err);
     gridemst_result_free(&j.res);
     gemst_pointset_free(&j.ps);

@@ -331,6 +331,19 @@ static void json_tsplib(json *j, const cli_run *r)
         json_null(j, "tsplib_weight");
 }
 
+/* null when nothing was rounded to float */
+static void json_rounding(json *j, const cli_rounding *r)
+{
+    if (!r) {
+        json_null(j, "float_rounding");
+        return;
+    }
+    json_open(j, "float_rounding");
+    json_int(j, "rounded_points", r->rounded_points);
+    json_int(j, "merged_points", r->merged_points);
+    json_close(j);
+}
+
 /* Unknown values of a skipped check are null. */
 static void json_verify(json *j, const cli_verify *v)
 {
@@ -389,6 +402,7 @@ void cli_print_json(FILE *f, const cli_run *r)
     json_int(&j, "peak_device_bytes", st->peak_device_bytes);
     if (st->note[0])
         json_str(&j, "note", st->note);
+    json_rounding(&j, r->rounding);
     json_times(&j, r);
     json_num(&j, "mfeatures_per_s", mfeatures_per_s(r));
     if (r->ps->is_tsplib)

@@ -7,6 +7,7 @@
 
 #include "cli/clusters.h"
 #include "cli/fof.h"
+#include "cli/rounding.h"
 #include "gridemst.h"
 #include "tools/pointset.h"
 
@@ -34,6 +35,7 @@ typedef struct cli_run {
     const cli_verify *verify; /* NULL without --verify */
     const cli_clusters *clusters; /* NULL without --clusters, --cut or --hdbscan */
     const cli_fof *fof;       /* NULL without --fof or --fof-b (res is then the forest) */
+    const cli_rounding *rounding; /* float precision's rounding; NULL with double */
 } cli_run;
 
 /* The solve's time from points on the device to the sorted tree on the

@@ -11,6 +11,13 @@ int gemst_cpu_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *s
     return gemst_cpu_solve_f32(pb, tree, stats, err);
 }
 
+uint64_t gemst_cpu_host_bytes(const gemst_problem *pb)
+{
+    if (pb->opt.precision == GRIDEMST_PRECISION_DOUBLE)
+        return gemst_cpu_host_bytes_f64(pb);
+    return gemst_cpu_host_bytes_f32(pb);
+}
+
 int gemst_host_bbox(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int threads, double lo[3],
                     double hi[3], gridemst_error *err)
 {

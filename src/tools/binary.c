@@ -157,8 +157,8 @@ int gemst_read_binary(const char *path, gemst_pointset *out, gridemst_error *err
     int rc = gemst_input_open(path, &f, err);
     if (rc != GRIDEMST_OK)
         return rc;
-    rc = read_points(f, path, out, err);
-    fclose(f);
+    rc = read_points(f, gemst_input_name(path), out, err);
+    gemst_input_close(f);
     if (rc != GRIDEMST_OK)
         gemst_pointset_free(out);
     return rc;

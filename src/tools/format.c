@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "common.h"
+#include "tools/io_internal.h"
 
 static const struct {
     const char *name;
@@ -48,9 +49,30 @@ gemst_format gemst_format_from_path(const char *path)
     return GEMST_FORMAT_TEXT;
 }
 
+/* Standard input has no name to tell its format: TSPLIB when its first
+ * line with content is a TSPLIB keyword line ("NAME : ..."), else text. */
+static int read_stdin_auto(gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx, gridemst_error *err)
+{
+    gemst_lines ln;
+    char *line;
+    int rc = gemst_lines_open(&ln, "-", err);
+    while (rc == GRIDEMST_OK && (rc = gemst_lines_next(&ln, &line, err)) == GRIDEMST_OK && line &&
+           *gemst_skip_blanks(line) == '\0')
+        ;
+    memset(out, 0, sizeof *out);
+    int tsplib = rc == GRIDEMST_OK && line && gemst_tsplib_keyword_line(line);
+    gemst_lines_unread(&ln);
+    if (rc == GRIDEMST_OK)
+        rc = tsplib ? gemst_read_tsplib_lines(&ln, out, warn, warn_ctx, err) : gemst_read_text_lines(&ln, out, err);
+    gemst_lines_close(&ln);
+    return rc;
+}
+
 int gemst_read_points(const char *path, gemst_format fmt, gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx,
                       gridemst_error *err)
 {
+    if (fmt == GEMST_FORMAT_AUTO && gemst_is_stdin(path))
+        return read_stdin_auto(out, warn, warn_ctx, err);
     if (fmt == GEMST_FORMAT_AUTO)
         fmt = gemst_format_from_path(path);
     switch (fmt) {

@@ -6,7 +6,8 @@
  *           mapped to 3D unit vectors, EUC_3D; MAN_* and MAX_* read as
  *           Euclidean with a warning; explicit matrices refused)
  *   text    one point per line, 2 or 3 numbers separated by blanks or
- *           commas; '#' starts a comment; one optional header line
+ *           commas; '#' starts a comment; the first line with content
+ *           may be a header, when none of its fields looks like a number
  *   binary  int32 n, int32 dim, then n * dim float32, little-endian (the
  *           ArborX benchmark format)
  *
@@ -44,7 +45,24 @@ const char *gemst_format_name(gemst_format f);
  * anything else text. */
 gemst_format gemst_format_from_path(const char *path);
 
-/* Reads a point set; fmt AUTO picks by extension. */
+/* The input path "-" names standard input. */
+static inline int gemst_is_stdin(const char *path)
+{
+    return path && path[0] == '-' && path[1] == '\0';
+}
+
+/* How messages name an input: its path, or "(standard input)". */
+static inline const char *gemst_input_name(const char *path)
+{
+    return gemst_is_stdin(path) ? "(standard input)" : path;
+}
+
+/* Reads a point set from path, "-" for standard input (read to its end and
+ * left open).  fmt AUTO picks by the extension, and for standard input by
+ * the content: TSPLIB when its first line with content is a TSPLIB keyword
+ * line ("NAME : ..."), else text.  Messages name standard input
+ * "(standard input)".  A text file's header line is reported in
+ * out->header_line and out->header. */
 int gemst_read_points(const char *path, gemst_format fmt, gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx,
                       gridemst_error *err);
 

@@ -2,11 +2,12 @@
  * Helpers shared by the point-set readers and writers (src/tools/);
  * internal to the tools library.
  *
- * Readers open their input with gemst_input_open (a directory is refused up
- * front: fopen accepts one and only the first read fails), read lines with
- * gemst_lines_next (getline: no limit on the line length) and numbers with
- * gemst_scan_double.  Writers go through gemst_output, which remembers the
- * first write error so that one message reports it at the end.
+ * Readers open their input with gemst_input_open ("-" is standard input; a
+ * directory is refused up front: fopen accepts one and only the first read
+ * fails), read lines with gemst_lines_next (getline: no limit on the line
+ * length; a UTF-8 byte-order mark before the first line is dropped) and
+ * numbers with gemst_scan_double.  Writers go through gemst_output, which
+ * remembers the first write error so that one message reports it at the end.
  */
 #ifndef GEMST_IO_INTERNAL_H
 #define GEMST_IO_INTERNAL_H
@@ -23,6 +24,7 @@
 
 #include "common.h"
 #include "gridemst.h"
+#include "tools/io.h"
 
 /* Longest excerpt of an offending token quoted in a message. */
 #define GEMST_QUOTE_MAX 40
@@ -33,6 +35,10 @@ static inline int gemst_input_open(const char *path, FILE **out, gridemst_error 
 {
     if (!path)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "no input file named");
+    if (gemst_is_stdin(path)) {
+        *out = stdin;
+        return GRIDEMST_OK;
+    }
     FILE *f = fopen(path, "rb");
     if (!f)
         return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
@@ -91,35 +97,61 @@ static inline int gemst_next_field(char **cursor, int commas, int first, char **
     return 1;
 }
 
+/* Closes an input opened by gemst_input_open (standard input stays open). */
+static inline void gemst_input_close(FILE *f)
+{
+    if (f && f != stdin)
+        fclose(f);
+}
+
 /* A text file read line by line, counting lines from 1. */
 typedef struct gemst_lines {
     FILE *f;
-    const char *path;
+    const char *path; /* as messages name it (gemst_input_name) */
     char *buf;
     size_t cap;
+    char *line;       /* the last line read, within buf */
+    int replay;       /* gemst_lines_next gives the last line again */
     int64_t lineno;
 } gemst_lines;
 
 static inline int gemst_lines_open(gemst_lines *ln, const char *path, gridemst_error *err)
 {
     memset(ln, 0, sizeof *ln);
-    ln->path = path;
+    ln->path = gemst_input_name(path);
     return gemst_input_open(path, &ln->f, err);
 }
 
 static inline void gemst_lines_close(gemst_lines *ln)
 {
-    if (ln->f)
-        fclose(ln->f);
+    gemst_input_close(ln->f);
     free(ln->buf);
     memset(ln, 0, sizeof *ln);
 }
 
+/* Makes the next gemst_lines_next give the line it gave last (as it was
+ * then, if the caller has not changed it), so that a first look at a line
+ * may leave it to the reader proper. */
+static inline void gemst_lines_unread(gemst_lines *ln)
+{
+    ln->replay = ln->line != NULL;
+}
+
+/* A UTF-8 byte-order mark, which some editors write at the start of a file. */
+#define GEMST_UTF8_BOM "\xEF\xBB\xBF"
+
 /* Reads the next line without its '\n' into *line (NULL at the end of the
  * file).  A NUL byte inside a line is refused: the text after it would be
- * lost silently (a binary file read as text). */
+ * lost silently (a binary file read as text).  A byte-order mark at the
+ * start of the first line is dropped. */
 static inline int gemst_lines_next(gemst_lines *ln, char **line, gridemst_error *err)
 {
+    if (ln->replay) {
+        ln->replay = 0;
+        *line = ln->line;
+        return GRIDEMST_OK;
+    }
+    ln->line = NULL;
     errno = 0;
     ssize_t len = getline(&ln->buf, &ln->cap, ln->f);
     *line = NULL;
@@ -137,7 +169,10 @@ static inline int gemst_lines_next(gemst_lines *ln, char **line, gridemst_error 
     if (strlen(ln->buf) != (size_t)len)
         return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s:%lld: NUL byte in a text line (is this a binary file?)",
                           ln->path, (long long)ln->lineno);
-    *line = ln->buf;
+    ln->line = ln->buf;
+    if (ln->lineno == 1 && strncmp(ln->line, GEMST_UTF8_BOM, 3) == 0)
+        ln->line += 3;
+    *line = ln->line;
     return GRIDEMST_OK;
 }
 
@@ -186,13 +221,19 @@ static inline gemst_num gemst_scan_double(const char *s, const char *end, double
     return GEMST_NUM_OK;
 }
 
-/* Reads the token [s, end) as a double, or fails with "PATH:LINE: problem". */
-static inline int gemst_lines_number(const gemst_lines *ln, const char *s, const char *end, double *out,
-                                     gridemst_error *err)
+/* Reads field number `field` (counted from 1) of a line, the token
+ * [s, end), as a double, or fails with "PATH:LINE: field F is not a
+ * number: 'TOKEN'" (or another problem). */
+static inline int gemst_lines_number(const gemst_lines *ln, int64_t field, const char *s, const char *end,
+                                     double *out, gridemst_error *err)
 {
-    static const char *const problem[] = {"", "not a number", "not a finite number", "number out of range"};
+    static const char *const problem[] = {"", "is not a number", "is not a finite number", "is out of range"};
     gemst_num r = gemst_scan_double(s, end, out);
-    return r == GEMST_NUM_OK ? GRIDEMST_OK : gemst_lines_bad_token(ln, err, problem[r], s, end);
+    if (r == GEMST_NUM_OK)
+        return GRIDEMST_OK;
+    char what[64];
+    snprintf(what, sizeof what, "field %lld %s", (long long)field, problem[r]);
+    return gemst_lines_bad_token(ln, err, what, s, end);
 }
 
 /* Ensures room for need elements of size elem in p (capacity *cap elements),
@@ -220,6 +261,16 @@ static inline void *gemst_shrink(void *p, size_t used, size_t elem)
     void *q = realloc(p, (used ? used : 1) * elem);
     return q ? q : p;
 }
+
+/* The readers proper, on lines already open: gemst_read_points looks at
+ * the first line of standard input to choose one. */
+int gemst_read_text_lines(gemst_lines *ln, gemst_pointset *out, gridemst_error *err);
+int gemst_read_tsplib_lines(gemst_lines *ln, gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx,
+                            gridemst_error *err);
+
+/* Whether line is "KEY : value" for a keyword of a TSPLIB file's
+ * specification part (NAME, TYPE, COMMENT, DIMENSION, ...). */
+int gemst_tsplib_keyword_line(const char *line);
 
 /* ----------------------------------------------------------------- output */
 

@@ -18,6 +18,9 @@ typedef struct gemst_tsplib_info {
     double *orig;              /* n * orig_dim coordinates as written (GEO: DDD.MM) */
 } gemst_tsplib_info;
 
+/* Room for a text file's header line, kept for the message that quotes it. */
+#define GEMST_HEADER_TEXT 72
+
 typedef struct gemst_pointset {
     int64_t n;
     int dim;                   /* 2 or 3: what the solver sees (GEO becomes 3D) */
@@ -25,6 +28,8 @@ typedef struct gemst_pointset {
     void *coords;              /* n * dim interleaved, owned */
     int is_tsplib;
     gemst_tsplib_info tsp;     /* valid when is_tsplib */
+    int64_t header_line;       /* text: the line read as a column header, 0 if none */
+    char header[GEMST_HEADER_TEXT]; /* its text, shortened with "..." when longer */
 } gemst_pointset;
 
 /* Frees what the point set owns and zeroes it; safe on a zeroed set. */

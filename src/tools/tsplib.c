@@ -25,7 +25,7 @@ typedef struct tsp_node {
 } tsp_node;
 
 typedef struct tsp_reader {
-    gemst_lines ln;
+    gemst_lines *ln;
     gemst_pointset *out;               /* name and edge_weight_type go straight here */
     const gemst_tsp_metric_info *metric;
     int64_t dimension;                 /* DIMENSION, or -1 until read */
@@ -74,20 +74,20 @@ static int set_dimension(tsp_reader *r, const char *value, gridemst_error *err)
     errno = 0;
     long long d = strtoll(value, &end, 10);
     if (end == value || *end != '\0' || errno == ERANGE || d < 0)
-        return gemst_lines_bad_token(&r->ln, err, "DIMENSION is not a non-negative integer", value,
+        return gemst_lines_bad_token(r->ln, err, "DIMENSION is not a non-negative integer", value,
                                      value + strlen(value));
     r->dimension = d;
-    r->dimension_line = r->ln.lineno;
+    r->dimension_line = r->ln->lineno;
     return GRIDEMST_OK;
 }
 
 static int set_edge_weight_type(tsp_reader *r, const char *value, gridemst_error *err)
 {
     if (strcmp(value, "EXPLICIT") == 0)
-        return gemst_lines_fail(&r->ln, err, "explicit distance matrices are not supported");
+        return gemst_lines_fail(r->ln, err, "explicit distance matrices are not supported");
     r->metric = gemst_tsp_metric_find(value);
     if (!r->metric)
-        return gemst_lines_fail(&r->ln, err, "unsupported EDGE_WEIGHT_TYPE %.40s", value);
+        return gemst_lines_fail(r->ln, err, "unsupported EDGE_WEIGHT_TYPE %.40s", value);
     copy_truncated(r->out->tsp.edge_weight_type, sizeof r->out->tsp.edge_weight_type, value);
     return GRIDEMST_OK;
 }
@@ -97,7 +97,7 @@ static int header_entry(tsp_reader *r, const char *key, const char *value, gride
     if (strcmp(key, "NAME") == 0)
         copy_truncated(r->out->tsp.name, sizeof r->out->tsp.name, value);
     else if (strcmp(key, "TYPE") == 0 && strcmp(value, "TSP") != 0)
-        return gemst_lines_fail(&r->ln, err, "only TYPE TSP is supported, not %.40s", value);
+        return gemst_lines_fail(r->ln, err, "only TYPE TSP is supported, not %.40s", value);
     else if (strcmp(key, "DIMENSION") == 0)
         return set_dimension(r, value, err);
     else if (strcmp(key, "EDGE_WEIGHT_TYPE") == 0)
@@ -108,9 +108,9 @@ static int header_entry(tsp_reader *r, const char *key, const char *value, gride
 static int start_nodes(const tsp_reader *r, gridemst_error *err)
 {
     if (r->dimension < 0)
-        return gemst_lines_fail(&r->ln, err, "NODE_COORD_SECTION before DIMENSION");
+        return gemst_lines_fail(r->ln, err, "NODE_COORD_SECTION before DIMENSION");
     if (!r->metric)
-        return gemst_lines_fail(&r->ln, err, "NODE_COORD_SECTION before EDGE_WEIGHT_TYPE");
+        return gemst_lines_fail(r->ln, err, "NODE_COORD_SECTION before EDGE_WEIGHT_TYPE");
     return GRIDEMST_OK;
 }
 
@@ -122,27 +122,27 @@ static int read_header(tsp_reader *r, gridemst_error *err)
     int skipping = 0;
     for (;;) {
         char *line;
-        int rc = gemst_lines_next(&r->ln, &line, err);
+        int rc = gemst_lines_next(r->ln, &line, err);
         if (rc != GRIDEMST_OK)
             return rc;
         if (line)
             line = gemst_trim_end(gemst_skip_blanks(line));
         if (!line || key_is(line, "EOF"))
-            return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: no NODE_COORD_SECTION", r->ln.path);
+            return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: no NODE_COORD_SECTION", r->ln->path);
         if (*line == '\0' || (skipping && !isalpha((unsigned char)*line)))
             continue;
         skipping = 0;
         if (key_is(line, "NODE_COORD_SECTION"))
             return start_nodes(r, err);
         if (key_is(line, "EDGE_WEIGHT_SECTION"))
-            return gemst_lines_fail(&r->ln, err, "explicit distance matrices are not supported");
+            return gemst_lines_fail(r->ln, err, "explicit distance matrices are not supported");
         if (key_is_section(line)) {
             skipping = 1;
             continue;
         }
         char *colon = strchr(line, ':');
         if (!colon)
-            return gemst_lines_bad_token(&r->ln, err, "not a 'KEY : value' line", line, line + strlen(line));
+            return gemst_lines_bad_token(r->ln, err, "not a 'KEY : value' line", line, line + strlen(line));
         *colon = '\0';
         rc = header_entry(r, gemst_trim_end(line), gemst_skip_blanks(colon + 1), err);
         if (rc != GRIDEMST_OK)
@@ -156,7 +156,7 @@ static int parse_id(const tsp_reader *r, const char *s, const char *e, int64_t *
     errno = 0;
     long long v = strtoll(s, &stop, 10);
     if (stop != e || errno == ERANGE)
-        return gemst_lines_bad_token(&r->ln, err, "node id is not an integer", s, e);
+        return gemst_lines_bad_token(r->ln, err, "node id is not an integer", s, e);
     *id = v;
     return GRIDEMST_OK;
 }
@@ -169,22 +169,24 @@ static int append_node(tsp_reader *r, int64_t id, const double *p, gridemst_erro
         r->xyz = xyz;
     tsp_node *nodes = xyz ? gemst_grow(r->nodes, &r->nodes_cap, (size_t)(r->n + 1), sizeof *nodes) : NULL;
     if (!nodes)
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "%s:%lld: out of memory after %lld nodes", r->ln.path,
-                          (long long)r->ln.lineno, (long long)r->n);
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "%s:%lld: out of memory after %lld nodes", r->ln->path,
+                          (long long)r->ln->lineno, (long long)r->n);
     r->nodes = nodes;
     memcpy(xyz + r->n * dim, p, (size_t)dim * sizeof *p);
-    nodes[r->n] = (tsp_node){id, r->ln.lineno, r->n};
+    nodes[r->n] = (tsp_node){id, r->ln->lineno, r->n};
     r->n++;
     return GRIDEMST_OK;
 }
 
-/* A coordinate.  GEO ones are angles in DDD.MM: beyond about 5.7e307 their
- * radians overflow to infinity, and the unit vector would be NaN. */
-static int read_coordinate(const tsp_reader *r, const char *s, const char *e, double *out, gridemst_error *err)
+/* A coordinate, field number `field` of its line.  GEO ones are angles in
+ * DDD.MM: beyond about 5.7e307 their radians overflow to infinity, and the
+ * unit vector would be NaN. */
+static int read_coordinate(const tsp_reader *r, int64_t field, const char *s, const char *e, double *out,
+                           gridemst_error *err)
 {
-    int rc = gemst_lines_number(&r->ln, s, e, out, err);
+    int rc = gemst_lines_number(r->ln, field, s, e, out, err);
     if (rc == GRIDEMST_OK && r->metric->metric == GEMST_TSP_GEO && !isfinite(gemst_tsp_geo_radians(*out)))
-        return gemst_lines_bad_token(&r->ln, err, "GEO coordinate out of range", s, e);
+        return gemst_lines_bad_token(r->ln, err, "GEO coordinate out of range", s, e);
     return rc;
 }
 
@@ -200,13 +202,13 @@ static int read_node(tsp_reader *r, char *line, gridemst_error *err)
         if (count == 0)
             rc = parse_id(r, s, e, &id, err);
         else if (count < want)
-            rc = read_coordinate(r, s, e, &p[count - 1], err);
+            rc = read_coordinate(r, count + 1, s, e, &p[count - 1], err);
         if (rc != GRIDEMST_OK)
             return rc;
         count++;
     }
     if (count != want)
-        return gemst_lines_fail(&r->ln, err, "expected a node id and %d coordinates, found %lld fields", want - 1,
+        return gemst_lines_fail(r->ln, err, "expected a node id and %d coordinates, found %lld fields", want - 1,
                                 (long long)count);
     return append_node(r, id, p, err);
 }
@@ -215,7 +217,7 @@ static int read_nodes(tsp_reader *r, gridemst_error *err)
 {
     for (;;) {
         char *line;
-        int rc = gemst_lines_next(&r->ln, &line, err);
+        int rc = gemst_lines_next(r->ln, &line, err);
         if (rc != GRIDEMST_OK || !line)
             return rc;
         line = gemst_trim_end(gemst_skip_blanks(line));
@@ -239,14 +241,14 @@ static int rank_nodes(tsp_reader *r, gridemst_error *err)
 {
     if (r->n != r->dimension)
         return gemst_fail(err, GRIDEMST_ERR_INPUT,
-                          "%s:%lld: DIMENSION says %lld but NODE_COORD_SECTION has %lld nodes", r->ln.path,
+                          "%s:%lld: DIMENSION says %lld but NODE_COORD_SECTION has %lld nodes", r->ln->path,
                           (long long)r->dimension_line, (long long)r->dimension, (long long)r->n);
     if (r->n > 1) /* nodes is NULL when there are none */
         qsort(r->nodes, (size_t)r->n, sizeof *r->nodes, by_id_then_line);
     for (int64_t i = 1; i < r->n; i++)
         if (r->nodes[i].id == r->nodes[i - 1].id)
             return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s:%lld: duplicate node id %lld (first on line %lld)",
-                              r->ln.path, (long long)r->nodes[i].line, (long long)r->nodes[i].id,
+                              r->ln->path, (long long)r->nodes[i].line, (long long)r->nodes[i].id,
                               (long long)r->nodes[i - 1].line);
     return GRIDEMST_OK;
 }
@@ -275,7 +277,7 @@ static int build_points(tsp_reader *r, gridemst_error *err)
     out->tsp.orig = malloc((n ? n : 1) * odim * sizeof(double));
     out->coords = malloc((n ? n : 1) * out->dim * sizeof(double));
     if (!out->tsp.orig || !out->coords)
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "%s: out of memory for %lld nodes", r->ln.path,
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "%s: out of memory for %lld nodes", r->ln->path,
                           (long long)r->n);
     double *orig = out->tsp.orig, *coords = out->coords;
     for (size_t i = 0; i < n; i++)
@@ -294,18 +296,16 @@ static void warn_if_not_euclidean(const tsp_reader *r, gemst_warn_fn warn, void 
         return;
     char message[600];
     snprintf(message, sizeof message, "%s: EDGE_WEIGHT_TYPE %s: the tree is Euclidean; tsplib_weight is not reported",
-             r->ln.path, r->metric->name);
+             r->ln->path, r->metric->name);
     warn(warn_ctx, message);
 }
 
-int gemst_read_tsplib(const char *path, gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx,
-                      gridemst_error *err)
+int gemst_read_tsplib_lines(gemst_lines *ln, gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx,
+                            gridemst_error *err)
 {
     memset(out, 0, sizeof *out);
-    tsp_reader r = {.out = out, .dimension = -1};
-    int rc = gemst_lines_open(&r.ln, path, err);
-    if (rc == GRIDEMST_OK)
-        rc = read_header(&r, err);
+    tsp_reader r = {.ln = ln, .out = out, .dimension = -1};
+    int rc = read_header(&r, err);
     if (rc == GRIDEMST_OK)
         rc = read_nodes(&r, err);
     if (rc == GRIDEMST_OK)
@@ -314,10 +314,39 @@ int gemst_read_tsplib(const char *path, gemst_pointset *out, gemst_warn_fn warn,
         rc = build_points(&r, err);
     if (rc == GRIDEMST_OK)
         warn_if_not_euclidean(&r, warn, warn_ctx);
-    gemst_lines_close(&r.ln);
     free(r.xyz);
     free(r.nodes);
     if (rc != GRIDEMST_OK)
         gemst_pointset_free(out);
     return rc;
+}
+
+int gemst_read_tsplib(const char *path, gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx,
+                      gridemst_error *err)
+{
+    gemst_lines ln;
+    int rc = gemst_lines_open(&ln, path, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_read_tsplib_lines(&ln, out, warn, warn_ctx, err);
+    else
+        memset(out, 0, sizeof *out);
+    gemst_lines_close(&ln);
+    return rc;
+}
+
+/* The keywords of the specification part of a TSPLIB file. */
+static const char *const keywords[] = {"NAME",     "TYPE",             "COMMENT",            "DIMENSION",
+                                       "CAPACITY", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT", "EDGE_DATA_FORMAT",
+                                       "NODE_COORD_TYPE", "DISPLAY_DATA_TYPE"};
+
+int gemst_tsplib_keyword_line(const char *line)
+{
+    while (gemst_is_blank(*line))
+        line++;
+    if (!strchr(line, ':'))
+        return 0;
+    for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++)
+        if (key_is(line, keywords[k]))
+            return 1;
+    return 0;
 }
