@@ -84,7 +84,7 @@ template <typename T>
 static __device__ __forceinline__ gemst_real GEMST_FN(d_working)(const T *coords, int dim, gemst_frame f, uint32_t i,
                                                                int d)
 {
-    return (gemst_real)(((double)coords[(size_t)i * dim + d] - f.origin[d]) * f.scale);
+    return (gemst_real)gemst_frame_working(&f, (double)coords[(size_t)i * dim + d], d);
 }
 
 /* The caller's point i in working coordinates (0 for the axes past dim).
@@ -149,7 +149,8 @@ static __global__ void GEMST_FN(k_morton_keys)(const T *coords, uint32_t n, gems
     GEMST_INDEX(i, n);
     gemst_real p[3];
     GEMST_FN(d_working_point)(coords, dim, f, i, p);
-    code[i] = gemst_morton(dim, (double)p[0], (double)p[1], (double)p[2]);
+    const double w[3] = {(double)p[0], (double)p[1], (double)p[2]};
+    code[i] = gemst_morton_in(dim, w, f.lo, f.unit);
     val[i] = i;
 }
 

@@ -257,20 +257,17 @@ static int GEMST_FN(crowded_duplicates)(cuda_ctx *c, uint32_t n, const uint32_t 
     return GRIDEMST_OK;
 }
 
-/* The grid's cells for the frame's box hi and the given occupancy and
+/* The grid's cells for the frame's box and the given occupancy and
  * crowding threshold, checking the device memory its cell table needs. */
-static int GEMST_FN(fit_grid)(cuda_ctx *c, const double hi[3], double occupancy, int64_t crowded,
+static int GEMST_FN(fit_grid)(cuda_ctx *c, double occupancy, int64_t crowded,
                               gridemst_stats *stats, gridemst_error *err)
 {
     const gemst_problem *pb = c->pb;
     gemst_grid_plan plan;
     gemst_grid_plan_make(&c->frame, pb->n, occupancy, &plan);
-    gemst_real maxc[3] = {0, 0, 0};
-    for (int d = 0; d < pb->dim; d++)
-        maxc[d] = (gemst_real)((hi[d] - c->frame.origin[d]) * c->frame.scale);
     gemst_grid *g = &c->g;
     memset(g, 0, sizeof *g);
-    GEMST_FN(gemst_grid_fit)(g, &plan, maxc);
+    GEMST_FN(gemst_grid_fit)(g, &c->frame, &plan);
     g->crowded = gemst_crowded_threshold(crowded);
     stats->cell_occupancy = c->occupancy = occupancy;
     stats->crowded_cell = g->crowded;
@@ -705,7 +702,7 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
     const gemst_problem *pb = c->pb;
     double lo[3], hi[3];
     GEMST_TRY(GEMST_FN(bbox)<T>(c, coords, lo, hi, err));
-    GEMST_TRY(gemst_frame_make(pb->dim, lo, hi, &c->frame, err));
+    GEMST_TRY(gemst_frame_make(pb->dim, lo, hi, GEMST_REAL_IS_DOUBLE, &c->frame, err));
     uint32_t *key, *oid, *cell_start, keys;
     if (c->bvh) {
         memset(&c->g, 0, sizeof c->g);
@@ -722,7 +719,7 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
         int choose = pb->opt.cell_occupancy == 0.0 && pb->opt.crowded_cell == 0 &&
                      pb->opt.prune == GRIDEMST_PRUNE_STATIC && c->n >= GEMST_COARSE_MIN_POINTS;
         for (;;) {
-            GEMST_TRY(GEMST_FN(fit_grid)(c, hi, occupancy, crowded, stats, err));
+            GEMST_TRY(GEMST_FN(fit_grid)(c, occupancy, crowded, stats, err));
             GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
             GEMST_DALLOC(&c->mem, cell_start, (size_t)c->cells + 1, "the cell table");
             GEMST_TRY(GEMST_FN(cell_table)(c, key, c->n, c->cells, cell_start, err));

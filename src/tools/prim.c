@@ -10,11 +10,67 @@ static double coord(const void *coords, gridemst_dtype dtype, int64_t i, int dim
     return ((const double *)coords)[i * dim + d];
 }
 
-static double dist2(const void *coords, gridemst_dtype dtype, int dim, int64_t a, int64_t b)
+/* 2^-k for a positive width or magnitude m = f 2^k, f in [0.5, 1); 2^1023
+ * at most, 1 for m = 0. */
+static double power_below_one(double m)
 {
+    int k = 0;
+    if (m > 0.0)
+        (void)frexp(m, &k);
+    return ldexp(1.0, k < -1023 ? 1023 : -k);
+}
+
+double gemst_prim_scale(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_precision precision,
+                        double lo[3])
+{
+    double largest = 0.0, widest = 0.0;
+    for (int d = 0; d < dim; d++) {
+        double min = INFINITY, max = -INFINITY;
+        for (int64_t i = 0; i < n; i++) {
+            double x = coord(coords, dtype, i, dim, d);
+            min = x < min ? x : min;
+            max = x > max ? x : max;
+            largest = fabs(x) > largest ? fabs(x) : largest;
+        }
+        if (lo)
+            lo[d] = min;
+        widest = n > 0 && max - min > widest ? max - min : widest;
+    }
+    if (precision == GRIDEMST_PRECISION_FLOAT)
+        return isfinite(widest) ? power_below_one(widest) : NAN;
+    return power_below_one(largest);
+}
+
+/* The working points, as doubles (float ones are exact in a double). */
+static double *working_points(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
+                              gridemst_precision precision, double *scale)
+{
+    double lo[3] = {0, 0, 0};
+    *scale = gemst_prim_scale(coords, dtype, n, dim, precision, lo);
+    double *w = malloc(sizeof *w * (size_t)(n * dim));
+    for (int64_t i = 0; w && i < n; i++)
+        for (int d = 0; d < dim; d++) {
+            double x = coord(coords, dtype, i, dim, d);
+            w[i * dim + d] = precision == GRIDEMST_PRECISION_FLOAT ? (double)(float)((x - lo[d]) * *scale)
+                                                                   : x * *scale;
+        }
+    return w;
+}
+
+/* ((dx dx + dy dy) + dz dz), every operation rounded to the precision. */
+static double dist2(const double *w, int dim, gridemst_precision precision, int64_t a, int64_t b)
+{
+    if (precision == GRIDEMST_PRECISION_FLOAT) {
+        float s = 0.0f;
+        for (int d = 0; d < dim; d++) {
+            float t = (float)w[b * dim + d] - (float)w[a * dim + d];
+            s += t * t;
+        }
+        return (double)s;
+    }
     double s = 0.0;
     for (int d = 0; d < dim; d++) {
-        double t = coord(coords, dtype, a, dim, d) - coord(coords, dtype, b, dim, d);
+        double t = w[b * dim + d] - w[a * dim + d];
         s += t * t;
     }
     return s;
@@ -32,9 +88,8 @@ static int edge_before(double d2, int64_t a, int64_t b, double f2, int64_t c, in
     return hi1 < hi2;
 }
 
-static int cmp_edge(const void *pa, const void *pb)
+static int cmp_edge(const gridemst_edge *a, const gridemst_edge *b)
 {
-    const gridemst_edge *a = pa, *b = pb;
     if (a->w != b->w)
         return a->w < b->w ? -1 : 1;
     if (a->u != b->u)
@@ -44,29 +99,49 @@ static int cmp_edge(const void *pa, const void *pb)
     return 0;
 }
 
-void gemst_edges_sort(gridemst_edge *edges, int64_t m)
+static int cmp_edge_void(const void *a, const void *b)
 {
-    qsort(edges, (size_t)m, sizeof *edges, cmp_edge);
+    return cmp_edge(a, b);
 }
 
-double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_edge *edges)
+void gemst_edges_sort(gridemst_edge *edges, int64_t m)
+{
+    qsort(edges, (size_t)m, sizeof *edges, cmp_edge_void);
+}
+
+/* An edge and its squared length, sorted together. */
+typedef struct {
+    gridemst_edge e;
+    double d2;
+} edge_d2;
+
+static int cmp_edge_d2(const void *a, const void *b)
+{
+    return cmp_edge(&((const edge_d2 *)a)->e, &((const edge_d2 *)b)->e);
+}
+
+double gemst_prim_working(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_precision precision,
+                          gridemst_edge *edges, double *d2_out)
 {
     if (n < 2)
         return 0.0;
+    double scale;
+    double *w = working_points(coords, dtype, n, dim, precision, &scale);
     double *best = malloc(sizeof *best * (size_t)n);
     int64_t *from = malloc(sizeof *from * (size_t)n);
     char *done = calloc((size_t)n, 1);
-    if (!best || !from || !done) {
-        free(best);
-        free(from);
-        free(done);
-        return -1.0;
-    }
+    edge_d2 *tree = malloc(sizeof *tree * (size_t)(n - 1));
+    double total = -1.0;
+    if (!w || !best || !from || !done || !tree)
+        goto out;
+    total = NAN;
+    if (isnan(scale))
+        goto out;
     for (int64_t i = 0; i < n; i++) {
         best[i] = INFINITY;
         from[i] = -1;
     }
-    double total = 0.0;
+    total = 0.0;
     int64_t cur = 0;
     done[0] = 1;
     for (int64_t k = 1; k < n; k++) {
@@ -74,7 +149,7 @@ double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n,
         for (int64_t i = 0; i < n; i++) {
             if (done[i])
                 continue;
-            double d2 = dist2(coords, dtype, dim, cur, i);
+            double d2 = dist2(w, dim, precision, cur, i);
             if (from[i] < 0 || edge_before(d2, cur, i, best[i], from[i], i)) {
                 best[i] = d2;
                 from[i] = cur;
@@ -83,19 +158,31 @@ double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n,
                 next = i;
         }
         done[next] = 1;
-        double w = sqrt(best[next]);
-        total += w;
-        if (edges) {
-            edges[k - 1].u = from[next] < next ? from[next] : next;
-            edges[k - 1].v = from[next] < next ? next : from[next];
-            edges[k - 1].w = w;
-        }
+        edge_d2 *t = &tree[k - 1];
+        t->e.u = from[next] < next ? from[next] : next;
+        t->e.v = from[next] < next ? next : from[next];
+        t->e.w = sqrt(best[next]) / scale;
+        t->d2 = best[next];
+        total += t->e.w;
         cur = next;
     }
-    if (edges)
-        gemst_edges_sort(edges, n - 1);
+    qsort(tree, (size_t)(n - 1), sizeof *tree, cmp_edge_d2);
+    for (int64_t k = 0; k < n - 1; k++) {
+        if (edges)
+            edges[k] = tree[k].e;
+        if (d2_out)
+            d2_out[k] = tree[k].d2;
+    }
+out:
+    free(w);
     free(best);
     free(from);
     free(done);
+    free(tree);
     return total;
+}
+
+double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_edge *edges)
+{
+    return gemst_prim_working(coords, dtype, n, dim, GRIDEMST_PRECISION_DOUBLE, edges, NULL);
 }

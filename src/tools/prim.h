@@ -1,7 +1,20 @@
 /*
- * The independent reference: Prim's algorithm on the complete graph, in
- * double precision, O(n^2) time and O(n) memory.  Used by --verify and the
- * tests; shares no code with the solver.
+ * The independent reference: Prim's algorithm on the complete graph, O(n^2)
+ * time and O(n) memory.  Used by --verify, the solver fuzzer and the tests;
+ * shares no code with the solver.
+ *
+ * It computes what gridemst.h documents the solver to compute ("Working
+ * points"), from that description alone:
+ *   - double precision: every coordinate scaled by 2^-k, where the largest
+ *     |coordinate| is m 2^k with m in [0.5, 1) (2^-k at most 2^1023), and
+ *     squared distances ((dx dx + dy dy) + dz dz) rounded in double;
+ *   - float precision: (x - min) scaled by 2^-k, where the widest side of the
+ *     bounding box is m 2^k (the same cap), rounded to float, and the same
+ *     squared distance rounded in float.
+ * Ties are broken by the solver's edge order (squared length, smaller id,
+ * larger id), under which the tree is unique: the solver must return
+ * exactly these edges.  Each edge's length is sqrt(d2) / 2^-k in double, as
+ * the solver reports it.
  */
 #ifndef GEMST_PRIM_H
 #define GEMST_PRIM_H
@@ -15,15 +28,24 @@ extern "C" {
 #endif
 
 /*
- * Minimum spanning tree of n points (interleaved, dim 2 or 3, float or
- * double) under Euclidean distance computed in double from the given
- * coordinates.  Ties are broken by the solver's edge order (squared length,
- * smaller id, larger id), so on inputs without near-ties the edges are the
- * same as the solver's.  Writes n - 1 edges sorted by (w, u, v) to edges
- * (caller-allocated, n - 1 entries; may be NULL) and returns the total
- * length, or a negative value when memory runs out.
+ * The tree of n points (interleaved, dim 2 or 3, float or double) in the
+ * given precision's working points: n - 1 edges sorted by (w, u, v) into
+ * edges (caller-allocated, n - 1 entries; may be NULL), and when d2 is not
+ * NULL each edge's squared length in working units (the d2 that decided
+ * it) into d2[k].  Returns the total length; -1 when memory runs out; NaN
+ * in float precision when a side of the bounding box is wider than the
+ * largest double (the solver refuses such points).
  */
+double gemst_prim_working(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_precision precision,
+                          gridemst_edge *edges, double *d2);
+
+/* The double-precision tree (gemst_prim_working with no d2). */
 double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_edge *edges);
+
+/* The power of two 2^-k the working points of the precision are scaled by
+ * (see above); in float precision, also the box's minimum into lo[0..dim). */
+double gemst_prim_scale(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_precision precision,
+                        double lo[3]);
 
 /* Sorts edges by (w, u, v). */
 void gemst_edges_sort(gridemst_edge *edges, int64_t m);

@@ -1,0 +1,281 @@
+/*
+ * The solver's arithmetic on extreme coordinates, through the public API:
+ * every case is solved with every search (the grid with each pruning, the
+ * late BVH, the BVH), both FindMin2 methods and with and without crowded
+ * cells' grids, on the CPU backend and, where a GPU is present, the CUDA
+ * backend.  Each tree must be exactly the independent reference's
+ * (gemst_prim_working, src/tools/prim.h: Prim on the documented working
+ * points), or the solve must refuse, with a reason the reference confirms.
+ *
+ * The cases reproduce what once hung or came out wrong: a bounding box of
+ * subnormal width (the scale 2^-k overflowed, the grid plan spun forever),
+ * a crowded cell of subnormal coordinates (its cell side did not grow), and
+ * double-precision trees that translation to the box's minimum rounded
+ * (distinct points merged, a tree 3.5 times too long) or whose squared
+ * distances underflowed silently.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridemst.h"
+#include "testutil.h"
+#include "tools/prim.h"
+
+#define FLOAT GRIDEMST_PRECISION_FLOAT
+#define DOUBLE GRIDEMST_PRECISION_DOUBLE
+
+/* The searches: the grid with each pruning (0-2), static pruning with the
+ * late BVH from iteration 1 (3), the BVH (4). */
+#define SEARCHES 5
+
+static gridemst_options options(gridemst_backend backend, int prec, int search, int list, int crowded)
+{
+    gridemst_options o;
+    gridemst_options_init(&o);
+    o.backend = backend;
+    o.precision = prec;
+    o.threads = 1;
+    o.findmin2 = list ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
+    o.crowded_cell = crowded ? 1 : 0;
+    if (search == 4) {
+        o.nns = GRIDEMST_NNS_BVH;
+    } else {
+        o.prune = search == 0 ? GRIDEMST_PRUNE_NONE : search == 1 ? GRIDEMST_PRUNE_DYNAMIC : GRIDEMST_PRUNE_STATIC;
+        o.late_bvh = search == 3 ? 1 : 0;
+    }
+    return o;
+}
+
+static const char *search_name(int search)
+{
+    static const char *names[SEARCHES] = {"grid none", "grid dynamic", "grid static", "late BVH", "BVH"};
+    return names[search];
+}
+
+/* Whether points a and b differ as given. */
+static int distinct(const double *c, int dim, int64_t a, int64_t b)
+{
+    for (int d = 0; d < dim; d++)
+        if (c[a * dim + d] != c[b * dim + d])
+            return 1;
+    return 0;
+}
+
+/* What the reference says of a point set in one precision. */
+typedef struct {
+    gridemst_edge *edges;
+    double *d2;
+    double total;
+    int too_close;   /* double: a tree edge joins distinct points whose squared distance is subnormal or 0 */
+    int too_far;     /* an edge longer than the largest double (double), or a side wider (float) */
+} reference;
+
+static reference make_reference(const double *c, int64_t n, int dim, int prec)
+{
+    reference r = {xcalloc((size_t)n, sizeof *r.edges), xcalloc((size_t)n, sizeof *r.d2), 0, 0, 0};
+    r.total = gemst_prim_working(c, GRIDEMST_FLOAT64, n, dim, prec, r.edges, r.d2);
+    REQUIRE(r.total >= 0 || isnan(r.total), "Prim ran out of memory");
+    r.too_far = isnan(r.total);
+    for (int64_t k = 0; k + 1 < n && !r.too_far; k++) {
+        r.too_close |= prec == DOUBLE && r.d2[k] < DBL_MIN && distinct(c, dim, r.edges[k].u, r.edges[k].v);
+        r.too_far |= !isfinite(r.edges[k].w);
+    }
+    return r;
+}
+
+/* Solves the set every way on the backend; each tree must be the
+ * reference's exactly, or each solve must refuse the way it says. */
+static void check_every_way(gridemst_backend backend, const double *c, int64_t n, int dim, int prec,
+                            const reference *ref, const char *name)
+{
+    for (int search = 0; search < SEARCHES; search++)
+        for (int list = 0; list <= 1; list++)
+            for (int crowded = 0; crowded <= 1; crowded++) {
+                gridemst_options o = options(backend, prec, search, list, crowded);
+                char what[200];
+                snprintf(what, sizeof what, "%s, %s, %s, %s, findmin2 %s%s", name,
+                         backend == GRIDEMST_BACKEND_CPU ? "cpu" : "cuda", prec == DOUBLE ? "double" : "float",
+                         search_name(search), list ? "list" : "atomic", crowded ? ", crowded 1" : "");
+                gridemst_result r;
+                gridemst_error err = {0};
+                int rc = gridemst_solve(c, GRIDEMST_FLOAT64, n, dim, &o, &r, &err);
+                if (ref->too_close || ref->too_far) {
+                    REQUIRE(rc == GRIDEMST_ERR_INPUT, "%s: solved (status %d) what the reference says has %s", what,
+                            rc, ref->too_close ? "points too close together" : "points too far apart");
+                    long long a = -1, b = -1;
+                    if (ref->too_close) {
+                        /* it names a pair of the tree's, distinct and too close */
+                        REQUIRE(sscanf(err.message, "points %lld and %lld are distinct but too close", &a, &b) == 2,
+                                "%s: message %s", what, err.message);
+                        int found = 0;
+                        for (int64_t k = 0; k + 1 < n; k++)
+                            found |= ref->edges[k].u == a && ref->edges[k].v == b && ref->d2[k] < DBL_MIN;
+                        REQUIRE(found && distinct(c, dim, a, b), "%s: %s", what, err.message);
+                    } else {
+                        REQUIRE(strstr(err.message, "largest double") != NULL, "%s: message %s", what, err.message);
+                    }
+                    continue;
+                }
+                REQUIRE(rc == GRIDEMST_OK, "%s: status %d: %s", what, rc, err.message);
+                REQUIRE_CMP(r.n_edges, ==, n - 1);
+                for (int64_t k = 0; k + 1 < n; k++)
+                    REQUIRE(r.edges[k].u == ref->edges[k].u && r.edges[k].v == ref->edges[k].v &&
+                                (r.edges[k].w == ref->edges[k].w || (isnan(r.edges[k].w) && isnan(ref->edges[k].w))),
+                            "%s: edge %lld is (%lld, %lld, %.17g), the reference's (%lld, %lld, %.17g)", what,
+                            (long long)k, (long long)r.edges[k].u, (long long)r.edges[k].v, r.edges[k].w,
+                            (long long)ref->edges[k].u, (long long)ref->edges[k].v, ref->edges[k].w);
+                gridemst_result_free(&r);
+            }
+}
+
+/* The set in both precisions, on the CPU and (where present) the GPU.
+ * expect_double: 1 when the double tree must be solved, 0 when it must be
+ * refused (the reference decides; this checks the case is what it claims). */
+static void check_set(const double *c, int64_t n, int dim, int expect_double, const char *name)
+{
+    for (int prec = FLOAT; prec <= DOUBLE; prec++) {
+        reference ref = make_reference(c, n, dim, prec);
+        if (prec == DOUBLE)
+            REQUIRE(expect_double == !(ref.too_close || ref.too_far), "%s: the reference %s the double tree", name,
+                    expect_double ? "refuses" : "accepts");
+        check_every_way(GRIDEMST_BACKEND_CPU, c, n, dim, prec, &ref, name);
+        if (gridemst_cuda_device_count() > 0)
+            check_every_way(GRIDEMST_BACKEND_CUDA, c, n, dim, prec, &ref, name);
+        free(ref.edges);
+        free(ref.d2);
+    }
+}
+
+/* ----------------------------------------------------------------- hangs */
+
+/* A box 1e-310 wide: 2^-k was 2^1029, infinite, and the grid plan grew its
+ * cell side forever. */
+START_TEST(test_subnormal_box)
+{
+    const double c[] = {0, 0, 1e-310, 0};
+    check_set(c, 2, 2, 1, "a box 1e-310 wide");
+    const double c3[] = {0, 0, 0, 5e-324, 0, 1e-315, -2e-320, 3e-310, 0, 4e-323, 4e-323, 4e-323};
+    check_set(c3, 4, 3, 1, "subnormal 3D points");
+}
+END_TEST
+
+/* 600 distinct points whose float working coordinates are subnormal, and
+ * one far away: their crowded cell's box is subnormal in float. */
+START_TEST(test_subnormal_float_cell)
+{
+    const int64_t n = 601;
+    double *c = xcalloc((size_t)n * 2, sizeof *c);
+    c[0] = 1.0;
+    for (int64_t i = 1; i < n; i++) {
+        c[2 * i] = (double)i * 1e-42;
+        c[2 * i + 1] = (double)(i % 7) * 3e-43;
+    }
+    check_set(c, n, 2, 1, "float-subnormal cell");
+    free(c);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- wide spans in double precision */
+
+/* A tiny tetrahedron beside a point at z = -1e9: translating z by -1e9
+ * rounded 2e-9 away, and the tree joined 0 and 3 at length 0. */
+START_TEST(test_translation_rounding)
+{
+    const double c[] = {0, 0, 0, 3e-9, 0, 0, 0, 1e-9, 0, 0, 0, 2e-9, 1, 1, -1e9};
+    check_set(c, 5, 3, 1, "tetrahedron beside -1e9");
+}
+END_TEST
+
+/* 500 points in a 1e-9 cube and one at 1e7: the translated tree was 3.5
+ * times too long. */
+START_TEST(test_small_cube_far_point)
+{
+    const int64_t n = 501;
+    double *c = xcalloc((size_t)n * 3, sizeof *c);
+    uint64_t seed = 5;
+    for (int64_t i = 0; i < 500 * 3; i++)
+        c[i] = rng_unit(&seed) * 1e-9;
+    c[500 * 3] = 1e7;
+    check_set(c, n, 3, 1, "1e-9 cube and 1e7");
+    free(c);
+}
+END_TEST
+
+/* Coordinates spanning more than the largest double: double precision no
+ * longer translates them, and each edge is finite (float still refuses);
+ * an edge longer than the largest double is refused. */
+START_TEST(test_span_beyond_double)
+{
+    const double c[] = {-1e308, 1, 0, 0, 1e308, 2};
+    check_set(c, 3, 2, 1, "-1e308 to 1e308");
+    const double far[] = {-1.7e308, 0, 1.7e308, 0};
+    check_set(far, 2, 2, 0, "an edge of 3.4e308");
+}
+END_TEST
+
+/* -0 and +0 are the same point: 40 copies of the origin with either sign
+ * (a cell of more than 32 points, deduplicated by hashing its points' bits)
+ * are one point and its duplicates. */
+START_TEST(test_signed_zeros)
+{
+    const int64_t n = 43;
+    double *c = xcalloc((size_t)n * 2, sizeof *c);
+    for (int64_t i = 0; i < 40; i++) {
+        c[2 * i] = i % 2 ? -0.0 : 0.0;
+        c[2 * i + 1] = i % 3 ? 0.0 : -0.0;
+    }
+    c[80] = 1;
+    c[83] = 1;
+    c[84] = 1e-3;
+    c[85] = 2e-3;
+    check_set(c, n, 2, 1, "signed zeros");
+    gridemst_result r = solve_cpu(c, GRIDEMST_FLOAT64, n, 2, 1, DOUBLE);
+    REQUIRE_CMP(r.stats.n_duplicates, ==, 39);
+    gridemst_result_free(&r);
+    free(c);
+}
+END_TEST
+
+/* Clusters 1e-6 wide (a few units in the last place of their coordinates)
+ * at random places up to 1e9 from the origin, in 2D and 3D: translation
+ * rounded most of their coordinates. */
+START_TEST(test_clusters_far_apart)
+{
+    uint64_t seed = 11 + (uint64_t)_i;
+    const int dim = 2 + _i % 2;
+    const int64_t n = 300;
+    double *c = xcalloc((size_t)n * dim, sizeof *c);
+    double centre[3] = {0, 0, 0};
+    for (int64_t i = 0; i < n; i++) {
+        if (i % 50 == 0)
+            for (int d = 0; d < dim; d++)
+                centre[d] = (rng_unit(&seed) - 0.5) * 2e9;
+        for (int d = 0; d < dim; d++)
+            c[i * dim + d] = centre[d] + rng_unit(&seed) * 1e-6;
+    }
+    check_set(c, n, dim, 1, "clusters 1e9 apart");
+    free(c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("precision");
+    TCase *hang = tcase_create("hangs");
+    tcase_set_timeout(hang, 60);
+    tcase_add_test(hang, test_subnormal_box);
+    tcase_add_test(hang, test_subnormal_float_cell);
+    suite_add_tcase(s, hang);
+    TCase *wide = tcase_create("wide spans");
+    tcase_set_timeout(wide, 120);
+    tcase_add_test(wide, test_translation_rounding);
+    tcase_add_test(wide, test_small_cube_far_point);
+    tcase_add_test(wide, test_span_beyond_double);
+    tcase_add_test(wide, test_signed_zeros);
+    tcase_add_loop_test(wide, test_clusters_far_apart, 0, 4);
+    suite_add_tcase(s, wide);
+    return run_suite(s);
+}
