@@ -162,6 +162,24 @@ START_TEST(test_subnormal_box)
 }
 END_TEST
 
+/* Coordinates from 1e-311 to 3e307 with crowded cells of one point: a
+ * crowded cell's box of subnormal working coordinates got a subnormal cell
+ * side that growing by 1.25 left unchanged.  In double precision its
+ * points are too close together next to 3e307 (refused); float rounds them
+ * together. */
+START_TEST(test_subnormal_crowded_cell)
+{
+    const double c[] = {2.5506902573942e-311,  -0.0,
+                        -2.8157876032270465e-15, 3.0293694753353736e+307,
+                        0.0,                   9.0142745761146e-311,
+                        2.54458609934608e-302, 9.391491627785107e-301,
+                        -2.907121950882298e-14, 5.276294143623982e-301,
+                        -0.0,                  -2.030545619549923e-14,
+                        -0.0926506623785866,   -1.859062658947e-311};
+    check_set(c, 7, 2, 0, "1e-311 to 3e307");
+}
+END_TEST
+
 /* 600 distinct points whose float working coordinates are subnormal, and
  * one far away: their crowded cell's box is subnormal in float. */
 START_TEST(test_subnormal_float_cell)
@@ -201,6 +219,23 @@ START_TEST(test_small_cube_far_point)
     c[500 * 3] = 1e7;
     check_set(c, n, 3, 1, "1e-9 cube and 1e7");
     free(c);
+}
+END_TEST
+
+/* 0, 1e-200 and 1e200: double cannot hold (1e-200)^2 next to (1e200)^2, and
+ * the tree joined 0 and 1 at length 0; now refused, naming them. */
+START_TEST(test_underflow_refused)
+{
+    const double c[] = {0, 0, 1e-200, 0, 1e200, 0};
+    check_set(c, 3, 2, 0, "0, 1e-200, 1e200");
+    gridemst_options o;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    o.precision = DOUBLE;
+    gridemst_result r;
+    gridemst_error err = {0};
+    REQUIRE_CMP(gridemst_solve(c, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INPUT);
+    REQUIRE(strstr(err.message, "points 0 and 1 are distinct") != NULL, "message: %s", err.message);
 }
 END_TEST
 
@@ -267,12 +302,14 @@ int main(void)
     TCase *hang = tcase_create("hangs");
     tcase_set_timeout(hang, 60);
     tcase_add_test(hang, test_subnormal_box);
+    tcase_add_test(hang, test_subnormal_crowded_cell);
     tcase_add_test(hang, test_subnormal_float_cell);
     suite_add_tcase(s, hang);
     TCase *wide = tcase_create("wide spans");
     tcase_set_timeout(wide, 120);
     tcase_add_test(wide, test_translation_rounding);
     tcase_add_test(wide, test_small_cube_far_point);
+    tcase_add_test(wide, test_underflow_refused);
     tcase_add_test(wide, test_span_beyond_double);
     tcase_add_test(wide, test_signed_zeros);
     tcase_add_loop_test(wide, test_clusters_far_apart, 0, 4);

@@ -229,6 +229,36 @@ static __global__ void GEMST_FN(k_dup_crowded)(const uint32_t *pos, const uint64
     rep[pos[a]] = pos[run];
 }
 
+#if GEMST_REAL_IS_DOUBLE
+/* Double precision, where it cannot hold a squared distance (grid_plan.h):
+ * each duplicate whose caller point differs from its representative's (a
+ * coordinate underflowed when scaled) offers its pair key to *first ... */
+template <typename T>
+static __global__ void GEMST_FN(k_merged_distinct)(const T *coords, int dim, uint32_t n, const uint32_t *oid,
+                                                 const uint32_t *rep, unsigned long long *first)
+{
+    GEMST_INDEX(i, n);
+    if (rep[i] == i)
+        return;
+    const uint32_t a = oid[i], b = oid[rep[i]];
+    for (int d = 0; d < dim; d++)
+        if (coords[(size_t)a * dim + d] != coords[(size_t)b * dim + d]) {
+            atomicMin(first, (unsigned long long)gemst_pair_key(a, b));
+            return;
+        }
+}
+
+/* ... and so does each of the m tree edges between unique points whose
+ * squared length is below the smallest normal double. */
+static __global__ void GEMST_FN(k_tiny_edges)(uint32_t m, const uint32_t *lo, const uint32_t *hi, const gemst_real *d2,
+                                            unsigned long long *first)
+{
+    GEMST_INDEX(e, m);
+    if (d2[e] < GEMST_D2_MIN)
+        atomicMin(first, (unsigned long long)gemst_pair_key(lo[e], hi[e]));
+}
+#endif
+
 static __global__ void GEMST_FN(k_iota)(uint32_t n, uint32_t *out)
 {
     GEMST_INDEX(i, n);

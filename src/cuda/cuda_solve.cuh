@@ -281,6 +281,28 @@ static int GEMST_FN(fit_grid)(cuda_ctx *c, double occupancy, int64_t crowded,
     return GEMST_FN(check_device_memory)(c, GEMST_FN(bytes_needed)(pb, cells), err);
 }
 
+#if GEMST_REAL_IS_DOUBLE
+/* A pair too close together for double precision (grid_plan.h), from a
+ * check kernel launched with no_pair: fails naming the pair it left there
+ * (UINT64_MAX: none), and frees it. */
+static int GEMST_FN(too_close)(cuda_ctx *c, unsigned long long *no_pair, gridemst_error *err)
+{
+    unsigned long long first = 0;
+    GEMST_CU(cudaMemcpyAsync(&first, no_pair, sizeof first, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
+    gemst_dfree(&c->mem, no_pair);
+    return first == UINT64_MAX ? GRIDEMST_OK : gemst_too_close(&c->frame, (uint64_t)first, err);
+}
+
+/* A device word holding UINT64_MAX, for a check kernel. */
+static int GEMST_FN(no_pair)(cuda_ctx *c, unsigned long long **word, gridemst_error *err)
+{
+    GEMST_DALLOC(&c->mem, *word, 1, "a check of tiny distances");
+    GEMST_CU(cudaMemsetAsync(*word, 0xff, sizeof **word, c->s));
+    return GRIDEMST_OK;
+}
+#endif
+
 /* Sort by cell (stable: points of a cell stay in caller-id order): each
  * point's cell into *key, its caller id into *oid. */
 template <typename T>
@@ -426,6 +448,15 @@ static int GEMST_FN(unique_points)(cuda_ctx *c, const T *coords, uint32_t *key, 
     c->n_dup = n - nu;
     stats->n_unique = nu;
     stats->n_duplicates = n - nu;
+#if GEMST_REAL_IS_DOUBLE
+    if (c->n_dup) {
+        unsigned long long *first;
+        GEMST_TRY(GEMST_FN(no_pair)(c, &first, err));
+        GEMST_FN(k_merged_distinct)<T><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(coords, dim, n, oid, rep, first);
+        GEMST_LAUNCHED();
+        GEMST_TRY(GEMST_FN(too_close)(c, first, err));
+    }
+#endif
 
     /* Without duplicates (the usual case) the points stay where they are,
      * and so does their cell table. */
@@ -1368,6 +1399,16 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
 static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree, gridemst_error *err)
 {
     const uint32_t m = c->n - 1;
+#if GEMST_REAL_IS_DOUBLE
+    if (c->nu > 1) {
+        unsigned long long *first;
+        GEMST_TRY(GEMST_FN(no_pair)(c, &first, err));
+        GEMST_FN(k_tiny_edges)<<<gemst_blocks(c->nu - 1), GEMST_THREADS, 0, c->s>>>(c->nu - 1, c->edge_lo, c->edge_hi,
+                                                                                c->edge_d2, first);
+        GEMST_LAUNCHED();
+        GEMST_TRY(GEMST_FN(too_close)(c, first, err));
+    }
+#endif
     if (c->n_dup) {
         GEMST_FN(k_append_dups)<<<gemst_blocks(c->n_dup), GEMST_THREADS, 0, c->s>>>(
             c->n_dup, c->dup_lo, c->dup_hi, c->nu - 1, c->edge_lo, c->edge_hi, c->edge_d2);

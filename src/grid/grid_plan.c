@@ -52,6 +52,17 @@ int gemst_frame_make(int dim, const double bbox_min[3], const double bbox_max[3]
     return GRIDEMST_OK;
 }
 
+int gemst_too_close(const gemst_frame *f, uint64_t pair, gridemst_error *err)
+{
+    double largest = 0.0;
+    for (int d = 0; d < f->dim; d++)
+        largest = fmax(largest, fmax(fabs(f->lo[d]), fabs(f->hi[d])) / f->scale);
+    return gemst_fail(err, GRIDEMST_ERR_INPUT,
+                      "points %u and %u are distinct but too close together for double precision next to "
+                      "coordinates as large as %g: their squared distance underflows",
+                      (unsigned)(pair >> 32), (unsigned)(pair & 0xffffffffu), largest);
+}
+
 /* The smallest cell side a plan may use: the frame's, and a normal float,
  * so that the side and its inverse stay finite and nonzero in either working
  * precision, and growing it by a factor always changes it. */

@@ -63,6 +63,29 @@ typedef struct gemst_grid_plan {
     uint64_t cells;     /* nc[0] * nc[1] * nc[2] */
 } gemst_grid_plan;
 
+/*
+ * Where double precision cannot hold a squared distance.  Two distinct
+ * points whose working squared distance is below the smallest normal double
+ * (subnormal or 0: their coordinates differ by less than 2^-511 times the
+ * largest |coordinate|), or which become equal once scaled (a coordinate
+ * underflows), have no exact tree: the double-precision solve refuses them.
+ * Such a pair need not be looked for among all pairs: the tree joins each
+ * point to its nearest (the path between them has no longer edge), so if
+ * there is one, some tree edge or some duplicate's edge is one.  Each
+ * backend checks those, and reports the pair of smallest (lo, hi) ids.
+ */
+#define GEMST_D2_MIN 0x1p-1022
+
+/* The key of a pair of caller ids, ordered by (smaller, larger). */
+static inline GEMST_HD uint64_t gemst_pair_key(uint32_t a, uint32_t b)
+{
+    return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+}
+
+/* Fails with GRIDEMST_ERR_INPUT naming the pair of a gemst_pair_key, too
+ * close together for double precision in frame f. */
+int gemst_too_close(const gemst_frame *f, uint64_t pair, gridemst_error *err);
+
 /* Default target mean occupancy (points per cell) for the dimension. */
 double gemst_default_occupancy(int dim);
 
