@@ -17,7 +17,7 @@ typedef struct cli_verify {
     int ok;                  /* checked and every check passed */
     double reference_weight; /* Prim's total */
     double max_abs_diff;     /* largest |w - reference w| over the two sorted weight lists */
-    double tolerance;        /* the largest per-edge tolerance */
+    double tolerance;        /* the largest per-edge tolerance (0 in double precision) */
     char reason[256];        /* why it failed or was skipped; empty when ok */
 } cli_verify;
 
@@ -43,11 +43,12 @@ double cli_device_ms(const gridemst_times *t);
 double cli_now_ms(void);
 
 /*
- * Checks res against brute-force Prim in double precision: n - 1 edges
- * forming one spanning tree, in (w, u, v) order, whose sorted weights and
- * total match the reference's within a tolerance for the working
- * precision's rounding of the coordinates.  Fills *v (the outcome) and
- * returns GRIDEMST_OK, or an error code with *err when memory runs out.
+ * Checks res against brute-force Prim in double precision, edge by edge
+ * (gemst_check_tree, tools/tree_check.h): one spanning tree in (w, u, v)
+ * order, the same sorted lengths, and the same edges (in double precision
+ * identical; in float, within the rounding of one distance evaluation).
+ * Fills *v (the outcome) and returns GRIDEMST_OK, or an error code with
+ * *err when memory runs out.
  */
 int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, cli_verify *v, gridemst_error *err);
 

@@ -47,6 +47,10 @@ double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n,
 double gemst_prim_scale(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_precision precision,
                         double lo[3]);
 
+/* The length of edge (a, b) in the double-precision reference, for the
+ * scale gemst_prim_scale gives in double precision. */
+double gemst_prim_length(const void *coords, gridemst_dtype dtype, int dim, double scale, int64_t a, int64_t b);
+
 /* Sorts edges by (w, u, v). */
 void gemst_edges_sort(gridemst_edge *edges, int64_t m);
 
