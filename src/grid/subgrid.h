@@ -83,11 +83,14 @@ static inline GEMST_HD void GEMST_FN(gemst_subgrid_plan)(int dim, const gemst_re
     }
     if (!(L >= least))
         L = least;
-    /* L is a normal number, so each step grows it, and the box is finite */
+    /* L is a normal number, so each step grows it, and the box is finite.
+     * The counts are not capped per axis here: one axis of cap cells would
+     * pass for all of them, and the faces would then be extended past the
+     * cap to reach hi. */
     for (;;) {
         double cells = 1.0;
         for (int d = 0; d < dim; d++)
-            cells *= gemst_sub_axis_cells(e[d], L, cap);
+            cells *= floor(e[d] / L) + 1.0;
         if (cells <= cap)
             break;
         L *= 1.25;
