@@ -40,9 +40,11 @@
  *     bounding-box minimum, scaled by the power of two that brings the box's
  *     widest side into [0.5, 1), and rounded to float32.  The tree is the
  *     exact minimum spanning tree of these float32 points under float32
- *     squared distances (points equal in float32 are duplicates); use double
- *     precision when near-equal distances must be told apart beyond float32
- *     resolution.
+ *     squared distances (points equal in float32 are duplicates); distinct
+ *     float32 points at float squared distance 0 (closer than 2^-75 times
+ *     the box's widest side, near its minimum corner) fail with
+ *     GRIDEMST_ERR_INPUT naming two of them.  Use double precision when
+ *     near-equal distances must be told apart beyond float32 resolution.
  * Edge lengths are reported in the caller's units: sqrt(d2) divided by the
  * scale, in double.  A tree edge longer than the largest double fails with
  * GRIDEMST_ERR_INPUT.

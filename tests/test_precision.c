@@ -3,9 +3,9 @@
  * every case is solved with every search (the grid with each pruning, the
  * late BVH, the BVH), both FindMin2 methods and with and without crowded
  * cells' grids, on the CPU backend and, where a GPU is present, the CUDA
- * backend.  Each tree must be exactly the independent reference's
- * (gemst_prim_working, src/tools/prim.h: Prim on the documented working
- * points), or the solve must refuse, with a reason the reference confirms.
+ * backend.  Each tree must be exactly the independent reference's (Prim on
+ * the documented working points), or the solve must refuse, with a reason
+ * the reference confirms (gemst_outcome_ok, src/tools/expected.h).
  *
  * The cases reproduce what once hung or came out wrong: a bounding box of
  * subnormal width (the scale 2^-k overflowed, the grid plan spun forever),
@@ -14,7 +14,6 @@
  * (distinct points merged, a tree 3.5 times too long) or whose squared
  * distances underflowed silently.
  */
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +21,7 @@
 
 #include "gridemst.h"
 #include "testutil.h"
-#include "tools/prim.h"
+#include "tools/expected.h"
 
 #define FLOAT GRIDEMST_PRECISION_FLOAT
 #define DOUBLE GRIDEMST_PRECISION_DOUBLE
@@ -55,78 +54,22 @@ static const char *search_name(int search)
     return names[search];
 }
 
-/* Whether points a and b differ as given. */
-static int distinct(const double *c, int dim, int64_t a, int64_t b)
-{
-    for (int d = 0; d < dim; d++)
-        if (c[a * dim + d] != c[b * dim + d])
-            return 1;
-    return 0;
-}
-
-/* What the reference says of a point set in one precision. */
-typedef struct {
-    gridemst_edge *edges;
-    double *d2;
-    double total;
-    int too_close;   /* double: a tree edge joins distinct points whose squared distance is subnormal or 0 */
-    int too_far;     /* an edge longer than the largest double (double), or a side wider (float) */
-} reference;
-
-static reference make_reference(const double *c, int64_t n, int dim, int prec)
-{
-    reference r = {xcalloc((size_t)n, sizeof *r.edges), xcalloc((size_t)n, sizeof *r.d2), 0, 0, 0};
-    r.total = gemst_prim_working(c, GRIDEMST_FLOAT64, n, dim, prec, r.edges, r.d2);
-    REQUIRE(r.total >= 0 || isnan(r.total), "Prim ran out of memory");
-    r.too_far = isnan(r.total);
-    for (int64_t k = 0; k + 1 < n && !r.too_far; k++) {
-        r.too_close |= prec == DOUBLE && r.d2[k] < DBL_MIN && distinct(c, dim, r.edges[k].u, r.edges[k].v);
-        r.too_far |= !isfinite(r.edges[k].w);
-    }
-    return r;
-}
-
-/* Solves the set every way on the backend; each tree must be the
- * reference's exactly, or each solve must refuse the way it says. */
+/* Solves the set every way on the backend; each outcome must be the
+ * expected one (gemst_outcome_ok). */
 static void check_every_way(gridemst_backend backend, const double *c, int64_t n, int dim, int prec,
-                            const reference *ref, const char *name)
+                            const gemst_expected *e, const char *name)
 {
     for (int search = 0; search < SEARCHES; search++)
         for (int list = 0; list <= 1; list++)
             for (int crowded = 0; crowded <= 1; crowded++) {
                 gridemst_options o = options(backend, prec, search, list, crowded);
-                char what[200];
-                snprintf(what, sizeof what, "%s, %s, %s, %s, findmin2 %s%s", name,
-                         backend == GRIDEMST_BACKEND_CPU ? "cpu" : "cuda", prec == DOUBLE ? "double" : "float",
-                         search_name(search), list ? "list" : "atomic", crowded ? ", crowded 1" : "");
-                gridemst_result r;
+                gridemst_result r = {0};
                 gridemst_error err = {0};
+                char why[300];
                 int rc = gridemst_solve(c, GRIDEMST_FLOAT64, n, dim, &o, &r, &err);
-                if (ref->too_close || ref->too_far) {
-                    REQUIRE(rc == GRIDEMST_ERR_INPUT, "%s: solved (status %d) what the reference says has %s", what,
-                            rc, ref->too_close ? "points too close together" : "points too far apart");
-                    long long a = -1, b = -1;
-                    if (ref->too_close) {
-                        /* it names a pair of the tree's, distinct and too close */
-                        REQUIRE(sscanf(err.message, "points %lld and %lld are distinct but too close", &a, &b) == 2,
-                                "%s: message %s", what, err.message);
-                        int found = 0;
-                        for (int64_t k = 0; k + 1 < n; k++)
-                            found |= ref->edges[k].u == a && ref->edges[k].v == b && ref->d2[k] < DBL_MIN;
-                        REQUIRE(found && distinct(c, dim, a, b), "%s: %s", what, err.message);
-                    } else {
-                        REQUIRE(strstr(err.message, "largest double") != NULL, "%s: message %s", what, err.message);
-                    }
-                    continue;
-                }
-                REQUIRE(rc == GRIDEMST_OK, "%s: status %d: %s", what, rc, err.message);
-                REQUIRE_CMP(r.n_edges, ==, n - 1);
-                for (int64_t k = 0; k + 1 < n; k++)
-                    REQUIRE(r.edges[k].u == ref->edges[k].u && r.edges[k].v == ref->edges[k].v &&
-                                (r.edges[k].w == ref->edges[k].w || (isnan(r.edges[k].w) && isnan(ref->edges[k].w))),
-                            "%s: edge %lld is (%lld, %lld, %.17g), the reference's (%lld, %lld, %.17g)", what,
-                            (long long)k, (long long)r.edges[k].u, (long long)r.edges[k].v, r.edges[k].w,
-                            (long long)ref->edges[k].u, (long long)ref->edges[k].v, ref->edges[k].w);
+                REQUIRE(gemst_outcome_ok(e, rc, &err, &r, why, sizeof why), "%s, %s, %s, %s, findmin2 %s%s: %s",
+                        name, backend == GRIDEMST_BACKEND_CPU ? "cpu" : "cuda", prec == DOUBLE ? "double" : "float",
+                        search_name(search), list ? "list" : "atomic", crowded ? ", crowded 1" : "", why);
                 gridemst_result_free(&r);
             }
 }
@@ -137,15 +80,15 @@ static void check_every_way(gridemst_backend backend, const double *c, int64_t n
 static void check_set(const double *c, int64_t n, int dim, int expect_double, const char *name)
 {
     for (int prec = FLOAT; prec <= DOUBLE; prec++) {
-        reference ref = make_reference(c, n, dim, prec);
+        gemst_expected e;
+        REQUIRE_CMP(gemst_expect(c, GRIDEMST_FLOAT64, n, dim, prec, &e), ==, GRIDEMST_OK);
         if (prec == DOUBLE)
-            REQUIRE(expect_double == !(ref.too_close || ref.too_far), "%s: the reference %s the double tree", name,
+            REQUIRE(expect_double == (e.kind == GEMST_EXPECT_TREE), "%s: the reference %s the double tree", name,
                     expect_double ? "refuses" : "accepts");
-        check_every_way(GRIDEMST_BACKEND_CPU, c, n, dim, prec, &ref, name);
+        check_every_way(GRIDEMST_BACKEND_CPU, c, n, dim, prec, &e, name);
         if (gridemst_cuda_device_count() > 0)
-            check_every_way(GRIDEMST_BACKEND_CUDA, c, n, dim, prec, &ref, name);
-        free(ref.edges);
-        free(ref.d2);
+            check_every_way(GRIDEMST_BACKEND_CUDA, c, n, dim, prec, &e, name);
+        gemst_expected_free(&e);
     }
 }
 
@@ -239,6 +182,79 @@ START_TEST(test_underflow_refused)
 }
 END_TEST
 
+/* Points near 1e-191 beside others near 1e-147 (found by the solver
+ * fuzzer): their float working points, near the box's minimum corner, are
+ * distinct but at float squared distance 0, where the duplicates' edges
+ * join each copy to the smallest id of its equals, not of the points at
+ * distance 0.  Float refuses them, naming two; double solves them. */
+START_TEST(test_float_zero_distance)
+{
+    const double c[] = {9.6591860348135457e-147, 7.9511462343378514e-147, 1.0142937238028393e-147,
+                        5.5962019320727731e-191, 1.0196934705736239e-193, 2.9640405550346893e-191,
+                        5.5962019320727731e-191, 1.0196934705736239e-193, 2.9640405550346893e-191,
+                        6.8225936785966138e-191, 8.3355654937686517e-191, 9.1994508784181783e-191,
+                        9.6591860348135457e-147, 7.9511462343378503e-147, 1.0142937238028393e-147,
+                        6.8225936785966138e-191, 8.3355654937686517e-191, 9.1994508784181783e-191};
+    gemst_expected e;
+    REQUIRE_CMP(gemst_expect(c, GRIDEMST_FLOAT64, 6, 3, FLOAT, &e), ==, GRIDEMST_OK);
+    REQUIRE_CMP(e.kind, ==, GEMST_EXPECT_TOO_CLOSE);
+    gemst_expected_free(&e);
+    check_set(c, 6, 3, 1, "1e-191 beside 1e-147");
+}
+END_TEST
+
+/* Two clusters of points near 1e69 with copies a unit in the last place
+ * off, beside two near 1e282 (found by the solver fuzzer): the clusters'
+ * working points lie within 2^-700 of each other, at squared distance 0,
+ * and with crowded cells' grids the searches once led Boruvka into
+ * inconsistent minima, an internal error, before the refusal. */
+START_TEST(test_zero_distance_clusters)
+{
+    const int64_t n = 137;
+    double *c = xcalloc((size_t)n * 3, sizeof *c);
+    static const double far[2][3] = {{3.0e282, 4.2e282, 2.6e282}, {7.0e282, 6.8e282, 7.6e282}};
+    static const double centre[2][3] = {{7e69, 6.8e69, 7.5e69}, {3.1e69, 3.9e69, 2.7e69}};
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        uint64_t s = seed;
+        for (int64_t i = 0; i < n; i++)
+            for (int d = 0; d < 3; d++) {
+                const double *copy = &c[3 * rng_below(&s, (uint64_t)(i > 2 ? i - 2 : 1) + 2)];
+                c[3 * i + d] = i < 2     ? far[i][d]
+                               : i < 122 ? centre[rng_below(&s, 3) == 0][d] * (1 + 0.06 * (rng_unit(&s) - 0.5))
+                                         : nextafter(copy[d], INFINITY);
+            }
+        char name[64];
+        snprintf(name, sizeof name, "clusters near 1e69, set %llu", (unsigned long long)seed);
+        check_set(c, n, 3, 0, name);
+    }
+    free(c);
+}
+END_TEST
+
+/* A lattice 1e-173 apart and a copy 1e-186 apart, and one point at 6e-155:
+ * in a crowded cell's grid, whose cells are far finer than a unit in the
+ * last place of the far point's coordinate, the rows' trimming rounded
+ * away the cells holding the nearest points in edge order (found by the
+ * solver fuzzer: the edge to 6e-155 went to a larger id). */
+START_TEST(test_far_query_fine_subgrid)
+{
+    double *c = xcalloc(2 * 300, sizeof *c);
+    int64_t n = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = -6; i <= 6; i++)
+            for (int j = -6; j <= 6; j++)
+                if (i * i + j * j <= 40) {
+                    c[2 * n] = i * (k ? 1e-186 : 1e-173);
+                    c[2 * n + 1] = j * (k ? 1e-186 : 1e-173);
+                    n++;
+                }
+    c[2 * n] = 6e-155;
+    n++;
+    check_set(c, n, 2, 1, "lattices and a far point");
+    free(c);
+}
+END_TEST
+
 /* Coordinates spanning more than the largest double: double precision no
  * longer translates them, and each edge is finite (float still refuses);
  * an edge longer than the largest double is refused. */
@@ -310,6 +326,9 @@ int main(void)
     tcase_add_test(wide, test_translation_rounding);
     tcase_add_test(wide, test_small_cube_far_point);
     tcase_add_test(wide, test_underflow_refused);
+    tcase_add_test(wide, test_float_zero_distance);
+    tcase_add_test(wide, test_zero_distance_clusters);
+    tcase_add_test(wide, test_far_query_fine_subgrid);
     tcase_add_test(wide, test_span_beyond_double);
     tcase_add_test(wide, test_signed_zeros);
     tcase_add_loop_test(wide, test_clusters_far_apart, 0, 4);

@@ -230,9 +230,9 @@ static __global__ void GEMST_FN(k_dup_crowded)(const uint32_t *pos, const uint64
 }
 
 #if GEMST_REAL_IS_DOUBLE
-/* Double precision, where it cannot hold a squared distance (grid_plan.h):
- * each duplicate whose caller point differs from its representative's (a
- * coordinate underflowed when scaled) offers its pair key to *first ... */
+/* Double precision: each duplicate whose caller point differs from its
+ * representative's (a coordinate underflowed when scaled) offers its pair
+ * key to *first (grid_plan.h). */
 template <typename T>
 static __global__ void GEMST_FN(k_merged_distinct)(const T *coords, int dim, uint32_t n, const uint32_t *oid,
                                                  const uint32_t *rep, unsigned long long *first)
@@ -247,17 +247,17 @@ static __global__ void GEMST_FN(k_merged_distinct)(const T *coords, int dim, uin
             return;
         }
 }
+#endif
 
-/* ... and so does each of the m tree edges between unique points whose
- * squared length is below the smallest normal double. */
+/* Each of the m tree edges between unique points whose squared length is
+ * below GEMST_D2_TINY offers its pair key to *first (grid_plan.h). */
 static __global__ void GEMST_FN(k_tiny_edges)(uint32_t m, const uint32_t *lo, const uint32_t *hi, const gemst_real *d2,
                                             unsigned long long *first)
 {
     GEMST_INDEX(e, m);
-    if (d2[e] < GEMST_D2_MIN)
+    if (d2[e] < GEMST_D2_TINY)
         atomicMin(first, (unsigned long long)gemst_pair_key(lo[e], hi[e]));
 }
-#endif
 
 static __global__ void GEMST_FN(k_iota)(uint32_t n, uint32_t *out)
 {

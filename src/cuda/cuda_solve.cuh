@@ -281,10 +281,9 @@ static int GEMST_FN(fit_grid)(cuda_ctx *c, double occupancy, int64_t crowded,
     return GEMST_FN(check_device_memory)(c, GEMST_FN(bytes_needed)(pb, cells), err);
 }
 
-#if GEMST_REAL_IS_DOUBLE
-/* A pair too close together for double precision (grid_plan.h), from a
- * check kernel launched with no_pair: fails naming the pair it left there
- * (UINT64_MAX: none), and frees it. */
+/* A pair too close together for the working precision (grid_plan.h),
+ * from a check kernel launched with no_pair: fails naming the pair it left
+ * there (UINT64_MAX: none), and frees it. */
 static int GEMST_FN(too_close)(cuda_ctx *c, unsigned long long *no_pair, gridemst_error *err)
 {
     unsigned long long first = 0;
@@ -301,7 +300,6 @@ static int GEMST_FN(no_pair)(cuda_ctx *c, unsigned long long **word, gridemst_er
     GEMST_CU(cudaMemsetAsync(*word, 0xff, sizeof **word, c->s));
     return GRIDEMST_OK;
 }
-#endif
 
 /* Sort by cell (stable: points of a cell stay in caller-id order): each
  * point's cell into *key, its caller id into *oid. */
@@ -1393,22 +1391,28 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
 
 /* ---------------------------------------------------------------- edges */
 
+/* Fails where the working precision cannot hold a tree edge's squared
+ * distance (grid_plan.h, GEMST_D2_TINY): the edges between unique points
+ * found so far, before the duplicates'. */
+static int GEMST_FN(check_tiny_edges)(cuda_ctx *c, gridemst_error *err)
+{
+    const uint32_t m = c->host.edges < c->nu - 1 ? c->host.edges : c->nu - 1; /* those stored */
+    unsigned long long *first;
+    GEMST_TRY(GEMST_FN(no_pair)(c, &first, err));
+    if (m > 0) {
+        GEMST_FN(k_tiny_edges)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, c->edge_lo, c->edge_hi, c->edge_d2,
+                                                                          first);
+        GEMST_LAUNCHED();
+    }
+    return GEMST_FN(too_close)(c, first, err);
+}
+
 /* Appends the duplicates' edges, sorts the tree by (d2, lo, hi) on the
  * device, puts it in the caller's form there (recording `sorted` when done)
  * and copies it into tree->edges. */
 static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree, gridemst_error *err)
 {
     const uint32_t m = c->n - 1;
-#if GEMST_REAL_IS_DOUBLE
-    if (c->nu > 1) {
-        unsigned long long *first;
-        GEMST_TRY(GEMST_FN(no_pair)(c, &first, err));
-        GEMST_FN(k_tiny_edges)<<<gemst_blocks(c->nu - 1), GEMST_THREADS, 0, c->s>>>(c->nu - 1, c->edge_lo, c->edge_hi,
-                                                                                c->edge_d2, first);
-        GEMST_LAUNCHED();
-        GEMST_TRY(GEMST_FN(too_close)(c, first, err));
-    }
-#endif
     if (c->n_dup) {
         GEMST_FN(k_append_dups)<<<gemst_blocks(c->n_dup), GEMST_THREADS, 0, c->s>>>(
             c->n_dup, c->dup_lo, c->dup_hi, c->nu - 1, c->edge_lo, c->edge_hi, c->edge_d2);
@@ -1492,8 +1496,17 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     if (pb->opt.progress)
         pb->opt.progress(pb->opt.progress_ctx, "grid", 0, c->nu);
     GEMST_TRY(GEMST_FN(alloc_state)(c, err));
-    if (c->nu > 1)
-        GEMST_TRY(GEMST_FN(boruvka)(c, ev, stats, err));
+    if (c->nu > 1) {
+        int rc = GEMST_FN(boruvka)(c, ev, stats, err);
+        /* Points too close together for the precision are the reason to
+         * give, also where they led Boruvka into inconsistent minima. */
+        if (rc == GRIDEMST_OK || rc == GRIDEMST_ERR_INTERNAL) {
+            int tiny = GEMST_FN(check_tiny_edges)(c, err);
+            rc = tiny != GRIDEMST_OK ? tiny : rc;
+        }
+        if (rc != GRIDEMST_OK)
+            return rc;
+    }
     if (pb->opt.progress)
         pb->opt.progress(pb->opt.progress_ctx, "edges", stats->iterations, 1);
     GEMST_FN(free_state)(c);

@@ -49,18 +49,27 @@ int gemst_frame_make(int dim, const double bbox_min[3], const double bbox_max[3]
     }
     f->min_side = exact_double ? top * GEMST_MIN_SIDE_F64 : 0.0;
     f->unit = power_below_one(box);
+    f->exact_double = exact_double;
     return GRIDEMST_OK;
 }
 
 int gemst_too_close(const gemst_frame *f, uint64_t pair, gridemst_error *err)
 {
-    double largest = 0.0;
-    for (int d = 0; d < f->dim; d++)
+    double largest = 0.0, widest = 0.0;
+    for (int d = 0; d < f->dim; d++) {
         largest = fmax(largest, fmax(fabs(f->lo[d]), fabs(f->hi[d])) / f->scale);
+        widest = fmax(widest, f->extent[d] / f->scale);
+    }
+    const unsigned a = (unsigned)(pair >> 32), b = (unsigned)(pair & 0xffffffffu);
+    if (f->exact_double)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT,
+                          "points %u and %u are distinct but too close together for double precision next to "
+                          "coordinates as large as %g: their squared distance underflows",
+                          a, b, largest);
     return gemst_fail(err, GRIDEMST_ERR_INPUT,
-                      "points %u and %u are distinct but too close together for double precision next to "
-                      "coordinates as large as %g: their squared distance underflows",
-                      (unsigned)(pair >> 32), (unsigned)(pair & 0xffffffffu), largest);
+                      "points %u and %u are distinct but too close together for float precision in a box %g wide: "
+                      "their squared distance is 0 in float (double precision may tell them apart)",
+                      a, b, widest);
 }
 
 /* The smallest cell side a plan may use: the frame's, and a normal float,

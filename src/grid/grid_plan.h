@@ -45,6 +45,7 @@ typedef struct gemst_frame {
     double extent[3];   /* hi - lo, each in [0, 1] (float) or [0, 2) (double) */
     double min_side;    /* the smallest cell side of the main grid (0: none) */
     double unit;        /* power of two: (w - lo) * unit lies in [0, 1] for a working coordinate w (Morton codes) */
+    int exact_double;   /* the working precision is double */
 } gemst_frame;
 
 /* The working coordinate of caller coordinate v along axis d, in double
@@ -64,17 +65,25 @@ typedef struct gemst_grid_plan {
 } gemst_grid_plan;
 
 /*
- * Where double precision cannot hold a squared distance.  Two distinct
- * points whose working squared distance is below the smallest normal double
- * (subnormal or 0: their coordinates differ by less than 2^-511 times the
- * largest |coordinate|), or which become equal once scaled (a coordinate
- * underflows), have no exact tree: the double-precision solve refuses them.
- * Such a pair need not be looked for among all pairs: the tree joins each
- * point to its nearest (the path between them has no longer edge), so if
- * there is one, some tree edge or some duplicate's edge is one.  Each
- * backend checks those, and reports the pair of smallest (lo, hi) ids.
+ * Where the working precision cannot hold a squared distance.  Two
+ * distinct points have no exact tree in double precision when their
+ * working squared distance is subnormal or 0 (their coordinates differ by
+ * less than 2^-511 times the largest |coordinate|): double would order it
+ * by rounding errors, not as the coordinates given.  So are two points that
+ * become equal once scaled (a coordinate underflows).  In float precision,
+ * whose tree is that of the float working points, points equal once
+ * rounded are duplicates (documented), and subnormal squared distances are
+ * ordered as the float arithmetic gives them; but distinct working points
+ * at squared distance 0 (closer than 2^-75 times the box's widest side,
+ * which only points near its minimum corner can be) would tie with the
+ * duplicates' zero-length edges, which join each duplicate to the smallest
+ * id of the points equal to it, not of the points at distance 0.  The solve
+ * refuses such pairs (real.h: GEMST_D2_TINY).  They need not be looked for
+ * among all pairs: the tree joins each point to its nearest (the path
+ * between them has no longer edge), so if there is one, some tree edge
+ * between unique points, or some duplicate's edge, is one.  Each backend
+ * checks those, and names the pair of smallest (lo, hi) ids.
  */
-#define GEMST_D2_MIN 0x1p-1022
 
 /* The key of a pair of caller ids, ordered by (smaller, larger). */
 static inline GEMST_HD uint64_t gemst_pair_key(uint32_t a, uint32_t b)
@@ -83,7 +92,7 @@ static inline GEMST_HD uint64_t gemst_pair_key(uint32_t a, uint32_t b)
 }
 
 /* Fails with GRIDEMST_ERR_INPUT naming the pair of a gemst_pair_key, too
- * close together for double precision in frame f. */
+ * close together for the working precision of frame f. */
 int gemst_too_close(const gemst_frame *f, uint64_t pair, gridemst_error *err);
 
 /* Default target mean occupancy (points per cell) for the dimension. */

@@ -27,10 +27,8 @@
  * subnormal coordinates gets one cell). */
 #if GEMST_REAL_IS_DOUBLE
 #define GEMST_SUB_MIN_SIDE 0x1p-47
-#define GEMST_SUB_MIN_NORMAL 0x1p-1022
 #else
 #define GEMST_SUB_MIN_SIDE 0x1p-18
-#define GEMST_SUB_MIN_NORMAL 0x1p-126
 #endif
 
 /* Cells per axis of side L over extent e, at least 1 and at most cap. */
@@ -58,7 +56,7 @@ static inline GEMST_HD void GEMST_FN(gemst_subgrid_plan)(int dim, const gemst_re
         wide[d] = e[d] > 0.0;
         top = fmax(top, fmax(fabs((double)lo[d]), fabs((double)hi[d])));
     }
-    const double least = fmax(top * GEMST_SUB_MIN_SIDE, GEMST_SUB_MIN_NORMAL);
+    const double least = fmax(top * GEMST_SUB_MIN_SIDE, (double)GEMST_REAL_MIN);
     const double cap = (double)(count / 2) > 1.0 ? (double)(count / 2) : 1.0;
     const double target = (double)count / GEMST_SUB_OCCUPANCY;
     double L = least;

@@ -41,9 +41,8 @@ double gemst_prim_scale(const void *coords, gridemst_dtype dtype, int64_t n, int
     return power_below_one(largest);
 }
 
-/* Working coordinate d of point i (a float one is exact in a double). */
-static double working_coord(const void *coords, gridemst_dtype dtype, int dim, gridemst_precision precision,
-                            const double lo[3], double scale, int64_t i, int d)
+double gemst_prim_working_coord(const void *coords, gridemst_dtype dtype, int dim, gridemst_precision precision,
+                                const double lo[3], double scale, int64_t i, int d)
 {
     double x = coord(coords, dtype, i, dim, d);
     return precision == GRIDEMST_PRECISION_FLOAT ? (double)(float)((x - lo[d]) * scale) : x * scale;
@@ -58,7 +57,7 @@ static double *working_points(const void *coords, gridemst_dtype dtype, int64_t 
     double *w = malloc(sizeof *w * (size_t)(n * dim));
     for (int64_t i = 0; w && i < n; i++)
         for (int d = 0; d < dim; d++)
-            w[i * dim + d] = working_coord(coords, dtype, dim, precision, lo, *scale, i, d);
+            w[i * dim + d] = gemst_prim_working_coord(coords, dtype, dim, precision, lo, *scale, i, d);
     return w;
 }
 
@@ -187,15 +186,21 @@ out:
     return total;
 }
 
-double gemst_prim_length(const void *coords, gridemst_dtype dtype, int dim, double scale, int64_t a, int64_t b)
+double gemst_prim_dist2(const void *coords, gridemst_dtype dtype, int dim, gridemst_precision precision,
+                        const double lo[3], double scale, int64_t a, int64_t b)
 {
-    const double lo[3] = {0, 0, 0};
     double w[6];
     for (int d = 0; d < dim; d++) {
-        w[d] = working_coord(coords, dtype, dim, GRIDEMST_PRECISION_DOUBLE, lo, scale, a, d);
-        w[dim + d] = working_coord(coords, dtype, dim, GRIDEMST_PRECISION_DOUBLE, lo, scale, b, d);
+        w[d] = gemst_prim_working_coord(coords, dtype, dim, precision, lo, scale, a, d);
+        w[dim + d] = gemst_prim_working_coord(coords, dtype, dim, precision, lo, scale, b, d);
     }
-    return sqrt(dist2(w, dim, GRIDEMST_PRECISION_DOUBLE, 0, 1)) / scale;
+    return dist2(w, dim, precision, 0, 1);
+}
+
+double gemst_prim_length(const void *coords, gridemst_dtype dtype, int dim, double scale, int64_t a, int64_t b)
+{
+    const double origin[3] = {0, 0, 0};
+    return sqrt(gemst_prim_dist2(coords, dtype, dim, GRIDEMST_PRECISION_DOUBLE, origin, scale, a, b)) / scale;
 }
 
 double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_edge *edges)

@@ -47,6 +47,16 @@ double gemst_prim_reference(const void *coords, gridemst_dtype dtype, int64_t n,
 double gemst_prim_scale(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_precision precision,
                         double lo[3]);
 
+/* Working coordinate d of point i in the precision, for the box minimum lo
+ * and the scale gemst_prim_scale gives (lo is unused in double). */
+double gemst_prim_working_coord(const void *coords, gridemst_dtype dtype, int dim, gridemst_precision precision,
+                                const double lo[3], double scale, int64_t i, int d);
+
+/* The squared length of edge (a, b) in working units in the precision,
+ * for lo and scale as above. */
+double gemst_prim_dist2(const void *coords, gridemst_dtype dtype, int dim, gridemst_precision precision,
+                        const double lo[3], double scale, int64_t a, int64_t b);
+
 /* The length of edge (a, b) in the double-precision reference, for the
  * scale gemst_prim_scale gives in double precision. */
 double gemst_prim_length(const void *coords, gridemst_dtype dtype, int dim, double scale, int64_t a, int64_t b);
