@@ -34,14 +34,6 @@ static int check(const double *c, int64_t n, int dim, int prec, const gridemst_e
     return rc;
 }
 
-static double *random_points(int64_t n, int dim, uint64_t seed)
-{
-    double *c = xcalloc((size_t)(n * dim), sizeof *c);
-    for (int64_t i = 0; i < n * dim; i++)
-        c[i] = rng_unit(&seed);
-    return c;
-}
-
 static gridemst_result solve(const double *c, int64_t n, int dim, int prec)
 {
     return solve_cpu(c, GRIDEMST_FLOAT64, n, dim, 1, prec);

@@ -1,7 +1,6 @@
 #include "tools/tree_check.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,20 +14,8 @@ double gemst_tree_tolerance(int dim, gridemst_precision precision, double float_
     return (sqrt((double)dim) * 0x1p-24 + 0x1p-62) / float_scale + (dim + 3) * (0x1p-24 + 0x1p-53) * w;
 }
 
-static int fail(gemst_tree_check *out, const char *fmt, ...)
-#ifdef __GNUC__
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static int fail(gemst_tree_check *out, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out->reason, sizeof out->reason, fmt, ap);
-    va_end(ap);
-    return 0;
-}
+/* Why the tree failed, into out->reason; returns 0 (failed). */
+#define FAIL(out, ...) (snprintf((out)->reason, sizeof (out)->reason, __VA_ARGS__), 0)
 
 /* e precedes f in the (w, u, v) order of the result. */
 static int edge_before(const gridemst_edge *e, const gridemst_edge *f)
@@ -53,20 +40,20 @@ static int check_shape(const gridemst_edge *edges, int64_t m, int64_t n, int64_t
 {
     int64_t expected = n < 2 ? 0 : n - 1;
     if (m != expected)
-        return fail(out, "%lld edges for %lld points, expected %lld", (long long)m, (long long)n,
+        return FAIL(out, "%lld edges for %lld points, expected %lld", (long long)m, (long long)n,
                     (long long)expected);
     for (int64_t i = 0; i < n; i++)
         parent[i] = i;
     for (int64_t k = 0; k < m; k++) {
         const gridemst_edge *e = &edges[k];
         if (!(e->u >= 0 && e->u < e->v && e->v < n))
-            return fail(out, "edge %lld (%lld, %lld) is not a pair u < v of point ids", (long long)k,
+            return FAIL(out, "edge %lld (%lld, %lld) is not a pair u < v of point ids", (long long)k,
                         (long long)e->u, (long long)e->v);
         if (k > 0 && !edge_before(&edges[k - 1], e))
-            return fail(out, "edges %lld and %lld are not in (w, u, v) order", (long long)k - 1, (long long)k);
+            return FAIL(out, "edges %lld and %lld are not in (w, u, v) order", (long long)k - 1, (long long)k);
         int64_t ru = find_root(parent, e->u), rv = find_root(parent, e->v);
         if (ru == rv)
-            return fail(out, "edge %lld (%lld, %lld) closes a cycle", (long long)k, (long long)e->u,
+            return FAIL(out, "edge %lld (%lld, %lld) closes a cycle", (long long)k, (long long)e->u,
                         (long long)e->v);
         parent[ru] = rv;
     }
@@ -157,7 +144,7 @@ static int compare_lengths(const gridemst_edge *edges, const gridemst_edge *ref,
         out->max_abs_diff = fmax(out->max_abs_diff, diff);
         out->tolerance = fmax(out->tolerance, tol);
         if (!(diff <= tol))
-            return fail(out, "length %lld is %.17g, the reference's %.17g: |diff| %.3g > tolerance %.3g",
+            return FAIL(out, "length %lld is %.17g, the reference's %.17g: |diff| %.3g > tolerance %.3g",
                         (long long)k, w, r, diff, tol);
     }
     return 1;
@@ -177,14 +164,14 @@ static int compare_edges(const void *coords, gridemst_dtype dtype, int64_t n, in
         if (t.parent[u] == v || t.parent[v] == u)
             continue;
         if (precision == GRIDEMST_PRECISION_DOUBLE) {
-            rc = fail(out, "edge %lld (%lld, %lld) is not in the reference tree, which has (%lld, %lld) there",
+            rc = FAIL(out, "edge %lld (%lld, %lld) is not in the reference tree, which has (%lld, %lld) there",
                       (long long)k, (long long)u, (long long)v, (long long)ref[k].u, (long long)ref[k].v);
             break;
         }
         double d = gemst_prim_length(coords, dtype, dim, scale, u, v), longest = path_max(&t, u, v);
         double tol = gemst_tree_tolerance(dim, precision, float_scale, longest);
         if (!(d <= longest + tol))
-            rc = fail(out,
+            rc = FAIL(out,
                       "edge %lld (%lld, %lld) of reference length %.17g is not in the reference tree, whose path "
                       "between them has no edge longer than %.17g (tolerance %.3g)",
                       (long long)k, (long long)u, (long long)v, d, longest, tol);
