@@ -23,12 +23,31 @@
  * run returns the identical edge list.  Exact duplicate points are joined to
  * the duplicate with the smallest id by zero-length edges.
  *
- * Distances are evaluated in the working precision (options.precision) on
- * coordinates translated to the bounding-box minimum and scaled by a power of
- * two (an exact operation).  With GRIDEMST_PRECISION_FLOAT the tree is the
- * exact minimum spanning tree of the float32-rounded squared distances; use
- * GRIDEMST_PRECISION_DOUBLE when near-equal distances must be told apart
- * beyond float32 resolution.
+ * Squared distances are evaluated as (dx dx + dy dy) + dz dz, every
+ * operation rounded to the working precision (options.precision), on working
+ * points:
+ *   - GRIDEMST_PRECISION_DOUBLE: the coordinates as given, scaled by the
+ *     power of two that brings the largest |coordinate| into [0.5, 1) (exact,
+ *     barring underflow of coordinates below 2^-1022 times the largest).  The
+ *     tree is the exact minimum spanning tree, under the edge order, of these
+ *     squared distances in IEEE double, as a brute-force Prim in double on
+ *     the scaled coordinates computes it.  Where double cannot hold a squared
+ *     distance (two distinct points whose coordinates differ by less than
+ *     about 2^-511 times the largest |coordinate|), the solve fails with
+ *     GRIDEMST_ERR_INPUT and a message naming the two points: distinct
+ *     points are never merged.
+ *   - GRIDEMST_PRECISION_FLOAT: the coordinates translated to the
+ *     bounding-box minimum, scaled by the power of two that brings the box's
+ *     widest side into [0.5, 1), and rounded to float32.  The tree is the
+ *     exact minimum spanning tree of these float32 points under float32
+ *     squared distances (points equal in float32 are duplicates); distinct
+ *     float32 points at float squared distance 0 (closer than 2^-75 times
+ *     the box's widest side, near its minimum corner) fail with
+ *     GRIDEMST_ERR_INPUT naming two of them.  Use double precision when
+ *     near-equal distances must be told apart beyond float32 resolution.
+ * Edge lengths are reported in the caller's units: sqrt(d2) divided by the
+ * scale, in double.  A tree edge longer than the largest double fails with
+ * GRIDEMST_ERR_INPUT.
  *
  * The library never prints and never ends the process: every failure is a
  * status code with a message in a caller-provided gridemst_error.  It keeps
@@ -506,6 +525,12 @@ GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_clu
  *     numbering included, and
  *   - the forest is the tree's edges of length <= b: the minimum spanning
  *     forest of the pairs of friends, in the same edge order.
+ * (In double precision friends-of-friends works on the coordinates
+ * translated to the bounding-box minimum, as float precision does, while
+ * the tree does not translate them: the two can then disagree only about a
+ * pair whose distance lies within double rounding of b, and only where
+ * translating rounds, i.e. where the points span more than 2^53 times the
+ * finest step of their coordinates.)
  *
  * box: NULL for open space; else dim side lengths, one per axis (each
  * finite and > 0): the points lie in the periodic box [0, box[0]) x

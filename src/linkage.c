@@ -60,7 +60,7 @@ static int64_t forest_union(forest *f, int64_t ru, int64_t rv)
     return ru;
 }
 
-int gemst_check_tree(const gridemst_result *tree, gridemst_error *err)
+int gemst_check_tree_argument(const gridemst_result *tree, gridemst_error *err)
 {
     if (!tree)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "tree must not be NULL");
@@ -82,7 +82,7 @@ int gemst_check_tree(const gridemst_result *tree, gridemst_error *err)
 
 int gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst_error *err)
 {
-    int rc = gemst_check_tree(tree, err);
+    int rc = gemst_check_tree_argument(tree, err);
     if (rc != GRIDEMST_OK)
         return rc;
     if (tree->n_edges > 0 && !rows)
@@ -159,7 +159,7 @@ static int label_components(const gridemst_result *tree, int64_t keep, int64_t m
 int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size, int64_t *labels,
                         int64_t *n_clusters, gridemst_error *err)
 {
-    int rc = gemst_check_tree(tree, err);
+    int rc = gemst_check_tree_argument(tree, err);
     if (rc != GRIDEMST_OK)
         return rc;
     if (k < 1)
@@ -172,7 +172,7 @@ int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size
 int gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size, int64_t *labels,
                           int64_t *n_clusters, gridemst_error *err)
 {
-    int rc = gemst_check_tree(tree, err);
+    int rc = gemst_check_tree_argument(tree, err);
     if (rc != GRIDEMST_OK)
         return rc;
     if (!(distance >= 0.0))

@@ -7,7 +7,7 @@
 /* Fails with GRIDEMST_ERR_INVALID_ARGUMENT unless *tree is a spanning tree
  * of tree->n points whose edges are u < v < n with weights >= 0 in
  * increasing order. */
-int gemst_check_tree(const gridemst_result *tree, gridemst_error *err);
+int gemst_check_tree_argument(const gridemst_result *tree, gridemst_error *err);
 
 /* The n - 1 merges of a checked tree, in edge order, into rows (SciPy's
  * linkage matrix).  Without first_v (NULL) each row lists the smaller

@@ -25,6 +25,7 @@
 typedef double gemst_real;
 #define GEMST_FN(name) name##_f64
 #define GEMST_REAL_INF ((double)INFINITY)
+#define GEMST_REAL_MIN 0x1p-1022 /* the smallest normal number */
 #if defined(__CUDA_ARCH__)
 #define GEMST_ADD(a, b) __dadd_rn((a), (b))
 #define GEMST_SUB(a, b) __dsub_rn((a), (b))
@@ -34,6 +35,7 @@ typedef double gemst_real;
 typedef float gemst_real;
 #define GEMST_FN(name) name##_f32
 #define GEMST_REAL_INF INFINITY
+#define GEMST_REAL_MIN 0x1p-126f /* the smallest normal number */
 #if defined(__CUDA_ARCH__)
 #define GEMST_ADD(a, b) __fadd_rn((a), (b))
 #define GEMST_SUB(a, b) __fsub_rn((a), (b))
@@ -45,6 +47,15 @@ typedef float gemst_real;
 #define GEMST_ADD(a, b) ((a) + (b))
 #define GEMST_SUB(a, b) ((a) - (b))
 #define GEMST_MUL(a, b) ((a) * (b))
+#endif
+
+/* Squared distances between distinct points below this have no exact tree
+ * (grid/grid_plan.h, "Where the working precision cannot hold a squared
+ * distance"): subnormal ones and 0 in double, 0 in float. */
+#if GEMST_REAL_IS_DOUBLE
+#define GEMST_D2_TINY 0x1p-1022
+#else
+#define GEMST_D2_TINY 0x1p-149f
 #endif
 
 /* A lower bound on squared distances, shrunk by 2^-20 so that it stays below

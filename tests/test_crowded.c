@@ -268,7 +268,7 @@ static uint32_t make_labels(const crowd_grid *h, int how, uint64_t *seed, uint32
         if (how == LABEL_RANDOM) {
             comp[p] = (uint32_t)rng_below(seed, 3);
         } else if (how == LABEL_SLABS) {
-            uint32_t s = (uint32_t)(h->g->x[p] / xmax * 3.0);
+            uint32_t s = (uint32_t)((h->g->x[p] - h->cg.frame.lo[0]) / xmax * 3.0);
             comp[p] = s < 3 ? s : 2;
         } else {
             comp[p] = h->region[p];

@@ -3,13 +3,14 @@
  *
  * References are independent of the solver:
  *   - gemst_prim_reference (src/tools/prim.h): Prim in double on the
- *     caller's coordinates, ties broken by the edge order;
+ *     caller's coordinates (scaled by a power of two, which is exact here),
+ *     ties broken by the edge order;
  *   - work_prim below: Prim on the working coordinates the documented frame
- *     gives ((x - min) * 2^-k, rounded to the working precision) with the
- *     solver's distance formula, i.e. the exact minimum spanning tree of the
- *     squared distances the solver is documented to compare.  Under the edge
- *     order that tree is unique, so the solver must return exactly its edges
- *     in both precisions, whatever the ties.
+ *     gives (gemst_prim_working: x 2^-k in double, (x - min) 2^-k rounded to
+ *     float) with the solver's distance formula, i.e. the exact minimum
+ *     spanning tree of the squared distances the solver is documented to
+ *     compare.  Under the edge order that tree is unique, so the solver must
+ *     return exactly its edges in both precisions, whatever the ties.
  *
  * Inputs that once crashed the solver run in a child process, so that a
  * crash fails one test instead of the whole program.
@@ -248,98 +249,21 @@ static int cmp_pair(const void *pa, const void *pb)
     return (a->v > b->v) - (a->v < b->v);
 }
 
-/* The working coordinates of the documented frame: (x - min) * 2^-k with
- * 2^-k the largest power of two keeping them in [0, 1), rounded to the
- * working precision. */
-static double *working_coords(const dataset *ds, int prec)
-{
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, widest = 0.0;
-    for (int64_t i = 0; i < ds->n; i++)
-        for (int d = 0; d < ds->dim; d++) {
-            lo[d] = fmin(lo[d], coord_of(ds, i, d));
-            hi[d] = fmax(hi[d], coord_of(ds, i, d));
-        }
-    for (int d = 0; d < ds->dim; d++)
-        widest = fmax(widest, hi[d] - lo[d]);
-    int k = 0;
-    if (widest > 0)
-        frexp(widest, &k);
-    double *w = xcalloc((size_t)ds->n * ds->dim, sizeof *w);
-    for (int64_t i = 0; i < ds->n; i++)
-        for (int d = 0; d < ds->dim; d++) {
-            double v = ldexp(coord_of(ds, i, d) - lo[d], -k);
-            w[i * ds->dim + d] = prec == FLOAT ? (double)(float)v : v;
-        }
-    return w;
-}
-
-/* The solver's squared distance: ((dx dx + dy dy) + dz dz), every operation
- * rounded to the working precision. */
-static double work_dist2(const double *w, int dim, int prec, int64_t a, int64_t b)
-{
-    if (prec == FLOAT) {
-        float s = 0.0f;
-        for (int d = 0; d < dim; d++) {
-            float t = (float)w[b * dim + d] - (float)w[a * dim + d];
-            float t2 = t * t;
-            s = d == 0 ? t2 : s + t2;
-        }
-        return s;
-    }
-    double s = 0.0;
-    for (int d = 0; d < dim; d++) {
-        double t = w[b * dim + d] - w[a * dim + d];
-        double t2 = t * t;
-        s = d == 0 ? t2 : s + t2;
-    }
-    return s;
-}
-
-/* Edge (d2, a, b) precedes (f2, c, e) in the edge order. */
-static int edge_before(double d2, int64_t a, int64_t b, double f2, int64_t c, int64_t e)
-{
-    int64_t lo1 = a < b ? a : b, hi1 = a < b ? b : a, lo2 = c < e ? c : e, hi2 = c < e ? e : c;
-    if (d2 != f2)
-        return d2 < f2;
-    return lo1 != lo2 ? lo1 < lo2 : hi1 < hi2;
-}
-
-/* Prim on the working squared distances: the tree's edges, sorted by (u, v). */
+/* The tree of the working points the documented frame gives, rounded to
+ * the working precision, under the solver's distance formula
+ * (gemst_prim_working): its edges, sorted by (u, v). */
 static pair *work_prim(const dataset *ds, int prec)
 {
-    const int64_t n = ds->n;
-    double *w = working_coords(ds, prec), *best = xcalloc((size_t)n, sizeof *best);
-    int64_t *from = xcalloc((size_t)n, sizeof *from);
-    char *done = xcalloc((size_t)n, 1);
-    pair *tree = xcalloc((size_t)n, sizeof *tree);
-    for (int64_t i = 0; i < n; i++)
-        from[i] = -1;
-    int64_t cur = 0;
-    done[0] = 1;
-    for (int64_t k = 1; k < n; k++) {
-        int64_t next = -1;
-        for (int64_t i = 0; i < n; i++) {
-            if (done[i])
-                continue;
-            double d2 = work_dist2(w, ds->dim, prec, cur, i);
-            if (from[i] < 0 || edge_before(d2, cur, i, best[i], from[i], i)) {
-                best[i] = d2;
-                from[i] = cur;
-            }
-            if (next < 0 || edge_before(best[i], from[i], i, best[next], from[next], next))
-                next = i;
-        }
-        done[next] = 1;
-        tree[k - 1].u = from[next] < next ? from[next] : next;
-        tree[k - 1].v = from[next] < next ? next : from[next];
-        cur = next;
+    const int64_t m = ds->n > 1 ? ds->n - 1 : 0;
+    gridemst_edge *e = xcalloc((size_t)m + 1, sizeof *e);
+    pair *tree = xcalloc((size_t)m + 1, sizeof *tree);
+    REQUIRE(gemst_prim_working(ds->coords, ds->dtype, ds->n, ds->dim, prec, e, NULL) >= 0, "Prim failed");
+    for (int64_t k = 0; k < m; k++) {
+        tree[k].u = e[k].u;
+        tree[k].v = e[k].v;
     }
-    if (n > 1)
-        qsort(tree, (size_t)(n - 1), sizeof *tree, cmp_pair);
-    free(w);
-    free(best);
-    free(from);
-    free(done);
+    qsort(tree, (size_t)m, sizeof *tree, cmp_pair);
+    free(e);
     return tree;
 }
 

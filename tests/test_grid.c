@@ -58,49 +58,80 @@ static const box_case boxes[] = {
     {2, {-5, -5, 0}, {-5, 3, 0}},
 };
 
+/* The exponent of a power of two p, or -9999 when p is none. */
+static int power_exponent(double p)
+{
+    int k;
+    return p > 0 && frexp(p, &k) == 0.5 ? k - 1 : -9999;
+}
+
+/* The documented frames (grid_plan.h): float translates to the box's minimum
+ * and puts its widest side in [0.5, 1); double only scales, putting the
+ * largest |coordinate| in [0.5, 1). */
 START_TEST(test_frame)
 {
-    for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
-        const box_case *b = &boxes[i];
-        gemst_frame f;
-        REQUIRE_TRUE(gemst_frame_make(b->dim, b->lo, b->hi, &f, NULL) == GRIDEMST_OK);
-        int k;
-        REQUIRE_CMP(f.dim, ==, b->dim);
-        REQUIRE(f.scale > 0 && frexp(f.scale, &k) == 0.5, "box %zu: scale %a is no power of two", i, f.scale);
-        double widest = 0.0;
-        for (int d = 0; d < 3; d++) {
-            if (d >= b->dim) {
-                REQUIRE_TRUE(f.origin[d] == 0.0 && f.extent[d] == 0.0);
-                continue;
+    for (int exact_double = 0; exact_double <= 1; exact_double++)
+        for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
+            const box_case *b = &boxes[i];
+            gemst_frame f;
+            REQUIRE_TRUE(gemst_frame_make(b->dim, b->lo, b->hi, exact_double, &f, NULL) == GRIDEMST_OK);
+            REQUIRE_CMP(f.dim, ==, b->dim);
+            REQUIRE(power_exponent(f.scale) != -9999, "box %zu: scale %a is no power of two", i, f.scale);
+            REQUIRE(power_exponent(f.unit) != -9999, "box %zu: unit %a is no power of two", i, f.unit);
+            double widest = 0.0, largest = 0.0;
+            for (int d = 0; d < 3; d++) {
+                if (d >= b->dim) {
+                    REQUIRE_TRUE(f.origin[d] == 0.0 && f.extent[d] == 0.0 && f.lo[d] == 0.0 && f.hi[d] == 0.0);
+                    continue;
+                }
+                REQUIRE_TRUE(f.origin[d] == (exact_double ? 0.0 : b->lo[d]));
+                /* The working coordinates of the box's corners. */
+                REQUIRE_TRUE(f.lo[d] == (b->lo[d] - f.origin[d]) * f.scale);
+                REQUIRE_TRUE(f.hi[d] == (b->hi[d] - f.origin[d]) * f.scale);
+                REQUIRE_TRUE(f.extent[d] == f.hi[d] - f.lo[d] && f.extent[d] >= 0.0);
+                REQUIRE(f.extent[d] * f.unit <= 1.0, "box %zu axis %d: extent %g, unit %g", i, d, f.extent[d], f.unit);
+                widest = fmax(widest, b->hi[d] - b->lo[d]);
+                largest = fmax(largest, fmax(fabs(b->lo[d]), fabs(b->hi[d])));
             }
-            REQUIRE_TRUE(f.origin[d] == b->lo[d]);
-            REQUIRE(f.extent[d] >= 0.0 && f.extent[d] <= 1.0, "box %zu axis %d: extent %g", i, d, f.extent[d]);
-            /* The working coordinate of the box's corners. */
-            REQUIRE_TRUE((b->lo[d] - f.origin[d]) * f.scale == 0.0);
-            REQUIRE_TRUE((b->hi[d] - f.origin[d]) * f.scale == f.extent[d]);
-            widest = f.extent[d] > widest ? f.extent[d] : widest;
+            /* The largest power of two that keeps the widest side (float) or
+             * the largest |coordinate| (double) below 1. */
+            const double scaled = (exact_double ? largest : widest) * f.scale;
+            if (scaled > 0.0)
+                REQUIRE(scaled >= 0.5 && scaled < 1.0, "box %zu (%s): %g scaled to %g", i,
+                        exact_double ? "double" : "float", exact_double ? largest : widest, scaled);
+            REQUIRE_TRUE(exact_double ? f.min_side == 0x1p-50 * scaled : f.min_side == 0.0);
         }
-        /* The largest power of two that keeps the box inside [0, 1]. */
-        if (widest > 0.0)
-            REQUIRE(widest >= 0.5 && widest < 1.0, "box %zu: widest extent %g", i, widest);
-    }
     /* Hand-derived: the unit square has widest side 1 = 0.5 * 2^1, scale 1/2. */
     gemst_frame f;
-    REQUIRE_TRUE(gemst_frame_make(2, boxes[0].lo, boxes[0].hi, &f, NULL) == GRIDEMST_OK);
+    REQUIRE_TRUE(gemst_frame_make(2, boxes[0].lo, boxes[0].hi, 0, &f, NULL) == GRIDEMST_OK);
     REQUIRE_TRUE(f.scale == 0.5 && f.extent[0] == 0.5 && f.extent[1] == 0.5);
     {
-        /* A box wider than the largest double along an axis has no frame. */
+        /* A box wider than the largest double along an axis has no float
+         * frame; double does not translate, so it has one. */
         const double lo[3] = {-9e307, 0, 0}, hi[3] = {9e307, 1, 0};
         gridemst_error err = {0};
-        REQUIRE_CMP(gemst_frame_make(2, lo, hi, &f, &err), ==, GRIDEMST_ERR_INPUT);
+        REQUIRE_CMP(gemst_frame_make(2, lo, hi, 0, &f, &err), ==, GRIDEMST_ERR_INPUT);
         REQUIRE(strstr(err.message, "largest double") != NULL, "message: %s", err.message);
+        REQUIRE_CMP(gemst_frame_make(2, lo, hi, 1, &f, &err), ==, GRIDEMST_OK);
+        REQUIRE_TRUE(f.scale == 0x1p-1024 && f.lo[0] == -9e307 * 0x1p-1024); /* 9e307 = 0.501 2^1024 */
+    }
+    {
+        /* Subnormal boxes: 2^-k would be 2^1029; the scale stops at 2^1023. */
+        const double lo[3] = {0, 0, 0}, hi[3] = {1e-310, 0, 0};
+        for (int exact_double = 0; exact_double <= 1; exact_double++) {
+            REQUIRE_CMP(gemst_frame_make(2, lo, hi, exact_double, &f, NULL), ==, GRIDEMST_OK);
+            REQUIRE(f.scale == 0x1p1023 && f.hi[0] == 1e-310 * 0x1p1023, "scale %a, hi %a", f.scale, f.hi[0]);
+        }
     }
 }
 END_TEST
 
+/* A float frame of the box [0, e] (already in working units). */
 static gemst_frame frame_of(int dim, double e0, double e1, double e2)
 {
-    gemst_frame f = {dim, {0, 0, 0}, 1.0, {e0, e1, dim == 3 ? e2 : 0.0}};
+    gemst_frame f = {.dim = dim, .scale = 1.0, .hi = {e0, e1, dim == 3 ? e2 : 0.0}, .unit = 1.0};
+    for (int d = 0; d < 3; d++)
+        f.extent[d] = f.hi[d];
     return f;
 }
 
@@ -185,7 +216,7 @@ START_TEST(test_plan_strip)
     const int64_t n = 1000000;
     gemst_frame f;
     gemst_grid_plan p;
-    REQUIRE_TRUE(gemst_frame_make(2, lo, hi, &f, NULL) == GRIDEMST_OK);
+    REQUIRE_TRUE(gemst_frame_make(2, lo, hi, 0, &f, NULL) == GRIDEMST_OK);
     gemst_grid_plan_make(&f, n, 0.0, &p);
     check_plan(&p, 2, n);
     double target = (double)n / gemst_default_occupancy(2);
@@ -341,7 +372,8 @@ START_TEST(test_cell_of_and_fit)
                     int32_t c = (int32_t)floor(extents[e][d] / sides[s]) + 1 - shortfall;
                     plan.nc[d] = c < 1 ? 1 : c;
                 }
-                gemst_grid_fit_f64(&g, &plan, extents[e]);
+                const gemst_frame f = frame_of(3, extents[e][0], extents[e][1], extents[e][2]);
+                gemst_grid_fit_f64(&g, &f, &plan);
                 REQUIRE_TRUE(g.L == sides[s] && g.inv_L == 1.0 / sides[s]);
                 gemst_cells cg;
                 gemst_top_cells_f64(&g, &cg);
@@ -1152,6 +1184,8 @@ static void check_cells(const gemst_cpu_grid *cg, const double *c, int dim)
 {
     const gemst_grid *g = &cg->g;
     const uint64_t cells = gemst_grid_cells(g->nc);
+    gemst_cells top;
+    gemst_top_cells_f64(g, &top);
     REQUIRE_CMP(g->cell_start[0], ==, 0);
     REQUIRE_CMP(g->cell_start[cells], ==, cg->nu);
     for (uint64_t k = 0; k < cells; k++) {
@@ -1163,7 +1197,7 @@ static void check_cells(const gemst_cpu_grid *cg, const double *c, int dim)
             for (int d = 0; d < dim; d++) {
                 double w = (c[(size_t)g->oid[i] * dim + d] - cg->frame.origin[d]) * cg->frame.scale;
                 REQUIRE(v[d] == w, "point %u axis %d: %a, input gives %a", g->oid[i], d, v[d], w);
-                REQUIRE((double)cc[d] * g->L <= v[d] && v[d] < (double)(cc[d] + 1) * g->L,
+                REQUIRE(gemst_cell_lo_f64(&top, d, cc[d]) <= v[d] && v[d] < gemst_cell_lo_f64(&top, d, cc[d] + 1),
                         "point %u axis %d: %a outside cell %d", g->oid[i], d, v[d], cc[d]);
             }
         }

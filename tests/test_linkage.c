@@ -13,16 +13,6 @@
 #include "gridemst.h"
 #include "testutil.h"
 
-/* Random points with all pairwise distances distinct (almost surely):
- * a unique hierarchy. */
-static double *random_points(int64_t n, int dim, uint64_t seed)
-{
-    double *p = xcalloc((size_t)(n * dim), sizeof *p);
-    for (int64_t i = 0; i < n * dim; i++)
-        p[i] = rng_unit(&seed);
-    return p;
-}
-
 static double dist(const double *p, int dim, int64_t i, int64_t j)
 {
     double s = 0.0;

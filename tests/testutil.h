@@ -67,6 +67,16 @@ static inline void *xcalloc(size_t count, size_t size)
     return p;
 }
 
+/* n points of dim coordinates uniform in [0, 1), interleaved: all pairwise
+ * distances distinct (almost surely), so a unique tree and hierarchy. */
+static inline double *random_points(int64_t n, int dim, uint64_t seed)
+{
+    double *p = xcalloc((size_t)(n * dim), sizeof *p);
+    for (int64_t i = 0; i < n * dim; i++)
+        p[i] = rng_unit(&seed);
+    return p;
+}
+
 /* The per-iteration times add up to the phase totals, and the component
  * counts start at the unique points and at least halve each iteration. */
 static inline void check_iteration_stats(const gridemst_stats *st, const char *what)

@@ -1,8 +1,10 @@
 /*
- * 64-bit Morton codes of working coordinates (which lie in [0, 1]), for the
- * linear BVH (Karras 2012).  2D: 32 bits per axis; 3D: 21 bits per axis.
- * Quantisation multiplies by a power of two and truncates, both exact in
- * double, so that the CPU and the GPU give every point the same code.
+ * 64-bit Morton codes of points mapped into [0, 1] (gemst_morton_in), for
+ * the linear BVH (Karras 2012).  2D: 32 bits per axis; 3D: 21 bits per axis.
+ * The mapping subtracts the box's corner and scales by a power of two, and
+ * quantisation multiplies by a power of two and truncates: each step is one
+ * correctly rounded double operation (none fuses into an FMA), so that the
+ * CPU and the GPU give every point the same code.
  *
  * Distinct points may share a code (float coordinates near 0, or 3D
  * coordinates finer than 2^-21): the tree breaks such ties by leaf index
@@ -78,6 +80,13 @@ static inline GEMST_HD uint64_t gemst_morton(int dim, double x, double y, double
     return gemst_morton_spread3(gemst_morton_quantize(x, 21)) |
            (gemst_morton_spread3(gemst_morton_quantize(y, 21)) << 1) |
            (gemst_morton_spread3(gemst_morton_quantize(z, 21)) << 2);
+}
+
+/* The Morton code of working point p (p[2] ignored in 2D) in the box of
+ * corner lo, unit a power of two that maps the box's sides into [0, 1]. */
+static inline GEMST_HD uint64_t gemst_morton_in(int dim, const double p[3], const double lo[3], double unit)
+{
+    return gemst_morton(dim, (p[0] - lo[0]) * unit, (p[1] - lo[1]) * unit, (p[2] - lo[2]) * unit);
 }
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "tools/io.h"
 #include "tools/prim.h"
+#include "tools/tree_check.h"
 
 double cli_now_ms(void)
 {
@@ -20,100 +21,44 @@ double cli_now_ms(void)
 
 /* ------------------------------------------------------------------ verify */
 
-/* The largest side of the points' bounding box. */
-static double extent(const gemst_pointset *ps)
+/*
+ * The mutual-reachability tree against Prim under the same length
+ * (tools/prim.h): in double precision the very edges; in float precision
+ * the sorted lengths, each within the rounding of one evaluation (the
+ * lengths are those of every minimum spanning tree of the graph).
+ */
+static int check_mr_tree(const gemst_pointset *ps, const gridemst_result *res, int64_t min_samples,
+                         gemst_tree_check *check)
 {
-    double largest = 0.0;
-    for (int d = 0; ps->n > 0 && d < ps->dim; d++) {
-        double lo = gemst_pointset_coord(ps, 0, d), hi = lo;
-        for (int64_t i = 1; i < ps->n; i++) {
-            double x = gemst_pointset_coord(ps, i, d);
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-        }
-        largest = hi - lo > largest ? hi - lo : largest;
-    }
-    return largest;
-}
-
-/* e precedes f in the (w, u, v) order of the result. */
-static int edge_before(const gridemst_edge *e, const gridemst_edge *f)
-{
-    if (e->w != f->w)
-        return e->w < f->w;
-    return e->u != f->u ? e->u < f->u : e->v < f->v;
-}
-
-static int64_t find_root(int64_t *parent, int64_t x)
-{
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]]; /* path halving */
-        x = parent[x];
-    }
-    return x;
-}
-
-/* n - 1 edges u < v between point ids, in (w, u, v) order, with no cycle:
- * one spanning tree.  Returns 0, or -1 with v->reason. */
-static int check_tree(const gridemst_result *res, int64_t n, int64_t *parent, cli_verify *v)
-{
-    int64_t expected = n < 2 ? 0 : n - 1;
-    if (res->n_edges != expected) {
-        snprintf(v->reason, sizeof v->reason, "%lld edges for %lld points, expected %lld", (long long)res->n_edges,
-                 (long long)n, (long long)expected);
+    memset(check, 0, sizeof *check);
+    int64_t m = ps->n < 2 ? 0 : ps->n - 1;
+    gridemst_edge *ref = malloc(sizeof *ref * (size_t)(m > 0 ? m : 1));
+    if (!ref)
+        return -1;
+    check->reference_weight = gemst_prim_mr_reference(ps->coords, ps->dtype, ps->n, ps->dim, min_samples, ref);
+    if (check->reference_weight < 0.0) {
+        free(ref);
         return -1;
     }
-    for (int64_t i = 0; i < n; i++)
-        parent[i] = i;
-    for (int64_t k = 0; k < res->n_edges; k++) {
-        const gridemst_edge *e = &res->edges[k];
-        if (!(e->u >= 0 && e->u < e->v && e->v < n)) {
-            snprintf(v->reason, sizeof v->reason, "edge %lld (%lld, %lld) is not a pair u < v of point ids",
-                     (long long)k, (long long)e->u, (long long)e->v);
-            return -1;
-        }
-        if (k > 0 && !edge_before(&res->edges[k - 1], e)) {
-            snprintf(v->reason, sizeof v->reason, "edges %lld and %lld are not in (w, u, v) order", (long long)k - 1,
-                     (long long)k);
-            return -1;
-        }
-        int64_t ru = find_root(parent, e->u), rv = find_root(parent, e->v);
-        if (ru == rv) {
-            snprintf(v->reason, sizeof v->reason, "edge %lld (%lld, %lld) closes a cycle", (long long)k,
-                     (long long)e->u, (long long)e->v);
-            return -1;
-        }
-        parent[ru] = rv;
+    double scale = gemst_prim_scale(ps->coords, ps->dtype, ps->n, ps->dim, GRIDEMST_PRECISION_FLOAT, NULL);
+    if (res->n_edges != m)
+        snprintf(check->reason, sizeof check->reason, "%lld edges for %lld points, expected %lld",
+                 (long long)res->n_edges, (long long)ps->n, (long long)m);
+    for (int64_t k = 0; k < m && !check->reason[0]; k++) {
+        const gridemst_edge *e = &res->edges[k], *r = &ref[k];
+        double diff = fabs(e->w - r->w);
+        double tol = gemst_tree_tolerance(ps->dim, res->stats.precision, scale, r->w);
+        check->max_abs_diff = diff > check->max_abs_diff ? diff : check->max_abs_diff;
+        check->tolerance = tol > check->tolerance ? tol : check->tolerance;
+        if (diff > tol)
+            snprintf(check->reason, sizeof check->reason, "length %lld is %.17g, reference %.17g", (long long)k, e->w,
+                     r->w);
+        else if (res->stats.precision == GRIDEMST_PRECISION_DOUBLE && (e->u != r->u || e->v != r->v))
+            snprintf(check->reason, sizeof check->reason, "edge %lld is (%lld, %lld), reference (%lld, %lld)",
+                     (long long)k, (long long)e->u, (long long)e->v, (long long)r->u, (long long)r->v);
     }
-    return 0;
-}
-
-/*
- * Compares the sorted weights, which every minimum spanning tree of a graph
- * shares, with the reference's.  Rounding the coordinates to the working
- * precision moves each distance by at most a few units in the last place of
- * the extent: 16 of them, plus a relative 1e-12, is the per-edge tolerance.
- * The totals may differ by the sum of those plus the rounding of two sums
- * of n terms.
- */
-static void compare_weights(const gridemst_result *res, const gridemst_edge *ref, double ulp_extent, cli_verify *v)
-{
-    double sum_tol = 0.0;
-    for (int64_t k = 0; k < res->n_edges; k++) {
-        double w = res->edges[k].w, r = ref[k].w;
-        double diff = fabs(w - r), tol = ulp_extent + 1e-12 * r;
-        v->max_abs_diff = diff > v->max_abs_diff ? diff : v->max_abs_diff;
-        v->tolerance = tol > v->tolerance ? tol : v->tolerance;
-        sum_tol += tol;
-        if (diff > tol && !v->reason[0])
-            snprintf(v->reason, sizeof v->reason, "weight %lld is %.17g, reference %.17g: |diff| %.3g > tolerance %.3g",
-                     (long long)k, w, r, diff, tol);
-    }
-    double diff = fabs(res->total_weight - v->reference_weight);
-    sum_tol += (double)res->n_edges * 0x1p-53 * (fabs(res->total_weight) + v->reference_weight);
-    if (diff > sum_tol && !v->reason[0])
-        snprintf(v->reason, sizeof v->reason, "total %.17g, reference %.17g: |diff| %.3g > tolerance %.3g",
-                 res->total_weight, v->reference_weight, diff, sum_tol);
+    free(ref);
+    return check->reason[0] ? 0 : 1;
 }
 
 int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, int64_t min_samples, cli_verify *v,
@@ -125,25 +70,21 @@ int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, int64_
         return GRIDEMST_OK;
     }
     v->checked = 1;
-    int64_t n = ps->n, m = n < 2 ? 0 : n - 1;
-    int64_t *parent = malloc(sizeof *parent * (size_t)(n > 0 ? n : 1));
-    gridemst_edge *ref = malloc(sizeof *ref * (size_t)(m > 0 ? m : 1));
-    if (parent && ref)
-        v->reference_weight = gemst_prim_mr_reference(ps->coords, ps->dtype, n, ps->dim, min_samples, ref);
-    if (!parent || !ref || v->reference_weight < 0.0) {
-        free(parent);
-        free(ref);
+    gemst_tree_check check;
+    int rc = min_samples >= 2 ? check_mr_tree(ps, res, min_samples, &check)
+                              : gemst_check_tree(ps->coords, ps->dtype, ps->n, ps->dim, res->stats.precision,
+                                                 res->edges, res->n_edges, &check);
+    if (rc < 0) {
         err->code = GRIDEMST_ERR_NO_MEMORY;
-        snprintf(err->message, sizeof err->message, "out of host memory for --verify of %lld points", (long long)n);
+        snprintf(err->message, sizeof err->message, "out of host memory for --verify of %lld points",
+                 (long long)ps->n);
         return err->code;
     }
-    if (check_tree(res, n, parent, v) == 0) {
-        double unit = res->stats.precision == GRIDEMST_PRECISION_DOUBLE ? 0x1p-53 : 0x1p-24;
-        compare_weights(res, ref, 16.0 * unit * extent(ps), v);
-    }
-    v->ok = v->reason[0] == '\0';
-    free(parent);
-    free(ref);
+    v->ok = rc == 1;
+    v->reference_weight = check.reference_weight;
+    v->max_abs_diff = check.max_abs_diff;
+    v->tolerance = check.tolerance;
+    snprintf(v->reason, sizeof v->reason, "%s", check.reason);
     return GRIDEMST_OK;
 }
 

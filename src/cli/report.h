@@ -19,7 +19,7 @@ typedef struct cli_verify {
     int ok;                  /* checked and every check passed */
     double reference_weight; /* Prim's total */
     double max_abs_diff;     /* largest |w - reference w| over the two sorted weight lists */
-    double tolerance;        /* the largest per-edge tolerance */
+    double tolerance;        /* the largest per-edge tolerance (0 in double precision) */
     char reason[256];        /* why it failed or was skipped; empty when ok */
 } cli_verify;
 
@@ -47,12 +47,14 @@ double cli_device_ms(const gridemst_times *t);
 double cli_now_ms(void);
 
 /*
- * Checks res against brute-force Prim in double precision (under mutual
- * reachability for min_samples >= 2): n - 1 edges
- * forming one spanning tree, in (w, u, v) order, whose sorted weights and
- * total match the reference's within a tolerance for the working
- * precision's rounding of the coordinates.  Fills *v (the outcome) and
- * returns GRIDEMST_OK, or an error code with *err when memory runs out.
+ * Checks res against brute-force Prim in double precision, edge by edge
+ * (gemst_check_tree, tools/tree_check.h): one spanning tree in (w, u, v)
+ * order, the same sorted lengths, and the same edges (in double precision
+ * identical; in float, within the rounding of one distance evaluation).
+ * With min_samples >= 2, the mutual-reachability tree against Prim under
+ * that length: the same edges in double, the same sorted lengths in float.
+ * Fills *v (the outcome) and returns GRIDEMST_OK, or an error code with
+ * *err when memory runs out.
  */
 int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, int64_t min_samples, cli_verify *v,
                     gridemst_error *err);

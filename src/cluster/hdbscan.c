@@ -73,7 +73,7 @@ int gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options
         o = *opt;
     int rc = check_options(&o, err);
     if (rc == GRIDEMST_OK)
-        rc = gemst_check_tree(tree, err);
+        rc = gemst_check_tree_argument(tree, err);
     if (rc != GRIDEMST_OK)
         return rc;
     gemst_condensed c = {0};

@@ -84,7 +84,7 @@ template <typename T>
 static __device__ __forceinline__ gemst_real GEMST_FN(d_working)(const T *coords, int dim, gemst_frame f, uint32_t i,
                                                                int d)
 {
-    return (gemst_real)(((double)coords[(size_t)i * dim + d] - f.origin[d]) * f.scale);
+    return (gemst_real)gemst_frame_working(&f, (double)coords[(size_t)i * dim + d], d);
 }
 
 /* The caller's point i in working coordinates (0 for the axes past dim).
@@ -149,7 +149,8 @@ static __global__ void GEMST_FN(k_morton_keys)(const T *coords, uint32_t n, gems
     GEMST_INDEX(i, n);
     gemst_real p[3];
     GEMST_FN(d_working_point)(coords, dim, f, i, p);
-    code[i] = gemst_morton(dim, (double)p[0], (double)p[1], (double)p[2]);
+    const double w[3] = {(double)p[0], (double)p[1], (double)p[2]};
+    code[i] = gemst_morton_in(dim, w, f.lo, f.unit);
     val[i] = i;
 }
 
@@ -226,6 +227,36 @@ static __global__ void GEMST_FN(k_dup_crowded)(const uint32_t *pos, const uint64
     while (!GEMST_FN(d_same_point)(x, y, z, pos[run], pos[a]))
         run++;
     rep[pos[a]] = pos[run];
+}
+
+#if GEMST_REAL_IS_DOUBLE
+/* Double precision: each duplicate whose caller point differs from its
+ * representative's (a coordinate underflowed when scaled) offers its pair
+ * key to *first (grid_plan.h). */
+template <typename T>
+static __global__ void GEMST_FN(k_merged_distinct)(const T *coords, int dim, uint32_t n, const uint32_t *oid,
+                                                 const uint32_t *rep, unsigned long long *first)
+{
+    GEMST_INDEX(i, n);
+    if (rep[i] == i)
+        return;
+    const uint32_t a = oid[i], b = oid[rep[i]];
+    for (int d = 0; d < dim; d++)
+        if (coords[(size_t)a * dim + d] != coords[(size_t)b * dim + d]) {
+            atomicMin(first, (unsigned long long)gemst_pair_key(a, b));
+            return;
+        }
+}
+#endif
+
+/* Each of the m tree edges between unique points whose squared length is
+ * below GEMST_D2_TINY offers its pair key to *first (grid_plan.h). */
+static __global__ void GEMST_FN(k_tiny_edges)(uint32_t m, const uint32_t *lo, const uint32_t *hi, const gemst_real *d2,
+                                            unsigned long long *first)
+{
+    GEMST_INDEX(e, m);
+    if (d2[e] < GEMST_D2_TINY)
+        atomicMin(first, (unsigned long long)gemst_pair_key(lo[e], hi[e]));
 }
 
 static __global__ void GEMST_FN(k_iota)(uint32_t n, uint32_t *out)

@@ -274,20 +274,17 @@ static int GEMST_FN(crowded_duplicates)(cuda_ctx *c, uint32_t n, const uint32_t 
     return GRIDEMST_OK;
 }
 
-/* The grid's cells for the frame's box hi and the given occupancy and
+/* The grid's cells for the frame's box and the given occupancy and
  * crowding threshold, checking the device memory its cell table needs. */
-static int GEMST_FN(fit_grid)(cuda_ctx *c, const double hi[3], double occupancy, int64_t crowded,
+static int GEMST_FN(fit_grid)(cuda_ctx *c, double occupancy, int64_t crowded,
                               gridemst_stats *stats, gridemst_error *err)
 {
     const gemst_problem *pb = c->pb;
     gemst_grid_plan plan;
     gemst_grid_plan_make(&c->frame, pb->n, occupancy, &plan);
-    gemst_real maxc[3] = {0, 0, 0};
-    for (int d = 0; d < pb->dim; d++)
-        maxc[d] = (gemst_real)((hi[d] - c->frame.origin[d]) * c->frame.scale);
     gemst_grid *g = &c->g;
     memset(g, 0, sizeof *g);
-    GEMST_FN(gemst_grid_fit)(g, &plan, maxc);
+    GEMST_FN(gemst_grid_fit)(g, &c->frame, &plan);
     g->crowded = gemst_crowded_threshold(crowded);
     stats->cell_occupancy = c->occupancy = occupancy;
     stats->crowded_cell = g->crowded;
@@ -299,6 +296,26 @@ static int GEMST_FN(fit_grid)(cuda_ctx *c, const double hi[3], double occupancy,
     stats->cells = (int64_t)cells;
     stats->cell_side = (double)g->L / c->frame.scale;
     return GEMST_FN(check_device_memory)(c, GEMST_FN(bytes_needed)(pb, cells), err);
+}
+
+/* A pair too close together for the working precision (grid_plan.h),
+ * from a check kernel launched with no_pair: fails naming the pair it left
+ * there (UINT64_MAX: none), and frees it. */
+static int GEMST_FN(too_close)(cuda_ctx *c, unsigned long long *no_pair, gridemst_error *err)
+{
+    unsigned long long first = 0;
+    GEMST_CU(cudaMemcpyAsync(&first, no_pair, sizeof first, cudaMemcpyDeviceToHost, c->s));
+    GEMST_CU(cudaStreamSynchronize(c->s));
+    gemst_dfree(&c->mem, no_pair);
+    return first == UINT64_MAX ? GRIDEMST_OK : gemst_too_close(&c->frame, (uint64_t)first, err);
+}
+
+/* A device word holding UINT64_MAX, for a check kernel. */
+static int GEMST_FN(no_pair)(cuda_ctx *c, unsigned long long **word, gridemst_error *err)
+{
+    GEMST_DALLOC(&c->mem, *word, 1, "a check of tiny distances");
+    GEMST_CU(cudaMemsetAsync(*word, 0xff, sizeof **word, c->s));
+    return GRIDEMST_OK;
 }
 
 /* Sort by cell (stable: points of a cell stay in caller-id order): each
@@ -446,6 +463,15 @@ static int GEMST_FN(unique_points)(cuda_ctx *c, const T *coords, uint32_t *key, 
     c->n_dup = n - nu;
     stats->n_unique = nu;
     stats->n_duplicates = n - nu;
+#if GEMST_REAL_IS_DOUBLE
+    if (c->n_dup) {
+        unsigned long long *first;
+        GEMST_TRY(GEMST_FN(no_pair)(c, &first, err));
+        GEMST_FN(k_merged_distinct)<T><<<gemst_blocks(n), GEMST_THREADS, 0, c->s>>>(coords, dim, n, oid, rep, first);
+        GEMST_LAUNCHED();
+        GEMST_TRY(GEMST_FN(too_close)(c, first, err));
+    }
+#endif
 
     /* Without duplicates (the usual case) the points stay where they are,
      * and so does their cell table. */
@@ -722,7 +748,7 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
     const gemst_problem *pb = c->pb;
     double lo[3], hi[3];
     GEMST_TRY(GEMST_FN(bbox)<T>(c, coords, lo, hi, err));
-    GEMST_TRY(gemst_frame_make(pb->dim, lo, hi, &c->frame, err));
+    GEMST_TRY(gemst_frame_make(pb->dim, lo, hi, GEMST_REAL_IS_DOUBLE, &c->frame, err));
     uint32_t *key, *oid, *cell_start, keys;
     if (c->bvh) {
         memset(&c->g, 0, sizeof c->g);
@@ -739,7 +765,7 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
         int choose = pb->opt.cell_occupancy == 0.0 && pb->opt.crowded_cell == 0 &&
                      pb->opt.prune == GRIDEMST_PRUNE_STATIC && c->n >= GEMST_COARSE_MIN_POINTS;
         for (;;) {
-            GEMST_TRY(GEMST_FN(fit_grid)(c, hi, occupancy, crowded, stats, err));
+            GEMST_TRY(GEMST_FN(fit_grid)(c, occupancy, crowded, stats, err));
             GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
             GEMST_DALLOC(&c->mem, cell_start, (size_t)c->cells + 1, "the cell table");
             GEMST_TRY(GEMST_FN(cell_table)(c, key, c->n, c->cells, cell_start, err));
@@ -1380,6 +1406,22 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
 
 /* ---------------------------------------------------------------- edges */
 
+/* Fails where the working precision cannot hold a tree edge's squared
+ * distance (grid_plan.h, GEMST_D2_TINY): the edges between unique points
+ * found so far, before the duplicates'. */
+static int GEMST_FN(check_tiny_edges)(cuda_ctx *c, gridemst_error *err)
+{
+    const uint32_t m = c->host->edges < c->nu - 1 ? c->host->edges : c->nu - 1; /* those stored */
+    unsigned long long *first;
+    GEMST_TRY(GEMST_FN(no_pair)(c, &first, err));
+    if (m > 0) {
+        GEMST_FN(k_tiny_edges)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, c->edge_lo, c->edge_hi, c->edge_d2,
+                                                                          first);
+        GEMST_LAUNCHED();
+    }
+    return GEMST_FN(too_close)(c, first, err);
+}
+
 #include "cuda/cuda_tree_out.cuh"
 
 /* ---------------------------------------------------------------- entry */
@@ -1425,8 +1467,17 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     if (pb->opt.progress)
         pb->opt.progress(pb->opt.progress_ctx, "grid", 0, c->nu);
     GEMST_TRY(GEMST_FN(alloc_state)(c, err));
-    if (c->nu > 1)
-        GEMST_TRY(GEMST_FN(boruvka)(c, ev, stats, err));
+    if (c->nu > 1) {
+        int rc = GEMST_FN(boruvka)(c, ev, stats, err);
+        /* Points too close together for the precision are the reason to
+         * give, also where they led Boruvka into inconsistent minima. */
+        if (rc == GRIDEMST_OK || rc == GRIDEMST_ERR_INTERNAL) {
+            int tiny = GEMST_FN(check_tiny_edges)(c, err);
+            rc = tiny != GRIDEMST_OK ? tiny : rc;
+        }
+        if (rc != GRIDEMST_OK)
+            return rc;
+    }
     if (pb->opt.progress)
         pb->opt.progress(pb->opt.progress_ctx, "edges", stats->iterations, 1);
     GEMST_FN(free_state)(c);

@@ -6,7 +6,7 @@
 int gemst_fof_box_frame(int dim, const double box[3], gemst_frame *f, gridemst_error *err)
 {
     const double zero[3] = {0, 0, 0};
-    return gemst_frame_make(dim, zero, box, f, err);
+    return gemst_frame_make(dim, zero, box, 0, f, err);
 }
 
 /* t as the working precision holds it. */

@@ -13,7 +13,8 @@
  *
  * Both kinds are uniform cell grids (gemst_cells).  Cell c along an axis
  * covers [lo(c), lo(c + 1)) with lo(c) = origin + c * L rounded in the
- * working precision (origin 0 for the main grid).  A point's cell is
+ * working precision (the main grid's origin is the working box's corner:
+ * 0 in float precision, grid_plan.h).  A point's cell is
  * computed so that this holds exactly for its rounded coordinate, on both
  * backends; every lower bound derived from cell faces is then sound.
  */
@@ -62,7 +63,9 @@ typedef struct {
 typedef struct {
     int dim;
     int32_t nc[3];
+    gemst_real origin[3];         /* the low corner of cell (0, 0, 0) */
     gemst_real L, inv_L;
+    double unit;                  /* (coordinate - origin) * unit lies in [0, 1] (Morton codes) */
     uint32_t n;                   /* points in the grid */
     const uint32_t *cell_start;   /* cells + 1 entries */
     const gemst_real *x, *y, *z;  /* z is NULL in 2D */
@@ -95,7 +98,7 @@ static inline GEMST_HD void GEMST_FN(gemst_top_cells)(const gemst_grid *g, gemst
 {
     cg->dim = g->dim;
     for (int d = 0; d < 3; d++) {
-        cg->origin[d] = 0;
+        cg->origin[d] = g->origin[d];
         cg->nc[d] = g->nc[d];
     }
     cg->L = g->L;
@@ -201,19 +204,23 @@ static inline GEMST_HD void GEMST_FN(gemst_cell_coords)(const gemst_cells *cg, c
     c[2] = cg->dim == 3 ? GEMST_FN(gemst_cell_of)(cg, 2, p[2]) : 0;
 }
 
-/* Working-precision cell side and cell counts from a plan, such that the last
- * cell of each axis reaches beyond max_coord[axis] in the working precision. */
-static inline void GEMST_FN(gemst_grid_fit)(gemst_grid *g, const gemst_grid_plan *plan, const gemst_real max_coord[3])
+/* The main grid's origin, Morton unit, working-precision cell side and
+ * cell counts from the frame and a plan, such that the last cell of each
+ * axis reaches beyond the box's maximum in the working precision. */
+static inline void GEMST_FN(gemst_grid_fit)(gemst_grid *g, const gemst_frame *f, const gemst_grid_plan *plan)
 {
     gemst_cells cg;
     g->dim = plan->dim;
     g->L = (gemst_real)plan->L;
     g->inv_L = (gemst_real)(1.0 / (double)g->L);
-    for (int d = 0; d < 3; d++)
+    g->unit = f->unit;
+    for (int d = 0; d < 3; d++) {
         g->nc[d] = plan->nc[d];
+        g->origin[d] = (gemst_real)f->lo[d];
+    }
     GEMST_FN(gemst_top_cells)(g, &cg);
     for (int d = 0; d < plan->dim; d++)
-        while (g->nc[d] < INT32_MAX && GEMST_FN(gemst_cell_lo)(&cg, d, g->nc[d]) <= max_coord[d])
+        while (g->nc[d] < INT32_MAX && GEMST_FN(gemst_cell_lo)(&cg, d, g->nc[d]) <= (gemst_real)f->hi[d])
             cg.nc[d] = ++g->nc[d];
 }
 

@@ -20,8 +20,11 @@
 
 #define GEMST_SUB_OCCUPANCY 2.0
 
-/* Smallest cell side, relative to the largest working coordinate (at most
- * 1): 64 units in the last place, so that cell faces stay distinct. */
+/* Smallest cell side, relative to the largest working coordinate's
+ * magnitude in the box: 64 units in the last place, so that cell faces
+ * stay distinct.  Never below the smallest normal number of the working
+ * precision either: a subnormal side would lose its precision (a box of
+ * subnormal coordinates gets one cell). */
 #if GEMST_REAL_IS_DOUBLE
 #define GEMST_SUB_MIN_SIDE 0x1p-47
 #else
@@ -51,11 +54,12 @@ static inline GEMST_HD void GEMST_FN(gemst_subgrid_plan)(int dim, const gemst_re
     for (int d = 0; d < dim; d++) {
         e[d] = (double)hi[d] - (double)lo[d];
         wide[d] = e[d] > 0.0;
-        top = (double)hi[d] > top ? (double)hi[d] : top;
+        top = fmax(top, fmax(fabs((double)lo[d]), fabs((double)hi[d])));
     }
+    const double least = fmax(top * GEMST_SUB_MIN_SIDE, (double)GEMST_REAL_MIN);
     const double cap = (double)(count / 2) > 1.0 ? (double)(count / 2) : 1.0;
     const double target = (double)count / GEMST_SUB_OCCUPANCY;
-    double L = top * GEMST_SUB_MIN_SIDE;
+    double L = least;
     for (int round = 0; round < 3; round++) {
         double volume = 1.0;
         int k = 0, changed = 0;
@@ -75,14 +79,16 @@ static inline GEMST_HD void GEMST_FN(gemst_subgrid_plan)(int dim, const gemst_re
         if (!changed)
             break;
     }
-    if (!(L >= top * GEMST_SUB_MIN_SIDE))
-        L = top * GEMST_SUB_MIN_SIDE;
-    if (!(L > 0.0))
-        L = 1.0; /* every point at the origin: one cell */
+    if (!(L >= least))
+        L = least;
+    /* L is a normal number, so each step grows it, and the box is finite.
+     * The counts are not capped per axis here: one axis of cap cells would
+     * pass for all of them, and the faces would then be extended past the
+     * cap to reach hi. */
     for (;;) {
         double cells = 1.0;
         for (int d = 0; d < dim; d++)
-            cells *= gemst_sub_axis_cells(e[d], L, cap);
+            cells *= floor(e[d] / L) + 1.0;
         if (cells <= cap)
             break;
         L *= 1.25;
@@ -94,7 +100,7 @@ static inline GEMST_HD void GEMST_FN(gemst_subgrid_plan)(int dim, const gemst_re
     for (int d = 0; d < 3; d++) {
         cg.origin[d] = d < dim ? lo[d] : (gemst_real)0;
         cg.nc[d] = d < dim ? (int32_t)gemst_sub_axis_cells(e[d], (double)cg.L, cap) : 1;
-        while (d < dim && GEMST_FN(gemst_cell_lo)(&cg, d, cg.nc[d]) <= hi[d])
+        while (d < dim && cg.nc[d] < INT32_MAX && GEMST_FN(gemst_cell_lo)(&cg, d, cg.nc[d]) <= hi[d])
             cg.nc[d]++;
         sg->origin[d] = cg.origin[d];
         sg->nc[d] = cg.nc[d];

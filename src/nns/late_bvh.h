@@ -116,10 +116,12 @@ static inline GEMST_HD int gemst_late_bvh_mutual(int option, int mutual, int ite
     return mutual && option >= 0 && iteration == option && nu > 2 * GEMST_LATE_BVH_LEAF;
 }
 
-/* The Morton code of grid point k (its working coordinates lie in [0, 1]). */
+/* The Morton code of grid point k in the grid's box. */
 static inline GEMST_HD uint64_t GEMST_FN(gemst_late_bvh_code)(const gemst_grid *g, uint32_t k)
 {
-    return gemst_morton(g->dim, (double)g->x[k], (double)g->y[k], g->dim == 3 ? (double)g->z[k] : 0.0);
+    const double p[3] = {(double)g->x[k], (double)g->y[k], g->dim == 3 ? (double)g->z[k] : 0.0};
+    const double lo[3] = {(double)g->origin[0], (double)g->origin[1], (double)g->origin[2]};
+    return gemst_morton_in(g->dim, p, lo, g->unit);
 }
 
 /* Grid point q's lower bound at the switch: every tree edge from q to

@@ -9,8 +9,9 @@
  * Cells of a row are consecutive in the row-major cell table, so a whole row
  * is one contiguous range of points.  Rows and row ends that cannot hold a
  * point within the current bound are skipped, and whole rows are trimmed to
- * the cells the bound still reaches (two cells of margin cover rounding in
- * the trim and in gemst_cell_guess, so only rings 3 and beyond shrink).
+ * the cells the bound still reaches (a margin of two cells, and of 2^-20 of
+ * the coordinates' magnitude, covers rounding in the trim and in
+ * gemst_cell_guess, so only rings 3 and beyond shrink).
  *
  * The same functions walk the main grid and a crowded cell's own grid
  * (gemst_cells); in the latter the query's cell is the one nearest to it
@@ -176,14 +177,27 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_sub_ring_outer_lb2)(const gemst
     return GEMST_FN(gemst_outer_lb2)(cg, lo, hi, c, r, 0, 1);
 }
 
+/* |v|, the same way on both backends. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_abs)(gemst_real v)
+{
+    return v < (gemst_real)0 ? -v : v;
+}
+
 /* Trims the cells [*xa, *xb] of a row whose y/z distance from the query box
- * is sqrt(row2) to those within squared distance bound2 of it along x, with
- * two cells of margin for rounding in the trim and in gemst_cell_guess. */
+ * is sqrt(row2) to those within squared distance bound2 of it along x.
+ * lo - reach, hi + reach and gemst_cell_guess round by up to a unit in the
+ * last place of the coordinates involved; in a grid far finer than that (a
+ * crowded cell's, searched from far away) such a unit spans many cells.  So
+ * the ends move out by 2^-20 of those coordinates' magnitude, then by two
+ * cells. */
 static inline GEMST_HD void GEMST_FN(gemst_row_trim)(const gemst_cells *cg, const gemst_real lo[3],
                                                    const gemst_real hi[3], gemst_real row2, gemst_real bound2,
                                                    int32_t *xa, int32_t *xb)
 {
     gemst_real reach = (gemst_real)sqrt((double)GEMST_SUB(bound2, GEMST_MUL(row2, GEMST_LB_SHRINK)));
+    const gemst_real size = GEMST_ADD(GEMST_ADD(GEMST_FN(gemst_abs)(lo[0]), GEMST_FN(gemst_abs)(hi[0])),
+                                      GEMST_ADD(reach, GEMST_FN(gemst_abs)(cg->origin[0])));
+    reach = GEMST_ADD(reach, GEMST_MUL(size, (gemst_real)0x1p-20));
     int32_t ta = GEMST_FN(gemst_cell_guess)(cg, 0, GEMST_SUB(lo[0], reach)) - 2;
     int32_t tb = GEMST_FN(gemst_cell_guess)(cg, 0, GEMST_ADD(hi[0], reach)) + 2;
     *xa = ta > *xa ? ta : *xa;

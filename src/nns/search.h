@@ -408,7 +408,14 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
 }
 
 #define GEMST_SHADOW_MARGIN 1e-5
-#define GEMST_UNIT_SQUARE_DIAGONAL 1.41421356237309504880
+
+/* The longest distance between two working points in 2D: the diagonal of
+ * the unit square in float, of [-1, 1]^2 in double (grid/grid_plan.h). */
+#if GEMST_REAL_IS_DOUBLE
+#define GEMST_WORKING_DIAGONAL_2D 2.82842712474619009760
+#else
+#define GEMST_WORKING_DIAGONAL_2D 1.41421356237309504880
+#endif
 
 /* The shadow test below (gemst_shadows_slab_2d) at both ends of its range
  * as one threshold on the slab's smallest dot product m with the
@@ -416,7 +423,7 @@ static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_
  * (2 t).  Computed once per neighbour, it serves all 8 slabs. */
 static inline GEMST_HD double gemst_shadow_threshold(double dp2, double r)
 {
-    const double far = GEMST_UNIT_SQUARE_DIAGONAL;
+    const double far = GEMST_WORKING_DIAGONAL_2D;
     const double near_end = (dp2 + GEMST_SHADOW_MARGIN * r * r) / (2.0 * r);
     const double far_end = (dp2 + GEMST_SHADOW_MARGIN * far * far) / (2.0 * far);
     return r > 0.0 ? (near_end > far_end ? near_end : far_end) : INFINITY;
@@ -430,7 +437,8 @@ static inline GEMST_HD double gemst_shadow_threshold(double dp2, double r)
  * of the slab) that is 2*t*(u.d) - dp2 > 0; u.d is smallest at one of the
  * slab's extreme rays, and the condition, with a relative margin that
  * outweighs rounding in the computed squared distances, only has to hold at
- * the two ends of t's range: r and the longest distance in the unit square.
+ * the two ends of t's range: r and the longest distance between working
+ * points.
  */
 static inline GEMST_HD int gemst_shadows_slab_2d(int s, double dx, double dy, double dp2, double r)
 {
@@ -445,13 +453,17 @@ static inline GEMST_HD int gemst_shadows_slab_2d(int s, double dx, double dy, do
  * shadowed by it (the uniqueness property); the others are tried against
  * each neighbour.  Only in 2D: in 3D, 48 slabs are rarely all covered by
  * GEMST_KNN neighbours (measured: under 1% of uniform points), and trying
- * costs more than the fallback searches it would save.
+ * costs more than the fallback searches it would save.  Not where the
+ * farthest neighbour's squared distance is below 2^24 times the smallest
+ * normal number: the shadow test's relative margin must outweigh the
+ * absolute rounding of subnormal squared distances (float points near the
+ * box's corner).
  */
 static inline GEMST_HD int GEMST_FN(gemst_knn_complete)(const gemst_grid *g, const gemst_query *qq,
                                                       const gemst_real kd2[GEMST_KNN],
                                                       const gemst_real nb[GEMST_KNN][3], uint64_t seen)
 {
-    if (g->dim != 2)
+    if (g->dim != 2 || !(kd2[GEMST_KNN - 1] >= GEMST_MUL(GEMST_REAL_MIN, (gemst_real)0x1p24)))
         return 0;
     double dx[GEMST_KNN], dy[GEMST_KNN], threshold[GEMST_KNN];
     const double r = sqrt((double)kd2[GEMST_KNN - 1]);

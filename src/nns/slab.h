@@ -27,14 +27,15 @@
  * The uniqueness property in computed arithmetic.  For q, p, w in one slab
  * with a = |qp| <= b = |qw|: |qw|^2 - |pw|^2 >= 2ab cos(54.7) - a^2 >=
  * 0.155 ab, while each computed squared distance is within 5 eps b^2 of its
- * value (working coordinates lie in the unit cube, so b <= sqrt 3).  The
- * computed order then agrees with geometry when a > 65 eps b, i.e. for
- * a >= 128 eps.  Slab reasoning (pruning, closing, certainty) is used only
- * for points at least that far from q; nearer ones, near-duplicates of q,
- * are treated like any other point.
+ * value.  The computed order then agrees with geometry when a > 65 eps b.
+ * Float's working coordinates lie in the unit cube, so b <= sqrt 3 and
+ * a >= 128 eps suffices; double's lie in [-1, 1]^3 (grid/grid_plan.h), so
+ * b <= 2 sqrt 3 and a >= 256 eps.  Slab reasoning (pruning, closing,
+ * certainty) is used only for points at least that far from q; nearer
+ * ones, near-duplicates of q, are treated like any other point.
  */
 #if GEMST_REAL_IS_DOUBLE
-#define GEMST_SLAB_MIN_D2 ((gemst_real)0x1p-92) /* (128 * 2^-53)^2 */
+#define GEMST_SLAB_MIN_D2 ((gemst_real)0x1p-90) /* (256 * 2^-53)^2 */
 #else
 #define GEMST_SLAB_MIN_D2 ((gemst_real)0x1p-34) /* (128 * 2^-24)^2 */
 #endif
