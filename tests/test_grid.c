@@ -1133,6 +1133,7 @@ static uint32_t *group_min_ids(const double *c, uint32_t n, int dim, uint32_t *g
 static void build(const build_case *bc, const void *coords, int threads, gemst_cpu_grid *cg, gridemst_stats *st)
 {
     gemst_problem pb;
+    memset(&pb, 0, sizeof pb); /* what is not set below is empty: no frame given, no context */
     gridemst_error err = {0};
     pb.coords = coords;
     pb.dtype = bc->dtype;

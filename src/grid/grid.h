@@ -13,7 +13,8 @@
  *
  * Both kinds are uniform cell grids (gemst_cells).  Cell c along an axis
  * covers [lo(c), lo(c + 1)) with lo(c) = origin + c * L rounded in the
- * working precision (origin 0 for the main grid).  A point's cell is
+ * working precision (the main grid's origin is 0, or in a partitioned
+ * solve the low corner of its part's box).  A point's cell is
  * computed so that this holds exactly for its rounded coordinate, on both
  * backends; every lower bound derived from cell faces is then sound.
  */
@@ -63,6 +64,7 @@ typedef struct {
     int dim;
     int32_t nc[3];
     gemst_real L, inv_L;
+    gemst_real origin[3];         /* the low corner of cell 0 (see above) */
     uint32_t n;                   /* points in the grid */
     const uint32_t *cell_start;   /* cells + 1 entries */
     const gemst_real *x, *y, *z;  /* z is NULL in 2D */
@@ -93,7 +95,7 @@ static inline GEMST_HD void GEMST_FN(gemst_top_cells)(const gemst_grid *g, gemst
 {
     cg->dim = g->dim;
     for (int d = 0; d < 3; d++) {
-        cg->origin[d] = 0;
+        cg->origin[d] = g->origin[d];
         cg->nc[d] = g->nc[d];
     }
     cg->L = g->L;
@@ -200,7 +202,8 @@ static inline GEMST_HD void GEMST_FN(gemst_cell_coords)(const gemst_cells *cg, c
 }
 
 /* Working-precision cell side and cell counts from a plan, such that the last
- * cell of each axis reaches beyond max_coord[axis] in the working precision. */
+ * cell of each axis reaches beyond max_coord[axis] in the working precision
+ * (counted from g->origin, which the caller sets). */
 static inline void GEMST_FN(gemst_grid_fit)(gemst_grid *g, const gemst_grid_plan *plan, const gemst_real max_coord[3])
 {
     gemst_cells cg;
