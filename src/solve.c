@@ -7,6 +7,23 @@
 #include "backend.h"
 #include "config.h"
 #include "result_edges.h"
+#include "parts/parts.h"
+
+/* A partitioned solve runs on the CPU backend, with a tree in host memory. */
+static int check_partitions(const gridemst_options *o, gridemst_error *err)
+{
+    if (o->partitions < 0 || o->partitions > GEMST_MAX_PARTS)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "partitions must be from 0 to %d, got %d",
+                          GEMST_MAX_PARTS, o->partitions);
+    if (o->partitions < 2)
+        return GRIDEMST_OK;
+    if (o->backend == GRIDEMST_BACKEND_CUDA)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "partitioned solves run on the cpu backend only, for now");
+    if (o->result == GRIDEMST_RESULT_DEVICE || o->context)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
+                          "a partitioned solve gives its tree in host memory, with no context");
+    return GRIDEMST_OK;
+}
 
 static int check_options(const gridemst_options *o, gridemst_error *err)
 {
@@ -42,7 +59,7 @@ static int check_options(const gridemst_options *o, gridemst_error *err)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "a tree in device memory needs the cuda backend");
     if (o->backend == GRIDEMST_BACKEND_CPU && o->context)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "a context is for the cuda backend");
-    return GRIDEMST_OK;
+    return check_partitions(o, err);
 }
 
 /* The grid's pruning strategies do not apply to the BVH index (prune
@@ -55,6 +72,8 @@ static void bvh_options(gridemst_options *o)
 /* The backend that runs: AUTO becomes CUDA when a device is present. */
 static int resolve_backend(gridemst_options *o, gridemst_error *err)
 {
+    if (o->backend == GRIDEMST_BACKEND_AUTO && o->partitions > 1)
+        o->backend = GRIDEMST_BACKEND_CPU;
     int devices = gridemst_cuda_device_count();
     int cuda_only = o->result == GRIDEMST_RESULT_DEVICE || o->context;
     if (o->backend == GRIDEMST_BACKEND_AUTO)
@@ -102,6 +121,8 @@ static int device_input_backend(gridemst_options *o, gridemst_error *err)
 #ifdef GRIDEMST_HAVE_CUDA
     if (o->backend == GRIDEMST_BACKEND_CPU)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "points in device memory need the cuda backend");
+    if (o->partitions > 1)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "partitioned solves take points in host memory, for now");
     o->backend = GRIDEMST_BACKEND_CUDA;
     return GRIDEMST_OK;
 #else
@@ -300,6 +321,8 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
 #ifdef GRIDEMST_HAVE_CUDA
         rc = cuda_solve(&pb, opt, one_point, &tree, st, err);
 #endif
+    } else if (n >= 2 && pb.opt.partitions > 1) {
+        rc = gemst_parts_solve(&pb, &tree, st, err);
     } else if (n >= 2) {
         rc = gemst_cpu_solve(&pb, &tree, st, err);
     }

@@ -26,6 +26,7 @@ typedef enum opt_id {
     OPT_OCCUPANCY,
     OPT_CROWDED,
     OPT_LATE_BVH,
+    OPT_PARTITIONS,
     OPT_VERIFY,
     OPT_REPEAT,
     OPT_SAVE_POINTS,
@@ -82,6 +83,10 @@ static const opt_spec options[] = {
     {OPT_LATE_BVH, "late-bvh", 0, "auto|never|K",
      "grid with static pruning: search a BVH over the grid's points from Boruvka iteration K (counted from 0) on "
      "(default auto: once clusters have merged and their gaps are wide)",
+     ANY},
+    {OPT_PARTITIONS, "partitions", 0, "P",
+     "split the points into P spatial parts, solve each on its own and join them along the edges between "
+     "them, as a solve over P GPUs does: the same tree (cpu backend; default 0: one part)",
      ANY},
     {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (skipped when n > 20000)", ANY},
     {OPT_REPEAT, "repeat", 0, "R",
@@ -235,6 +240,7 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_OCCUPANCY: return number_option(p, o, value, &a->opt.cell_occupancy);
     case OPT_CROWDED: return integer_option(p, o, value, 0, INT64_MAX, &a->opt.crowded_cell);
     case OPT_LATE_BVH: return choice_option(p, o, value, gridemst_parse_late_bvh(value, &a->opt.late_bvh));
+    case OPT_PARTITIONS: return int_option(p, o, value, 0, INT_MAX, &a->opt.partitions);
     case OPT_VERIFY: a->verify = 1; return 0;
     case OPT_REPEAT: return int_option(p, o, value, 0, INT_MAX, &a->repeat);
     case OPT_SAVE_POINTS: a->save_points = value; return 0;

@@ -1,0 +1,63 @@
+/*
+ * A part's region: the points of the unit box whose Morton key
+ * (bvh/morton.h, of working coordinates) lies in a range of keys.  A range
+ * of keys is a union of dyadic cells, so the region is a union of closed
+ * axis-aligned cubes; every point whose key is in the range lies in it.
+ * The distance from a point to a region is therefore a lower bound on its
+ * distance to any point of the part, and the distance to the complement
+ * of a part's own region one on its distance to any other part's point.
+ */
+#ifndef GEMST_PARTS_REGION_H
+#define GEMST_PARTS_REGION_H
+
+#include <stdint.h>
+
+/* Keys first .. last, both included; empty when first > last. */
+typedef struct gemst_key_range {
+    uint64_t first, last;
+} gemst_key_range;
+
+static inline int gemst_key_range_empty(gemst_key_range r)
+{
+    return r.first > r.last;
+}
+
+/* Bits per axis of a key: 32 in 2D, 21 in 3D (bvh/morton.h). */
+static inline int gemst_region_axis_bits(int dim)
+{
+    return dim == 2 ? 32 : 21;
+}
+
+/* The dyadic cell of `level` (side 2^-level) holding key, as its keys'
+ * common prefix. */
+static inline uint64_t gemst_region_cell(int dim, uint64_t key, int level)
+{
+    const int free_bits = dim * (gemst_region_axis_bits(dim) - level);
+    return free_bits >= 64 ? 0 : key >> free_bits;
+}
+
+/* The Morton key of a point of working coordinates p (p[2] ignored in 2D). */
+uint64_t gemst_region_key(int dim, const double p[3]);
+
+/* An axis-aligned box, lo[d] <= hi[d]; a point is a box with lo == hi.
+ * In 2D the third axis is ignored. */
+typedef struct gemst_box {
+    double lo[3], hi[3];
+} gemst_box;
+
+/* The squared distance from box b to the region of range r (rounded to
+ * nearest in double; INFINITY for an empty range), or a value >= cap when
+ * it is at least cap (the search stops there). */
+double gemst_region_dist2(int dim, const gemst_box *b, gemst_key_range r, double cap);
+
+/* The squared distance from box b to every key outside r: to the regions
+ * of the ranges below and above it. */
+double gemst_region_outside_dist2(int dim, const gemst_box *b, gemst_key_range r);
+
+/* The box of the dyadic cell of `level` (side 2^-level) holding key. */
+void gemst_region_cell_box(int dim, uint64_t key, int level, gemst_box *b);
+
+/* The depth of the cells of about `points` of n points spread evenly. */
+int gemst_region_level(int dim, int64_t n, int64_t points);
+
+#endif
