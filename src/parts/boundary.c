@@ -16,9 +16,10 @@
  *                  cell ask for more (requests.h): the other parts send
  *                  their points within the new reach, and the searches
  *                  that were short of points run again
- *   c. merge       the parts' least edges gathered, each component's least
- *                  one joins it to another (the edge order makes them a
- *                  forest), as in the single solve's Boruvka
+ *   c. merge       the parts' edges that beat the bounds gathered, each
+ *                  component's least one joins it to another (the edge
+ *                  order makes them a forest), as in the single solve's
+ *                  Boruvka
  *
  * The components' union-find and the list of live components are known to
  * every part alike (computed from the same gathered data); in one process
@@ -46,9 +47,11 @@ typedef struct {
     double *low;      /* per slot: the smallest gap of its points here, rounded down */
     uint8_t *open;    /* per slot: a point here may still beat view */
     cand *found;      /* per point (in gap order): what its search found; slot GEMST_NONE: nothing */
-    double *need_lo, *need_hi; /* per cell: the least and greatest bound beyond its reach */
+    double *need_lo, *need_hi; /* per cell: the least and greatest bound beyond its reach (lo > hi: none) */
     gemst_request *req;        /* the cells' requests of a round */
     uint32_t *req_cell;        /* the cell of each */
+    uint32_t *again, *todo;    /* the points (by_gap positions) to search again, and those of the round */
+    int64_t n_again;
     double seed;      /* a cell's first reach when no bound says how far to look */
 } part_state;
 
@@ -92,8 +95,8 @@ static uint32_t slot_of(const boruvka *b, const gemst_part *part, uint32_t q)
     return b->slot[b->root[part->comp[q]]];
 }
 
-/* The valid candidates of per-slot arrays, gathered from every part, and
- * each slot's least into b->best. */
+/* The candidates of per-slot arrays that beat b->best, gathered from every
+ * part, and each slot's least into b->best. */
 static int gather_least(boruvka *b, cand *const *per_slot, gridemst_error *err)
 {
     const double t0 = gemst_now_ms();
@@ -107,19 +110,15 @@ static int gather_least(boruvka *b, cand *const *per_slot, gridemst_error *err)
             break;
         }
         for (uint32_t r = 0; r < b->n_live; r++)
-            if (per_slot[p][r].slot != GEMST_NONE)
+            if (gemst_parts_edge_less(&per_slot[p][r].e, &b->best[r].e))
                 mine[p][count[p]++] = per_slot[p][r];
     }
     cand *all = NULL;
     int64_t m = 0;
     if (rc == GRIDEMST_OK)
         rc = gemst_xchg_allgather(&b->c->xchg, (const void *const *)mine, count, sizeof *all, (void **)&all, &m, err);
-    if (rc == GRIDEMST_OK) {
-        for (uint32_t r = 0; r < b->n_live; r++)
-            b->best[r] = NO_CAND;
-        for (int64_t k = 0; k < m; k++)
-            offer(&b->best[all[k].slot], &all[k]);
-    }
+    for (int64_t k = 0; rc == GRIDEMST_OK && k < m; k++)
+        offer(&b->best[all[k].slot], &all[k]);
     free(all);
     for (int p = 0; p < P; p++)
         free(mine[p]);
@@ -131,6 +130,8 @@ static int gather_least(boruvka *b, cand *const *per_slot, gridemst_error *err)
 static int local_candidates(boruvka *b, gridemst_error *err)
 {
     cand *per_slot[GEMST_MAX_PARTS];
+    for (uint32_t r = 0; r < b->n_live; r++)
+        b->best[r] = NO_CAND;
     for (int p = 0; p < b->c->parts; p++) {
         const gemst_part *part = &b->parts[p];
         cand *v = per_slot[p] = b->st[p].view;
@@ -191,8 +192,9 @@ static int64_t searchers(const boruvka *b, int p)
     return m;
 }
 
-/* b. One sweep of a part's searches, for its open slots. */
-static void sweep(boruvka *b, int p, int64_t m)
+/* b. One sweep of a part's searches: from the points by_gap[list[k]] of
+ * open slots, for k < m (list NULL: from by_gap[0 .. m)). */
+static void sweep(boruvka *b, int p, const uint32_t *list, int64_t m)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
@@ -200,9 +202,9 @@ static void sweep(boruvka *b, int p, int64_t m)
     int64_t searches = 0;
     gemst_halo_label(part->halo, b->root);
 #pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches)
-    for (int64_t a = 0; a < m; a++) {
-        const uint32_t q = part->by_gap[a], r = slot_of(b, part, q);
-        s->found[a].slot = GEMST_NONE;
+    for (int64_t k = 0; k < m; k++) {
+        const uint32_t q = part->by_gap[list ? list[k] : k], r = slot_of(b, part, q);
+        s->found[k].slot = GEMST_NONE;
         if (!s->open[r] ||
             gemst_parts_lower(part->gap[q]) > gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r])))
             continue;
@@ -211,47 +213,50 @@ static void sweep(boruvka *b, int p, int64_t m)
         uint32_t to;
         if (gemst_halo_nearest(part->halo, &c->metric, b->root, part->w + 3 * (size_t)q, part->id[q],
                                b->root[part->comp[q]], &s->bound[r], &e, &to))
-            s->found[a] = (cand){e, r, to};
+            s->found[k] = (cand){e, r, to};
     }
     b->ps->searches += searches;
-    for (int64_t a = 0; a < m; a++)
-        if (s->found[a].slot != GEMST_NONE)
-            offer(&s->view[s->found[a].slot], &s->found[a]);
+    for (int64_t k = 0; k < m; k++)
+        if (s->found[k].slot != GEMST_NONE)
+            offer(&s->view[s->found[k].slot], &s->found[k]);
     for (uint32_t r = 0; r < b->n_live; r++)
         s->bound[r] = gemst_halo_bound_bits(s->view[r].e.d2);
 }
 
 /*
- * After a sweep: the points that could still beat their component's bound
- * though it lies beyond their cell's reach.  Their slots stay open, and
- * their cells ask to reach that far: 4 times their reach so far at least
- * (few rounds), at most what their farthest bound needs; past the unit
- * box's diagonal, everything.  Returns the number of requests, in
- * s->req.
+ * After a sweep over the points of the list (as sweep takes it): those
+ * that could still beat their component's bound though it lies beyond
+ * their cell's reach, into s->again (positions in by_gap order).  Their
+ * slots stay open, the others close, and their cells ask to reach that
+ * far: 4 times their reach so far at least (few rounds), at most what
+ * their farthest bound needs; past the unit box's diagonal, everything.
+ * Returns the number of requests, in s->req.
  */
-static int64_t requests(boruvka *b, int p, int64_t m)
+static int64_t requests(boruvka *b, int p, const uint32_t *list, int64_t m)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
+    int64_t n_req = 0;
+    s->n_again = 0;
     for (uint32_t r = 0; r < b->n_live; r++)
         s->open[r] = 0;
-    for (int64_t k = 0; k < part->n_cells; k++) {
-        s->need_lo[k] = INFINITY;
-        s->need_hi[k] = -INFINITY;
-    }
-    for (int64_t a = 0; a < m; a++) {
-        const uint32_t q = part->by_gap[a], r = slot_of(b, part, q), cell = part->cell_of[q];
+    for (int64_t k = 0; k < m; k++) {
+        const uint32_t a = list ? list[k] : (uint32_t)k, q = part->by_gap[a], r = slot_of(b, part, q);
+        const uint32_t cell = part->cell_of[q];
         const double bound = s->view[r].e.d2;
         if (gemst_parts_lower(part->gap[q]) > bound || bound < gemst_reach_covers(part->cell_rho[cell]))
             continue;
         s->open[r] = 1;
+        s->again[s->n_again++] = a;
+        if (!(s->need_hi[cell] >= s->need_lo[cell])) { /* the cell's first */
+            s->req_cell[n_req++] = cell;
+            s->need_lo[cell] = s->need_hi[cell] = bound;
+        }
         s->need_lo[cell] = bound < s->need_lo[cell] ? bound : s->need_lo[cell];
         s->need_hi[cell] = bound > s->need_hi[cell] ? bound : s->need_hi[cell];
     }
-    int64_t n_req = 0;
-    for (int64_t k = 0; k < part->n_cells; k++) {
-        if (!(s->need_hi[k] >= s->need_lo[k]))
-            continue;
+    for (int64_t j = 0; j < n_req; j++) {
+        const uint32_t k = s->req_cell[j];
         const double rho = part->cell_rho[k];
         double next = rho > 0.0 ? 4.0 * rho : s->seed;
         if (!isinf(s->need_lo[k]) && next < gemst_reach_for(s->need_lo[k]))
@@ -260,8 +265,9 @@ static int64_t requests(boruvka *b, int p, int64_t m)
             next = gemst_reach_for(s->need_hi[k]);
         if (!(next > rho))
             next = rho > 0.0 ? 4.0 * rho : s->seed;
-        s->req[n_req++] = (gemst_request){part->cell_box[k], next > (double)b->c->metric.dim ? INFINITY : next};
-        s->req_cell[n_req - 1] = (uint32_t)k;
+        s->req[j] = (gemst_request){part->cell_box[k], next > (double)b->c->metric.dim ? INFINITY : next};
+        s->need_lo[k] = INFINITY; /* untouched again */
+        s->need_hi[k] = -INFINITY;
     }
     return n_req;
 }
@@ -321,13 +327,18 @@ static int search(boruvka *b, gridemst_error *err)
     const int P = b->c->parts;
     for (int p = 0; p < P; p++)
         start_part(b, p);
-    for (;;) {
+    for (int round = 0;; round++) {
         const double t0 = gemst_now_ms();
         int64_t n_req[GEMST_MAX_PARTS] = {0}, asked = 0;
         for (int p = 0; p < P; p++) {
-            const int64_t m = searchers(b, p);
-            sweep(b, p, m);
-            asked += n_req[p] = requests(b, p, m);
+            /* the first round from every point that may beat its bound, then from those short of halo */
+            part_state *s = &b->st[p];
+            const int64_t m = round == 0 ? searchers(b, p) : s->n_again;
+            uint32_t *list = round == 0 ? NULL : s->todo;
+            if (list)
+                memcpy(list, s->again, sizeof *list * (size_t)m);
+            sweep(b, p, list, m);
+            asked += n_req[p] = requests(b, p, list, m);
         }
         b->ps->search_ms += gemst_now_ms() - t0;
         if (asked == 0)
@@ -395,7 +406,14 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->need_hi = malloc(sizeof *s->need_hi * cells);
         s->req = malloc(sizeof *s->req * cells);
         s->req_cell = malloc(sizeof *s->req_cell * cells);
-        ok = s->view && s->bound && s->low && s->open && s->found && s->need_lo && s->need_hi && s->req && s->req_cell;
+        s->again = malloc(sizeof *s->again * (size_t)(part->n > 0 ? part->n : 1));
+        s->todo = malloc(sizeof *s->todo * (size_t)(part->n > 0 ? part->n : 1));
+        ok = s->view && s->bound && s->low && s->open && s->found && s->need_lo && s->need_hi && s->req &&
+             s->req_cell && s->again && s->todo;
+        for (int64_t k = 0; ok && k < part->n_cells; k++) {
+            s->need_lo[k] = INFINITY;
+            s->need_hi[k] = -INFINITY;
+        }
         /* 4 times a middling tree edge of the part, or the squared spacing of the whole set spread evenly */
         s->seed = part->n_tree > 0 && part->tree[part->n_tree / 2].d2 > 0.0
                       ? 4.0 * part->tree[part->n_tree / 2].d2
@@ -423,6 +441,8 @@ static void free_state(boruvka *b)
         free(b->st[p].need_hi);
         free(b->st[p].req);
         free(b->st[p].req_cell);
+        free(b->st[p].again);
+        free(b->st[p].todo);
     }
 }
 

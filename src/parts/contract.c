@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "parts/parts.h"
-#include "parts/kdtree.h"
 #include "cpu/radix_sort.h"
 
 /* Gaps are measured for cells of about this many points (at the whole
@@ -80,23 +79,31 @@ static int gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_erro
     part->w = malloc(sizeof *part->w * 3 * (size_t)n);
     part->gap = malloc(sizeof *part->gap * (size_t)n);
     part->by_gap = malloc(sizeof *part->by_gap * 2 * (size_t)n);
+    part->by_key = malloc(sizeof *part->by_key * 2 * (size_t)n);
     part->cell_of = malloc(sizeof *part->cell_of * (size_t)n);
+    part->cell_start = malloc(sizeof *part->cell_start * (size_t)(n + 1));
     uint64_t *key = malloc(sizeof *key * 2 * (size_t)n);
-    int64_t *run = malloc(sizeof *run * (size_t)(n + 1));
-    int ok = part->w && part->gap && part->by_gap && part->cell_of && key && run &&
-             working_points(c, part, key, part->by_gap) == 0;
-    int64_t runs = 0; /* the cells' first points */
+    int ok = part->w && part->gap && part->by_gap && part->by_key && part->cell_of && part->cell_start && key &&
+             working_points(c, part, key, part->by_key) == 0;
+    int64_t runs = 0;
     for (int64_t k = 0; ok && k < n; k++)
         if (k == 0 || gemst_region_cell(dim, key[k], level) != gemst_region_cell(dim, key[k - 1], level))
-            run[runs++] = k;
+            part->cell_start[runs++] = (uint32_t)k;
     part->n_cells = runs;
-    ok = ok && (part->cell_box = malloc(sizeof *part->cell_box * (size_t)(runs > 0 ? runs : 1))) &&
-         (part->cell_rho = calloc((size_t)(runs > 0 ? runs : 1), sizeof *part->cell_rho));
+    part->cell_level = level;
+    const size_t cells = (size_t)(runs > 0 ? runs : 1);
+    ok = ok && (part->cell_box = malloc(sizeof *part->cell_box * cells)) &&
+         (part->cell_key = malloc(sizeof *part->cell_key * cells)) &&
+         (part->cell_rho = calloc(cells, sizeof *part->cell_rho)) &&
+         (part->cell_sent = calloc(cells, sizeof *part->cell_sent)) &&
+         (part->sent = calloc((size_t)n, sizeof *part->sent));
     if (ok) {
-        run[runs] = n;
+        part->cell_start[runs] = (uint32_t)n;
 #pragma omp parallel for num_threads(gemst_parts_threads(c, n)) schedule(dynamic, 16)
-        for (int64_t r = 0; r < runs; r++)
-            cell_gaps(c, p, part, key, part->by_gap, r, run[r], run[r + 1], level);
+        for (int64_t r = 0; r < runs; r++) {
+            part->cell_key[r] = gemst_region_cell(dim, key[part->cell_start[r]], level);
+            cell_gaps(c, p, part, key, part->by_key, r, part->cell_start[r], part->cell_start[r + 1], level);
+        }
 #pragma omp parallel for num_threads(gemst_parts_threads(c, n)) schedule(static)
         for (int64_t i = 0; i < n; i++) {
             memcpy(&key[i], &part->gap[i], sizeof key[i]); /* non-negative doubles order as their bits */
@@ -106,7 +113,6 @@ static int gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_erro
                               gemst_parts_threads(c, n)) == 0;
     }
     free(key);
-    free(run);
     if (!ok)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
                           (long long)n);

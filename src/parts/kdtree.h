@@ -3,8 +3,7 @@
  * along the widest axis of each node's box down to leaves of a few points.
  * A parent comes before its children in the node array, so going through
  * it backwards visits children first.  Users keep their own per-node data
- * beside it (halo.c: components; requests.c: which parts were sent a
- * node's points).
+ * beside it (halo.c: the components of a node's points).
  */
 #ifndef GEMST_PARTS_KDTREE_H
 #define GEMST_PARTS_KDTREE_H
@@ -30,23 +29,5 @@ typedef struct gemst_kdtree {
 int gemst_kdtree_build(gemst_kdtree *t, const double *w, int64_t n, gridemst_error *err);
 
 void gemst_kdtree_free(gemst_kdtree *t);
-
-/* The exact squared distance between two boxes, in double (0 where they meet). */
-static inline double gemst_box_dist2(const gemst_box *a, const gemst_box *b)
-{
-    double s = 0.0;
-    for (int d = 0; d < 3; d++) {
-        const double gap = a->hi[d] < b->lo[d] ? b->lo[d] - a->hi[d] : b->hi[d] < a->lo[d] ? a->lo[d] - b->hi[d] : 0.0;
-        s += gap * gap;
-    }
-    return s;
-}
-
-/* The box of one point. */
-static inline gemst_box gemst_point_box(const double w[3])
-{
-    gemst_box b = {{w[0], w[1], w[2]}, {w[0], w[1], w[2]}};
-    return b;
-}
 
 #endif

@@ -27,7 +27,6 @@
 
 #include "backend.h"
 #include "parts/exchange.h"
-#include "parts/kdtree.h"
 #include "parts/region.h"
 #include "parts/working.h"
 
@@ -119,15 +118,19 @@ typedef struct gemst_part {
     uint32_t comp_base;       /* the number of the part's first safe component */
     double *comp_gap;         /* each safe component's smallest gap */
     uint32_t *by_gap;         /* the points by ascending gap */
-    int64_t n_cells;          /* cells: runs of the points in Morton order (contract.c) */
+    /* cells: the dyadic cells of one level (the same in every part) that hold the part's points */
+    int cell_level;
+    int64_t n_cells;
+    uint32_t *by_key;         /* the points in Morton order ... */
+    uint32_t *cell_start;     /* ... cell c's from by_key[cell_start[c]] to by_key[cell_start[c + 1]] */
+    uint64_t *cell_key;       /* each cell's keys' prefix (gemst_region_cell), ascending */
     uint32_t *cell_of;        /* each point's cell */
     gemst_box *cell_box;      /* the box of each cell's points */
     /* step 5 */
     double *cell_rho;         /* each cell's halo reach (requests.h) */
     gemst_halo *halo;         /* other parts' points near this one */
-    gemst_kdtree own;         /* this part's points, for answering other parts' requests */
-    uint64_t *node_sent;      /* per node of own: the parts that have all its points */
-    uint64_t *sent;           /* per point: the parts that have it */
+    uint64_t *sent;           /* per point: the parts that have it in their halos */
+    uint64_t *cell_sent;      /* per cell: the parts that have all its points */
 } gemst_part;
 
 void gemst_part_free(gemst_part *part);

@@ -36,6 +36,17 @@ static inline uint64_t gemst_region_cell(int dim, uint64_t key, int level)
     return free_bits >= 64 ? 0 : key >> free_bits;
 }
 
+/* The prefix (as gemst_region_cell gives it) of the cell of `level` at
+ * integer coordinates c (c[2] ignored in 2D). */
+static inline uint64_t gemst_region_cell_at(int dim, int level, const uint32_t c[3])
+{
+    uint64_t prefix = 0;
+    for (int j = level - 1; j >= 0; j--)
+        for (int d = dim - 1; d >= 0; d--)
+            prefix = prefix << 1 | (c[d] >> j & 1);
+    return prefix;
+}
+
 /* The Morton key of a point of working coordinates p (p[2] ignored in 2D). */
 uint64_t gemst_region_key(int dim, const double p[3]);
 
@@ -44,6 +55,25 @@ uint64_t gemst_region_key(int dim, const double p[3]);
 typedef struct gemst_box {
     double lo[3], hi[3];
 } gemst_box;
+
+/* The squared distance between two boxes, in double (0 where they meet;
+ * exact but for its rounding). */
+static inline double gemst_box_dist2(const gemst_box *a, const gemst_box *b)
+{
+    double s = 0.0;
+    for (int d = 0; d < 3; d++) {
+        const double gap = a->hi[d] < b->lo[d] ? b->lo[d] - a->hi[d] : b->hi[d] < a->lo[d] ? a->lo[d] - b->hi[d] : 0.0;
+        s += gap * gap;
+    }
+    return s;
+}
+
+/* The box of one point. */
+static inline gemst_box gemst_point_box(const double w[3])
+{
+    gemst_box b = {{w[0], w[1], w[2]}, {w[0], w[1], w[2]}};
+    return b;
+}
 
 /* The squared distance from box b to the region of range r (rounded to
  * nearest in double; INFINITY for an empty range), or a value >= cap when

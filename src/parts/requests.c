@@ -1,5 +1,4 @@
-/* Answering halo requests: a k-d tree over a part's own points whose nodes
- * remember the parts that have all their points. */
+/* Answering halo requests, through the cells of the answering part. */
 #include "parts/requests.h"
 
 #include <math.h>
@@ -8,10 +7,10 @@
 
 #include "parts/halo.h"
 
-/* Region and box distances are computed in double, within a relative
- * 2^-50 of the exact ones: a point is sent for a reach rho when its
- * computed distance is below rho (1 + SEND_MARGIN), so that every point
- * nearer than rho is sent. */
+/* Box distances are computed in double, within a relative 2^-50 of the
+ * exact ones: a point is sent for a reach rho when its computed distance
+ * is below rho (1 + SEND_MARGIN), so that every point nearer than rho is
+ * sent. */
 #define SEND_MARGIN 0x1p-40
 
 double gemst_reach_covers(double rho)
@@ -32,85 +31,109 @@ typedef struct {
     double limit;
     char **out;
     int64_t *count, *cap;
-    int failed;
 } answer;
 
-static void emit(answer *a, uint32_t q)
+static int emit(answer *a, uint32_t q)
 {
     const size_t rb = gemst_halo_record_bytes(a->m);
     if (*a->count == *a->cap) {
         const int64_t want = *a->cap > 0 ? 2 * *a->cap : 1024;
         char *grown = realloc(*a->out, rb * (size_t)want);
-        if (!grown) {
-            a->failed = 1;
-            return;
-        }
+        if (!grown)
+            return -1;
         *a->out = grown;
         *a->cap = want;
     }
     gemst_halo_record(a->m, a->s, q, *a->out + rb * (size_t)(*a->count)++);
     a->s->sent[q] |= a->bit;
+    return 0;
 }
 
-/* The points of node k's subtree within reach; returns whether all of them
- * have now gone to the asking part. */
-static int answer_node(answer *a, uint32_t k)
+/* The points of cell k within reach and not yet sent; the cell remembers
+ * when all of them have gone. */
+static int answer_cell(answer *a, int64_t k)
 {
     gemst_part *s = a->s;
-    const gemst_kd_node *nd = &s->own.node[k];
-    if (s->node_sent[k] & a->bit)
-        return 1;
-    if (!(gemst_box_dist2(&nd->box, a->box) < a->limit))
+    if ((s->cell_sent[k] & a->bit) || !(gemst_box_dist2(&s->cell_box[k], a->box) < a->limit))
         return 0;
     int all = 1;
-    if (nd->left == GEMST_NONE) {
-        for (uint32_t i = nd->begin; i < nd->end && !a->failed; i++) {
-            const uint32_t q = s->own.order[i];
-            if (s->sent[q] & a->bit)
-                continue;
-            const gemst_box at = gemst_point_box(s->w + 3 * (size_t)q);
-            if (gemst_box_dist2(&at, a->box) < a->limit)
-                emit(a, q);
-            else
-                all = 0;
-        }
-    } else {
-        all = answer_node(a, nd->left);
-        all &= answer_node(a, nd->right);
+    for (uint32_t i = s->cell_start[k]; i < s->cell_start[k + 1]; i++) {
+        const uint32_t q = s->by_key[i];
+        if (s->sent[q] & a->bit)
+            continue;
+        const gemst_box at = gemst_point_box(s->w + 3 * (size_t)q);
+        if (!(gemst_box_dist2(&at, a->box) < a->limit))
+            all = 0;
+        else if (emit(a, q) != 0)
+            return -1;
     }
-    if (all && !a->failed)
-        s->node_sent[k] |= a->bit;
-    return all;
+    if (all)
+        s->cell_sent[k] |= a->bit;
+    return 0;
 }
 
-/* The part's own tree, at its first request. */
-static int own_tree(gemst_part *s, gridemst_error *err)
+/* The cell of prefix key, or -1 when the part has no points there. */
+static int64_t find_cell(const gemst_part *s, uint64_t key)
 {
-    if (s->node_sent)
-        return GRIDEMST_OK;
-    int rc = gemst_kdtree_build(&s->own, s->w, s->n, err);
-    if (rc != GRIDEMST_OK)
-        return rc;
-    s->node_sent = calloc((size_t)(s->own.n_node > 0 ? s->own.n_node : 1), sizeof *s->node_sent);
-    s->sent = calloc((size_t)(s->n > 0 ? s->n : 1), sizeof *s->sent);
-    if (!s->node_sent || !s->sent)
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory answering halo requests");
-    return GRIDEMST_OK;
+    int64_t lo = 0, hi = s->n_cells;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (s->cell_key[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n_cells && s->cell_key[lo] == key ? lo : -1;
+}
+
+/*
+ * One request: the cells of the answering part's level that the box
+ * widened by the reach touches (one more on each side, for rounding), or
+ * all its cells when they are fewer.
+ */
+static int answer_request(answer *a, int dim)
+{
+    gemst_part *s = a->s;
+    const int level = s->cell_level;
+    const double side = ldexp(1.0, level), r = sqrt(a->limit);
+    const int64_t top = ((int64_t)1 << level) - 1;
+    int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, span = 1;
+    for (int d = 0; d < dim && isfinite(r); d++) {
+        const double from = floor((a->box->lo[d] - r) * side) - 1, to = floor((a->box->hi[d] + r) * side) + 1;
+        lo[d] = from < 0 ? 0 : from > (double)top ? top : (int64_t)from;
+        hi[d] = to < 0 ? 0 : to > (double)top ? top : (int64_t)to;
+        span *= hi[d] - lo[d] + 1;
+    }
+    if (!isfinite(r) || span >= s->n_cells) {
+        for (int64_t k = 0; k < s->n_cells; k++)
+            if (answer_cell(a, k) != 0)
+                return -1;
+        return 0;
+    }
+    uint32_t c[3] = {0, 0, 0};
+    for (int64_t z = lo[2]; z <= hi[2]; z++)
+        for (int64_t y = lo[1]; y <= hi[1]; y++)
+            for (int64_t x = lo[0]; x <= hi[0]; x++) {
+                c[0] = (uint32_t)x;
+                c[1] = (uint32_t)y;
+                c[2] = (uint32_t)z;
+                const int64_t k = find_cell(s, gemst_region_cell_at(dim, level, c));
+                if (k >= 0 && answer_cell(a, k) != 0)
+                    return -1;
+            }
+    return 0;
 }
 
 int gemst_part_answer(const gemst_parts_ctx *c, gemst_part *s, int p, const gemst_request *req, int64_t m,
                       char **out, int64_t *count, int64_t *cap, gridemst_error *err)
 {
-    if (s->n == 0 || m == 0)
-        return GRIDEMST_OK;
-    int rc = own_tree(s, err);
-    answer a = {&c->metric, s, (uint64_t)1 << p, NULL, 0.0, out, count, cap, 0};
-    for (int64_t k = 0; k < m && rc == GRIDEMST_OK && !a.failed; k++) {
+    answer a = {&c->metric, s, (uint64_t)1 << p, NULL, 0.0, out, count, cap};
+    for (int64_t k = 0; k < m && s->n > 0; k++) {
         a.box = &req[k].box;
         a.limit = req[k].rho * (1.0 + SEND_MARGIN);
-        answer_node(&a, 0);
+        if (answer_request(&a, c->metric.dim) != 0)
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld halo points",
+                              (long long)*count);
     }
-    if (a.failed)
-        rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld halo points", (long long)*count);
-    return rc;
+    return GRIDEMST_OK;
 }

@@ -10,8 +10,9 @@
  * could still beat it, the cell asks for more: a request (its box and the
  * new reach) goes to every other part, and each answers with its points
  * within that reach which it has not sent to the asking part before.  A
- * part finds them through a k-d tree over its own points whose nodes
- * remember to which parts all their points have gone.
+ * part finds them among its own cells near the request's box (every part's
+ * cells are dyadic cells of the same level, looked up by their keys), and
+ * each cell remembers to which parts all its points have gone.
  */
 #ifndef GEMST_PARTS_REQUESTS_H
 #define GEMST_PARTS_REQUESTS_H
