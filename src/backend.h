@@ -8,6 +8,7 @@
 
 #include "common.h"
 #include "context.h"
+#include "grid/grid_plan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,6 +22,9 @@ typedef struct gemst_problem {
     int dim;                 /* 2 or 3 */
     gridemst_options opt;    /* checked; backend is CPU or CUDA */
     gridemst_context *ctx;   /* CUDA: the context the solve runs on (opt.device is its device) */
+    const gemst_frame *frame; /* CPU: the working frame of a whole set, whose part coords are (a
+                                 partitioned solve's), so that every part computes the same distances;
+                                 NULL: the frame of coords' own bounding box */
 } gemst_problem;
 
 /* The tree in the caller's ids.  The CPU backend returns lo, hi and d2,

@@ -162,7 +162,12 @@ typedef struct gridemst_context gridemst_context;
 
 /* Progress report, called from the solving thread between phases: phase is
  * "grid" (the grid is built), "iteration" (a Boruvka iteration ended;
- * components = components left) or "edges" (the tree is being sorted). */
+ * components = components left) or "edges" (the tree is being sorted).
+ * A partitioned solve (options.partitions) reports its own phases instead:
+ * "partition" (the points are split; components = the parts), "local tree"
+ * (part number `iteration`, counted from 1, has its tree; components = its
+ * points), "boundary" (a Boruvka iteration across the parts ended;
+ * components = components left) and "edges". */
 typedef void (*gridemst_progress_fn)(void *ctx, const char *phase, int iteration, int64_t components);
 
 /* Solver options; gridemst_options_init() fills in the defaults. */
@@ -227,6 +232,14 @@ typedef struct gridemst_options {
                                      the core distances, then hands Boruvka to the late BVH from
                                      iteration 0, or late_bvh (stats.late_bvh_iteration; -1 keeps
                                      the grid's ring search). */
+    int partitions;               /* split the points into this many spatial parts (at most
+                                     64), solve each part's tree on its own, and join the
+                                     parts along the edges that cross between them: the
+                                     identical tree, computed the way a solve over several
+                                     GPUs is (docs/partitioned.md).  CPU backend only, for
+                                     now (AUTO then means CPU; CUDA is
+                                     GRIDEMST_ERR_UNSUPPORTED); the parts run in turn in this
+                                     process.  0 or 1: one part, the plain solve */
 } gridemst_options;
 
 /* One tree edge: endpoints as 0-based indices into the caller's array,
@@ -278,6 +291,31 @@ typedef struct gridemst_iteration_times {
     double flatten;     /* pointer jumping to the roots, relabelling, next lists */
 } gridemst_iteration_times;
 
+/* A partitioned solve's work (options.partitions > 1; zeros otherwise).
+ * "Exchanges" are the data a solve over several devices moves between
+ * them; in one process they are copies.  Times are wall times in
+ * milliseconds. */
+typedef struct gridemst_partition_stats {
+    int parts;                /* the parts the points were split into */
+    int64_t largest_part;     /* points in the largest part */
+    int64_t smallest_part;    /* points in the smallest (0 when a part is empty) */
+    int64_t safe_edges;       /* edges of the parts' own trees proven to be tree edges by their part alone */
+    int64_t components;       /* the components those edges leave: the boundary Boruvka's vertices */
+    int64_t uncertain_edges;  /* the parts' other tree edges, left to the boundary Boruvka */
+    int iterations;           /* boundary Boruvka iterations */
+    int halo_rounds;          /* exchanges that grew the halos (other parts' points near a part) */
+    int64_t halo_points;      /* points in the halos at the end, over all parts (each sent once) */
+    int64_t searches;         /* searches from a point through its part's halo */
+    int64_t exchanged_bytes;  /* bytes that changed part, all exchanges (the partition's included) */
+    double partition_ms;      /* the whole set's frame and the sample sort into parts */
+    double local_ms;          /* the parts' own trees (time_ms.grid to time_ms.edges sum their phases) */
+    double contract_ms;       /* each point's distance to the other parts, the safe edges */
+    double search_ms;         /* boundary Boruvka: the searches through the halos */
+    double halo_ms;           /* boundary Boruvka: choosing, sending and indexing halo points */
+    double merge_ms;          /* boundary Boruvka: candidate edges gathered and components merged, and the
+                                 final tree's assembly */
+} gridemst_partition_stats;
+
 /* Boruvka at least halves the components each iteration: n < 2^32 points
  * need at most 32 iterations. */
 #define GRIDEMST_MAX_ITERATIONS 64
@@ -320,6 +358,8 @@ typedef struct gridemst_stats {
                                     empty otherwise */
     gridemst_times time_ms;
     gridemst_iteration_times iteration_ms[GRIDEMST_MAX_ITERATIONS]; /* the first `iterations` */
+    gridemst_partition_stats partitions; /* a partitioned solve's; then the counts above sum its
+                                    parts' own solves (time_ms their phases), and iterations is 0 */
 } gridemst_stats;
 
 typedef struct gridemst_result {

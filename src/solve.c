@@ -8,6 +8,26 @@
 #include "config.h"
 #include "host_memory.h"
 #include "result_edges.h"
+#include "parts/parts.h"
+
+/* A partitioned solve runs on the CPU backend, with a tree in host memory. */
+static int check_partitions(const gridemst_options *o, gridemst_error *err)
+{
+    if (o->partitions < 0 || o->partitions > GEMST_MAX_PARTS)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "partitions must be from 0 to %d, got %d",
+                          GEMST_MAX_PARTS, o->partitions);
+    if (o->partitions < 2)
+        return GRIDEMST_OK;
+    if (o->backend == GRIDEMST_BACKEND_CUDA)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "partitioned solves run on the cpu backend only, for now");
+    if (o->result == GRIDEMST_RESULT_DEVICE || o->context)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
+                          "a partitioned solve gives its tree in host memory, with no context");
+    if (o->min_samples >= 2)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
+                          "a partitioned solve gives the Euclidean tree only, not the mutual-reachability tree");
+    return GRIDEMST_OK;
+}
 
 int gemst_check_options(const gridemst_options *o, gridemst_error *err)
 {
@@ -46,7 +66,7 @@ int gemst_check_options(const gridemst_options *o, gridemst_error *err)
     if (o->min_samples < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "min_samples must be >= 0, got %lld",
                           (long long)o->min_samples);
-    return GRIDEMST_OK;
+    return check_partitions(o, err);
 }
 
 /* The mutual-reachability tree (min_samples >= 2) runs on the CPU backend
@@ -80,6 +100,8 @@ static void bvh_options(gridemst_options *o)
 /* The backend that runs: AUTO becomes CUDA when a device is present. */
 static int resolve_backend(gridemst_options *o, gridemst_error *err)
 {
+    if (o->backend == GRIDEMST_BACKEND_AUTO && o->partitions > 1)
+        o->backend = GRIDEMST_BACKEND_CPU;
     int devices = gridemst_cuda_device_count();
     int cuda_only = o->result == GRIDEMST_RESULT_DEVICE || o->context;
     if (o->backend == GRIDEMST_BACKEND_AUTO)
@@ -127,6 +149,8 @@ static int device_input_backend(gridemst_options *o, gridemst_error *err)
 #ifdef GRIDEMST_HAVE_CUDA
     if (o->backend == GRIDEMST_BACKEND_CPU)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "points in device memory need the cuda backend");
+    if (o->partitions > 1)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "partitioned solves take points in host memory, for now");
     o->backend = GRIDEMST_BACKEND_CUDA;
     return GRIDEMST_OK;
 #else
@@ -356,6 +380,8 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
 #ifdef GRIDEMST_HAVE_CUDA
         rc = cuda_solve(&pb, opt, one_point, &tree, st, err);
 #endif
+    } else if (n >= 2 && pb.opt.partitions > 1) {
+        rc = gemst_parts_solve(&pb, &tree, st, err);
     } else if (n >= 2) {
         rc = gemst_cpu_solve(&pb, &tree, st, err);
     }

@@ -13,7 +13,7 @@
 run --help
 expect_ok "--help"
 for opt in output json format generate n dim seed backend nns prune findmin2 precision threads device occupancy \
-    crowded late-bvh verify save-points linkage clusters cut min-cluster-size labels min-samples hdbscan \
+    crowded late-bvh partitions verify save-points linkage clusters cut min-cluster-size labels min-samples hdbscan \
     cluster-selection cluster-selection-epsilon allow-single-cluster max-cluster-size probabilities outlier-scores \
     condensed-tree quiet help version; do
     grep -Eq -- " --$opt( |$)" "$tmp/out" || fail "--help does not mention --$opt"
@@ -475,6 +475,30 @@ if command -v script >/dev/null 2>&1; then
         fail "progress on a terminal: the summary does not start a line: $(head -c 300 "$tmp/tty")"
     fi
 fi
+
+# Partitions: the same tree as one part (auto means the CPU here), a line on
+# the parts in the summary, an object in the JSON; the CUDA backend and
+# more than 64 parts are refused.
+run --generate blobs --n 3000 --dim 3 --backend cpu -o "$tmp/one_part.csv"
+expect_ok "blobs, one part"
+for parts in 2 5; do
+    run --generate blobs --n 3000 --dim 3 --partitions $parts -o "$tmp/parts.csv"
+    expect_ok "--partitions $parts"
+    cmp -s "$tmp/one_part.csv" "$tmp/parts.csv" || fail "--partitions $parts: a tree other than one part's"
+    grep -q "^partitions $parts (" "$tmp/out" || fail "--partitions $parts: no partitions line: $(cat "$tmp/out")"
+done
+run --generate uniform --n 2000 --partitions 3 --json
+expect_ok "--partitions 3 --json"
+expect_json "--partitions 3 --json" "$tmp/out"
+for key in partitions parts largest_part smallest_part components halo_points halo_rounds exchanged_bytes \
+    local_trees search halo; do
+    grep -q "\"$key\": " "$tmp/out" || fail "--partitions 3 --json: no \"$key\""
+done
+[ "$(json_value parts "$tmp/out")" = 3 ] || fail "--partitions 3 --json: parts is not 3"
+[ "$(json_value backend "$tmp/out")" = cpu ] || fail "--partitions 3 --json: backend is not cpu"
+expect_error "--partitions 65" "partitions must be from 0 to 64" --generate uniform --n 100 --partitions 65
+expect_error "--partitions with cuda" "cpu backend only" --generate uniform --n 100 --partitions 2 --backend cuda
+expect_usage "--partitions -1" "--partitions" --partitions -1 --generate uniform --n 100
 
 # CUDA: fine where a GPU is present, else exit 2 with a clear message.
 run --generate uniform --n 100 --backend cuda

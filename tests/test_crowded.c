@@ -174,6 +174,7 @@ static void cell_coords_of(const int32_t nc[3], uint64_t k, int32_t c[3])
 static void crowd_grid_make(const crowd_case *cc, uint64_t seed, crowd_grid *h)
 {
     gemst_problem pb;
+    memset(&pb, 0, sizeof pb); /* what is not set below is empty: no frame given, no context */
     gridemst_error err = {0};
     gridemst_stats st;
     uint32_t *region = xcalloc(cc->n, sizeof *region);

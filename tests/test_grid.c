@@ -373,7 +373,7 @@ START_TEST(test_cell_of_and_fit)
                     plan.nc[d] = c < 1 ? 1 : c;
                 }
                 const gemst_frame f = frame_of(3, extents[e][0], extents[e][1], extents[e][2]);
-                gemst_grid_fit_f64(&g, &f, &plan);
+                gemst_grid_fit_f64(&g, &f, &plan, f.lo, f.hi);
                 REQUIRE_TRUE(g.L == sides[s] && g.inv_L == 1.0 / sides[s]);
                 gemst_cells cg;
                 gemst_top_cells_f64(&g, &cg);
@@ -1165,6 +1165,7 @@ static uint32_t *group_min_ids(const double *c, uint32_t n, int dim, uint32_t *g
 static void build(const build_case *bc, const void *coords, int threads, gemst_cpu_grid *cg, gridemst_stats *st)
 {
     gemst_problem pb;
+    memset(&pb, 0, sizeof pb); /* what is not set below is empty: no frame given, no context */
     gridemst_error err = {0};
     pb.coords = coords;
     pb.dtype = bc->dtype;

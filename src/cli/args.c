@@ -28,6 +28,7 @@ typedef enum opt_id {
     OPT_OCCUPANCY,
     OPT_CROWDED,
     OPT_LATE_BVH,
+    OPT_PARTITIONS,
     OPT_VERIFY,
     OPT_REPEAT,
     OPT_SAVE_POINTS,
@@ -98,6 +99,10 @@ static const opt_spec options[] = {
      "grid with static pruning: from Boruvka iteration K >= 1 on, search a BVH over the grid's points (iterations "
      "count from 0, and iteration 0 always searches the grid; default auto: once clusters have merged and their "
      "gaps are wide)",
+     ANY},
+    {OPT_PARTITIONS, "partitions", 0, "P",
+     "split the points into P spatial parts, solve each on its own and join them along the edges between "
+     "them, as a solve over P GPUs does: the same tree (cpu backend; default 0: one part)",
      ANY},
     {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (skipped when n > 20000)", ANY},
     {OPT_REPEAT, "repeat", 0, "R",
@@ -308,6 +313,7 @@ static int apply(parser *p, const opt_spec *o, const char *value)
         return fail(p, "--%s: expected auto, never or an iteration K >= 1 (iteration 0 always searches the grid), "
                        "got '%s'",
                     o->name, value);
+    case OPT_PARTITIONS: return int_option(p, o, value, 0, INT_MAX, &a->opt.partitions);
     case OPT_VERIFY: a->verify = 1; return 0;
     case OPT_REPEAT: return int_option(p, o, value, 0, INT_MAX, &a->repeat);
     case OPT_SAVE_POINTS: a->save_points = value; return 0;

@@ -308,6 +308,32 @@ static void json_verify(json *j, const cli_verify *v)
     json_close(j);
 }
 
+/* A partitioned solve's work (gridemst_partition_stats). */
+static void json_partitions(json *j, const gridemst_partition_stats *ps)
+{
+    json_open(j, "partitions");
+    json_int(j, "parts", ps->parts);
+    json_int(j, "largest_part", ps->largest_part);
+    json_int(j, "smallest_part", ps->smallest_part);
+    json_int(j, "safe_edges", ps->safe_edges);
+    json_int(j, "components", ps->components);
+    json_int(j, "uncertain_edges", ps->uncertain_edges);
+    json_int(j, "iterations", ps->iterations);
+    json_int(j, "halo_rounds", ps->halo_rounds);
+    json_int(j, "halo_points", ps->halo_points);
+    json_int(j, "searches", ps->searches);
+    json_int(j, "exchanged_bytes", ps->exchanged_bytes);
+    json_open(j, "time_ms");
+    json_num(j, "partition", ps->partition_ms);
+    json_num(j, "local_trees", ps->local_ms);
+    json_num(j, "contract", ps->contract_ms);
+    json_num(j, "search", ps->search_ms);
+    json_num(j, "halo", ps->halo_ms);
+    json_num(j, "merge", ps->merge_ms);
+    json_close(j);
+    json_close(j);
+}
+
 void cli_print_json(FILE *f, const cli_run *r)
 {
     const gridemst_result *res = r->res;
@@ -345,6 +371,8 @@ void cli_print_json(FILE *f, const cli_run *r)
         json_str(&j, "note", st->note);
     json_rounding(&j, r->rounding);
     json_times(&j, r);
+    if (st->partitions.parts > 1)
+        json_partitions(&j, &st->partitions);
     json_num(&j, "mfeatures_per_s", mfeatures_per_s(r));
     if (r->ps->is_tsplib)
         json_tsplib(&j, r);
@@ -411,6 +439,21 @@ static void print_tsplib_line(FILE *f, const cli_run *r)
         fputs("n/a (the Euclidean tree is not this metric's minimum spanning tree)\n", f);
 }
 
+/* A partitioned solve's parts, halos and the time of its steps. */
+static void print_partitions_line(FILE *f, const cli_run *r)
+{
+    const gridemst_partition_stats *ps = &r->res->stats.partitions;
+    fprintf(f,
+            "partitions %d (%lld to %lld points): %lld boundary component%s, %d iteration%s, halos %lld point%s "
+            "(%.3g%%) in %d round%s; time partition %.1f, local trees %.1f, contract %.1f, search %.1f, halo %.1f, "
+            "merge %.1f ms\n",
+            ps->parts, (long long)ps->smallest_part, (long long)ps->largest_part, (long long)ps->components,
+            plural(ps->components), ps->iterations, plural(ps->iterations), (long long)ps->halo_points,
+            plural(ps->halo_points), r->ps->n > 0 ? 100.0 * (double)ps->halo_points / (double)r->ps->n : 0.0,
+            ps->halo_rounds, plural(ps->halo_rounds), ps->partition_ms, ps->local_ms, ps->contract_ms, ps->search_ms,
+            ps->halo_ms, ps->merge_ms);
+}
+
 void cli_print_summary(FILE *f, const cli_run *r)
 {
     const gridemst_result *res = r->res;
@@ -419,6 +462,8 @@ void cli_print_summary(FILE *f, const cli_run *r)
             plural(res->stats.n_duplicates), (long long)res->n_edges, plural(res->n_edges), res->total_weight);
     print_backend_line(f, &res->stats);
     print_time_line(f, r);
+    if (res->stats.partitions.parts > 1)
+        print_partitions_line(f, r);
     if (r->ps->is_tsplib)
         print_tsplib_line(f, r);
     if (r->clusters)
@@ -445,6 +490,13 @@ static void show_progress(void *ctx, const char *phase, int iteration, int64_t c
         snprintf(line, sizeof line, "gridemst: grid built");
     else if (strcmp(phase, "edges") == 0)
         snprintf(line, sizeof line, "gridemst: sorting the tree's edges");
+    else if (strcmp(phase, "partition") == 0)
+        snprintf(line, sizeof line, "gridemst: points split into %lld parts", (long long)components);
+    else if (strcmp(phase, "local tree") == 0)
+        snprintf(line, sizeof line, "gridemst: part %d's tree solved", iteration);
+    else if (strcmp(phase, "boundary") == 0)
+        snprintf(line, sizeof line, "gridemst: boundary iteration %d, %lld component%s left", iteration,
+                 (long long)components, components == 1 ? "" : "s");
     else
         snprintf(line, sizeof line, "gridemst: %s", phase);
     /* blanks overwrite the rest of a longer line shown before */

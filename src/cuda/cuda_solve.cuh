@@ -284,7 +284,7 @@ static int GEMST_FN(fit_grid)(cuda_ctx *c, double occupancy, int64_t crowded,
     gemst_grid_plan_make(&c->frame, pb->n, occupancy, &plan);
     gemst_grid *g = &c->g;
     memset(g, 0, sizeof *g);
-    GEMST_FN(gemst_grid_fit)(g, &c->frame, &plan);
+    GEMST_FN(gemst_grid_fit)(g, &c->frame, &plan, c->frame.lo, c->frame.hi);
     g->crowded = gemst_crowded_threshold(crowded);
     stats->cell_occupancy = c->occupancy = occupancy;
     stats->crowded_cell = g->crowded;

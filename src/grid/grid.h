@@ -13,8 +13,9 @@
  *
  * Both kinds are uniform cell grids (gemst_cells).  Cell c along an axis
  * covers [lo(c), lo(c + 1)) with lo(c) = origin + c * L rounded in the
- * working precision (the main grid's origin is the working box's corner:
- * 0 in float precision, grid_plan.h).  A point's cell is
+ * working precision (the main grid's origin is the low corner of the box it
+ * covers: the working box's, 0 in float precision (grid_plan.h), or in a
+ * partitioned solve its part's).  A point's cell is
  * computed so that this holds exactly for its rounded coordinate, on both
  * backends; every lower bound derived from cell faces is then sound.
  */
@@ -204,10 +205,14 @@ static inline GEMST_HD void GEMST_FN(gemst_cell_coords)(const gemst_cells *cg, c
     c[2] = cg->dim == 3 ? GEMST_FN(gemst_cell_of)(cg, 2, p[2]) : 0;
 }
 
-/* The main grid's origin, Morton unit, working-precision cell side and
- * cell counts from the frame and a plan, such that the last cell of each
- * axis reaches beyond the box's maximum in the working precision. */
-static inline void GEMST_FN(gemst_grid_fit)(gemst_grid *g, const gemst_frame *f, const gemst_grid_plan *plan)
+/* The main grid's origin (the low corner lo of the box it covers, in working
+ * units), Morton unit, working-precision cell side and cell counts from the
+ * frame and a plan, such that the last cell of each axis reaches beyond the
+ * box's high corner hi in the working precision.  The box is the frame's
+ * (f->lo, f->hi), or in a partitioned solve a part's within the whole set's
+ * frame. */
+static inline void GEMST_FN(gemst_grid_fit)(gemst_grid *g, const gemst_frame *f, const gemst_grid_plan *plan,
+                                          const double lo[3], const double hi[3])
 {
     gemst_cells cg;
     g->dim = plan->dim;
@@ -216,11 +221,11 @@ static inline void GEMST_FN(gemst_grid_fit)(gemst_grid *g, const gemst_frame *f,
     g->unit = f->unit;
     for (int d = 0; d < 3; d++) {
         g->nc[d] = plan->nc[d];
-        g->origin[d] = (gemst_real)f->lo[d];
+        g->origin[d] = (gemst_real)lo[d];
     }
     GEMST_FN(gemst_top_cells)(g, &cg);
     for (int d = 0; d < plan->dim; d++)
-        while (g->nc[d] < INT32_MAX && GEMST_FN(gemst_cell_lo)(&cg, d, g->nc[d]) <= (gemst_real)f->hi[d])
+        while (g->nc[d] < INT32_MAX && GEMST_FN(gemst_cell_lo)(&cg, d, g->nc[d]) <= (gemst_real)hi[d])
             cg.nc[d] = ++g->nc[d];
 }
 

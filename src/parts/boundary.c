@@ -1,0 +1,498 @@
+/*
+ * Step 5 of a partitioned solve: Boruvka over the safe components (step 4)
+ * of every part, until one is left.  The graph it works on holds the
+ * uncertain edges of the local trees and every edge between points of
+ * different parts; the whole set's tree is the safe edges and this graph's
+ * tree (docs/partitioned.md).  Each iteration:
+ *
+ *   a. candidates  each part offers its uncertain edges between different
+ *                  components; gathered, each component's least one bounds
+ *                  the searches
+ *   b. searches    each part searches its halo for the least edge from
+ *                  each point to another component, where the point's gap
+ *                  does not exceed the component's bound, points of small
+ *                  gap first (they lower the bound for the others).  A
+ *                  point whose bound lies beyond its cell's reach makes the
+ *                  cell ask for more (requests.h): the other parts send
+ *                  their points within the new reach, and the searches
+ *                  that were short of points run again
+ *   c. merge       the parts' edges that beat the bounds gathered, each
+ *                  component's least one joins it to another (the edge
+ *                  order makes them a forest), as in the single solve's
+ *                  Boruvka
+ *
+ * The components' union-find and the list of live components are known to
+ * every part alike (computed from the same gathered data); in one process
+ * there is one copy.  Everything else is a part's own.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomics.h"
+#include "parts/halo.h"
+#include "parts/requests.h"
+
+/* A candidate edge of a component. */
+typedef struct {
+    gemst_parts_edge e; /* ids in the whole set */
+    uint32_t slot;      /* the component's place in the live list */
+    uint32_t to;        /* the safe component at the far end */
+} cand;
+
+/* One part's state in an iteration. */
+typedef struct {
+    cand *view;       /* per slot: its least candidate so far */
+    uint64_t *bound;  /* per slot: the bits of view's length, lowered by the searches as they go */
+    double *low;      /* per slot: the smallest gap of its points here, rounded down */
+    uint8_t *open;    /* per slot: a point here may still beat view */
+    cand *found;      /* per point (in gap order): what its search found; slot GEMST_NONE: nothing */
+    double *need_lo, *need_hi; /* per cell: the least and greatest bound beyond its reach (lo > hi: none) */
+    gemst_request *req;        /* the cells' requests of a round */
+    uint32_t *req_cell;        /* the cell of each */
+    uint32_t *again, *todo;    /* the points (by_gap positions) to search again, and those of the round */
+    int64_t n_again;
+    double seed;      /* a cell's first reach when no bound says how far to look */
+} part_state;
+
+typedef struct {
+    gemst_parts_ctx *c;
+    gemst_part *parts;
+    part_state st[GEMST_MAX_PARTS];
+    uint32_t n_comp;
+    uint32_t *parent, *root, *slot, *live;
+    uint32_t n_live;
+    cand *best;       /* per slot */
+    gemst_parts_edge *edges;
+    int64_t n_edges;
+    gridemst_partition_stats *ps;
+} boruvka;
+
+static const cand NO_CAND = {{INFINITY, UINT32_MAX, UINT32_MAX}, GEMST_NONE, GEMST_NONE};
+
+static void offer(cand *slot, const cand *c)
+{
+    if (gemst_parts_edge_less(&c->e, &slot->e))
+        *slot = *c;
+}
+
+/* Every safe component's root, and the roots listed. */
+static void flatten(boruvka *b)
+{
+    b->n_live = 0;
+    for (uint32_t k = 0; k < b->n_comp; k++) {
+        b->root[k] = gemst_parts_find(b->parent, k);
+        if (b->root[k] == k) {
+            b->slot[k] = b->n_live;
+            b->live[b->n_live++] = k;
+        }
+    }
+}
+
+/* A point's slot this iteration. */
+static uint32_t slot_of(const boruvka *b, const gemst_part *part, uint32_t q)
+{
+    return b->slot[b->root[part->comp[q]]];
+}
+
+/* The candidates of per-slot arrays that beat b->best, gathered from every
+ * part, and each slot's least into b->best. */
+static int gather_least(boruvka *b, cand *const *per_slot, gridemst_error *err)
+{
+    const double t0 = gemst_now_ms();
+    const int P = b->c->parts;
+    cand *mine[GEMST_MAX_PARTS] = {0};
+    int64_t count[GEMST_MAX_PARTS] = {0};
+    int rc = GRIDEMST_OK;
+    for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
+        if (!(mine[p] = malloc(sizeof *mine[p] * (b->n_live > 0 ? b->n_live : 1)))) {
+            rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %u candidate edges", b->n_live);
+            break;
+        }
+        for (uint32_t r = 0; r < b->n_live; r++)
+            if (gemst_parts_edge_less(&per_slot[p][r].e, &b->best[r].e))
+                mine[p][count[p]++] = per_slot[p][r];
+    }
+    cand *all = NULL;
+    int64_t m = 0;
+    if (rc == GRIDEMST_OK)
+        rc = gemst_xchg_allgather(&b->c->xchg, (const void *const *)mine, count, sizeof *all, (void **)&all, &m, err);
+    for (int64_t k = 0; rc == GRIDEMST_OK && k < m; k++)
+        offer(&b->best[all[k].slot], &all[k]);
+    free(all);
+    for (int p = 0; p < P; p++)
+        free(mine[p]);
+    b->ps->merge_ms += gemst_now_ms() - t0;
+    return rc;
+}
+
+/* a. Each part's uncertain edges between different components. */
+static int local_candidates(boruvka *b, gridemst_error *err)
+{
+    cand *per_slot[GEMST_MAX_PARTS];
+    for (uint32_t r = 0; r < b->n_live; r++)
+        b->best[r] = NO_CAND;
+    for (int p = 0; p < b->c->parts; p++) {
+        const gemst_part *part = &b->parts[p];
+        cand *v = per_slot[p] = b->st[p].view;
+        for (uint32_t r = 0; r < b->n_live; r++)
+            v[r] = NO_CAND;
+        for (int64_t k = 0; k < part->n_uncertain; k++) {
+            const gemst_parts_edge *e = &part->tree[part->uncertain[k]];
+            const uint32_t ra = slot_of(b, part, e->lo), rb = slot_of(b, part, e->hi);
+            if (ra == rb)
+                continue;
+            cand c = {{e->d2, part->id[e->lo], part->id[e->hi]}, ra, part->comp[e->hi]};
+            offer(&v[ra], &c);
+            c.slot = rb;
+            c.to = part->comp[e->lo];
+            offer(&v[rb], &c);
+        }
+    }
+    return gather_least(b, per_slot, err);
+}
+
+/* The part's view of this iteration, from the gathered bounds. */
+static void start_part(boruvka *b, int p)
+{
+    part_state *s = &b->st[p];
+    const gemst_part *part = &b->parts[p];
+    for (uint32_t r = 0; r < b->n_live; r++) {
+        s->view[r] = b->best[r];
+        s->bound[r] = gemst_halo_bound_bits(b->best[r].e.d2);
+        s->low[r] = INFINITY;
+    }
+    for (uint32_t k = 0; k < part->n_comp; k++) {
+        const uint32_t r = b->slot[b->root[part->comp_base + k]];
+        const double low = gemst_parts_lower(part->comp_gap[k]);
+        s->low[r] = low < s->low[r] ? low : s->low[r];
+    }
+    for (uint32_t r = 0; r < b->n_live; r++)
+        s->open[r] = s->low[r] <= s->view[r].e.d2;
+}
+
+/* The points of by_gap[0 .. m) are those whose gap is within the bound of
+ * an open slot: only they may search. */
+static int64_t searchers(const boruvka *b, int p)
+{
+    const part_state *s = &b->st[p];
+    const gemst_part *part = &b->parts[p];
+    double reach = -INFINITY;
+    for (uint32_t r = 0; r < b->n_live; r++)
+        if (s->open[r] && s->view[r].e.d2 > reach)
+            reach = s->view[r].e.d2;
+    int64_t lo = 0, m = part->n;
+    while (lo < m) {
+        const int64_t mid = lo + (m - lo) / 2;
+        if (gemst_parts_lower(part->gap[part->by_gap[mid]]) <= reach)
+            lo = mid + 1;
+        else
+            m = mid;
+    }
+    return m;
+}
+
+/* b. One sweep of a part's searches: from the points by_gap[list[k]] of
+ * open slots, for k < m (list NULL: from by_gap[0 .. m)). */
+static void sweep(boruvka *b, int p, const uint32_t *list, int64_t m)
+{
+    part_state *s = &b->st[p];
+    const gemst_part *part = &b->parts[p];
+    const gemst_parts_ctx *c = b->c;
+    int64_t searches = 0;
+    gemst_halo_label(part->halo, b->root);
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches)
+    for (int64_t k = 0; k < m; k++) {
+        const uint32_t q = part->by_gap[list ? list[k] : k], r = slot_of(b, part, q);
+        s->found[k].slot = GEMST_NONE;
+        if (!s->open[r] ||
+            gemst_parts_lower(part->gap[q]) > gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r])))
+            continue;
+        searches++;
+        gemst_parts_edge e;
+        uint32_t to;
+        if (gemst_halo_nearest(part->halo, &c->metric, b->root, part->w + 3 * (size_t)q, part->id[q],
+                               b->root[part->comp[q]], &s->bound[r], &e, &to))
+            s->found[k] = (cand){e, r, to};
+    }
+    b->ps->searches += searches;
+    for (int64_t k = 0; k < m; k++)
+        if (s->found[k].slot != GEMST_NONE)
+            offer(&s->view[s->found[k].slot], &s->found[k]);
+    for (uint32_t r = 0; r < b->n_live; r++)
+        s->bound[r] = gemst_halo_bound_bits(s->view[r].e.d2);
+}
+
+/*
+ * After a sweep over the points of the list (as sweep takes it): those
+ * that could still beat their component's bound though it lies beyond
+ * their cell's reach, into s->again (positions in by_gap order).  Their
+ * slots stay open, the others close, and their cells ask to reach that
+ * far: 4 times their reach so far at least (few rounds), at most what
+ * their farthest bound needs; past the key space's diagonal, everything.
+ * Returns the number of requests, in s->req.
+ */
+static int64_t requests(boruvka *b, int p, const uint32_t *list, int64_t m)
+{
+    part_state *s = &b->st[p];
+    const gemst_part *part = &b->parts[p];
+    int64_t n_req = 0;
+    s->n_again = 0;
+    for (uint32_t r = 0; r < b->n_live; r++)
+        s->open[r] = 0;
+    for (int64_t k = 0; k < m; k++) {
+        const uint32_t a = list ? list[k] : (uint32_t)k, q = part->by_gap[a], r = slot_of(b, part, q);
+        const uint32_t cell = part->cell_of[q];
+        const double bound = s->view[r].e.d2;
+        if (gemst_parts_lower(part->gap[q]) > bound || bound < gemst_reach_covers(part->cell_rho[cell]))
+            continue;
+        s->open[r] = 1;
+        s->again[s->n_again++] = a;
+        if (!(s->need_hi[cell] >= s->need_lo[cell])) { /* the cell's first */
+            s->req_cell[n_req++] = cell;
+            s->need_lo[cell] = s->need_hi[cell] = bound;
+        }
+        s->need_lo[cell] = bound < s->need_lo[cell] ? bound : s->need_lo[cell];
+        s->need_hi[cell] = bound > s->need_hi[cell] ? bound : s->need_hi[cell];
+    }
+    const gemst_region_space *sp = &b->c->space;
+    const double diagonal2 = sp->dim * sp->span * sp->span; /* the key space's squared diagonal */
+    for (int64_t j = 0; j < n_req; j++) {
+        const uint32_t k = s->req_cell[j];
+        const double rho = part->cell_rho[k];
+        double next = rho > 0.0 ? 4.0 * rho : s->seed;
+        if (!isinf(s->need_lo[k]) && next < gemst_reach_for(s->need_lo[k]))
+            next = gemst_reach_for(s->need_lo[k]);
+        if (!isinf(s->need_hi[k]) && next > gemst_reach_for(s->need_hi[k]))
+            next = gemst_reach_for(s->need_hi[k]);
+        if (!(next > rho))
+            next = rho > 0.0 ? 4.0 * rho : s->seed;
+        s->req[j] = (gemst_request){part->cell_box[k], next > diagonal2 ? INFINITY : next};
+        s->need_lo[k] = INFINITY; /* untouched again */
+        s->need_hi[k] = -INFINITY;
+    }
+    return n_req;
+}
+
+/* The parts' requests gathered, answered, and the answers added to the
+ * halos. */
+static int grow_halos(boruvka *b, const int64_t *n_req, gridemst_error *err)
+{
+    const double t0 = gemst_now_ms();
+    const int P = b->c->parts;
+    const void *mine[GEMST_MAX_PARTS] = {0};
+    for (int p = 0; p < P; p++)
+        mine[p] = b->st[p].req;
+    gemst_request *all = NULL;
+    int64_t total = 0;
+    int rc = gemst_xchg_allgather(&b->c->xchg, mine, n_req, sizeof *all, (void **)&all, &total, err);
+    int64_t *count = calloc((size_t)P * P, sizeof *count);
+    char *send[GEMST_MAX_PARTS] = {0};
+    void *recv[GEMST_MAX_PARTS] = {0};
+    int64_t got[GEMST_MAX_PARTS] = {0};
+    if (rc == GRIDEMST_OK && !count)
+        rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    for (int s = 0; s < P && rc == GRIDEMST_OK; s++) {
+        int64_t n = 0, cap = 0, from = 0;
+        for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
+            const int64_t before = n;
+            if (p != s)
+                rc = gemst_part_answer(b->c, &b->parts[s], p, all + from, n_req[p], &send[s], &n, &cap, err);
+            count[(size_t)s * P + p] = n - before;
+            from += n_req[p];
+        }
+    }
+    if (rc == GRIDEMST_OK)
+        rc = gemst_xchg_alltoall(&b->c->xchg, (const void *const *)send, count,
+                                 gemst_halo_record_bytes(&b->c->metric), recv, got, err);
+    for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
+        if (n_req[p] > 0)
+            rc = gemst_halo_add(b->parts[p].halo, &b->c->metric, recv[p], got[p], err);
+        for (int64_t k = 0; k < n_req[p]; k++)
+            b->parts[p].cell_rho[b->st[p].req_cell[k]] = b->st[p].req[k].rho;
+        b->ps->halo_points += got[p];
+    }
+    for (int p = 0; p < P; p++) {
+        free(send[p]);
+        free(recv[p]);
+    }
+    free(count);
+    free(all);
+    b->ps->halo_rounds++;
+    b->ps->halo_ms += gemst_now_ms() - t0;
+    return rc;
+}
+
+/* b. The searches, in rounds until no cell asks for a farther reach. */
+static int search(boruvka *b, gridemst_error *err)
+{
+    const int P = b->c->parts;
+    for (int p = 0; p < P; p++)
+        start_part(b, p);
+    for (int round = 0;; round++) {
+        const double t0 = gemst_now_ms();
+        int64_t n_req[GEMST_MAX_PARTS] = {0}, asked = 0;
+        for (int p = 0; p < P; p++) {
+            /* the first round from every point that may beat its bound, then from those short of halo */
+            part_state *s = &b->st[p];
+            const int64_t m = round == 0 ? searchers(b, p) : s->n_again;
+            uint32_t *list = round == 0 ? NULL : s->todo;
+            if (list)
+                memcpy(list, s->again, sizeof *list * (size_t)m);
+            sweep(b, p, list, m);
+            asked += n_req[p] = requests(b, p, list, m);
+        }
+        b->ps->search_ms += gemst_now_ms() - t0;
+        if (asked == 0)
+            return GRIDEMST_OK;
+        int rc = grow_halos(b, n_req, err);
+        if (rc != GRIDEMST_OK)
+            return rc;
+    }
+}
+
+/* c. Each live component hooked along its least edge; a pair that chose
+ * the same edge adds it once, under the smaller root. */
+static int merge(boruvka *b, uint32_t *added_out, gridemst_error *err)
+{
+    const double t0 = gemst_now_ms();
+    uint32_t added = 0;
+    for (uint32_t r = 0; r < b->n_live; r++) {
+        const cand *c = &b->best[r];
+        if (c->slot == GEMST_NONE)
+            return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "a component of the partitioned solve has no outgoing edge");
+        const uint32_t me = b->live[r], other = b->root[c->to];
+        const cand *back = &b->best[b->slot[other]];
+        const int mutual = back->e.lo == c->e.lo && back->e.hi == c->e.hi;
+        if (!mutual || me < other) {
+            b->edges[b->n_edges++] = c->e;
+            added++;
+        }
+        if (!mutual || me > other)
+            b->parent[me] = other;
+    }
+    b->ps->merge_ms += gemst_now_ms() - t0;
+    *added_out = added;
+    if (added == 0)
+        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "a boundary Boruvka iteration of %u components added no edge",
+                          b->n_live);
+    return GRIDEMST_OK;
+}
+
+static void report(const gemst_parts_ctx *c, int iteration, int64_t components)
+{
+    if (c->pb->opt.progress)
+        c->pb->opt.progress(c->pb->opt.progress_ctx, "boundary", iteration, components);
+}
+
+static int alloc_state(boruvka *b, gridemst_error *err)
+{
+    const size_t K = b->n_comp > 0 ? b->n_comp : 1;
+    b->parent = malloc(sizeof *b->parent * K);
+    b->root = malloc(sizeof *b->root * K);
+    b->slot = malloc(sizeof *b->slot * K);
+    b->live = malloc(sizeof *b->live * K);
+    b->best = malloc(sizeof *b->best * K);
+    b->edges = malloc(sizeof *b->edges * K);
+    int ok = b->parent && b->root && b->slot && b->live && b->best && b->edges;
+    for (int p = 0; ok && p < b->c->parts; p++) {
+        part_state *s = &b->st[p];
+        const gemst_part *part = &b->parts[p];
+        s->view = malloc(sizeof *s->view * K);
+        s->bound = malloc(sizeof *s->bound * K);
+        s->low = malloc(sizeof *s->low * K);
+        s->open = malloc(K);
+        s->found = malloc(sizeof *s->found * (size_t)(part->n > 0 ? part->n : 1));
+        const size_t cells = (size_t)(part->n_cells > 0 ? part->n_cells : 1);
+        s->need_lo = malloc(sizeof *s->need_lo * cells);
+        s->need_hi = malloc(sizeof *s->need_hi * cells);
+        s->req = malloc(sizeof *s->req * cells);
+        s->req_cell = malloc(sizeof *s->req_cell * cells);
+        s->again = malloc(sizeof *s->again * (size_t)(part->n > 0 ? part->n : 1));
+        s->todo = malloc(sizeof *s->todo * (size_t)(part->n > 0 ? part->n : 1));
+        ok = s->view && s->bound && s->low && s->open && s->found && s->need_lo && s->need_hi && s->req &&
+             s->req_cell && s->again && s->todo;
+        for (int64_t k = 0; ok && k < part->n_cells; k++) {
+            s->need_lo[k] = INFINITY;
+            s->need_hi[k] = -INFINITY;
+        }
+        /* 4 times a middling tree edge of the part, or the squared spacing of the whole set spread evenly */
+        s->seed = part->n_tree > 0 && part->tree[part->n_tree / 2].d2 > 0.0
+                      ? 4.0 * part->tree[part->n_tree / 2].d2
+                      : pow((double)b->c->pb->n, -2.0 / b->c->metric.dim) * b->c->space.span * b->c->space.span;
+    }
+    for (uint32_t k = 0; ok && k < b->n_comp; k++)
+        b->parent[k] = k;
+    return ok ? GRIDEMST_OK
+              : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for Boruvka over %u components",
+                           b->n_comp);
+}
+
+static void free_state(boruvka *b)
+{
+    void *arrays[] = {b->parent, b->root, b->slot, b->live, b->best};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        free(arrays[k]);
+    for (int p = 0; p < b->c->parts; p++) {
+        free(b->st[p].view);
+        free(b->st[p].bound);
+        free(b->st[p].low);
+        free(b->st[p].open);
+        free(b->st[p].found);
+        free(b->st[p].need_lo);
+        free(b->st[p].need_hi);
+        free(b->st[p].req);
+        free(b->st[p].req_cell);
+        free(b->st[p].again);
+        free(b->st[p].todo);
+    }
+}
+
+int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_components, gemst_parts_edge **edges,
+                         gridemst_partition_stats *ps, gridemst_error *err)
+{
+    boruvka b;
+    memset(&b, 0, sizeof b);
+    b.c = c;
+    b.parts = parts;
+    b.n_comp = (uint32_t)n_components;
+    b.ps = ps;
+    int rc = alloc_state(&b, err);
+    for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++)
+        if (!(parts[p].halo = calloc(1, sizeof *parts[p].halo)))
+            rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    for (int it = 0; rc == GRIDEMST_OK; it++) {
+        flatten(&b);
+        if (b.n_live <= 1)
+            break;
+        if (it == GRIDEMST_MAX_ITERATIONS) {
+            rc = gemst_fail(err, GRIDEMST_ERR_INTERNAL, "%u components left after %d boundary Boruvka iterations",
+                            b.n_live, it);
+            break;
+        }
+        rc = local_candidates(&b, err);
+        if (rc == GRIDEMST_OK)
+            rc = search(&b, err);
+        cand *per_slot[GEMST_MAX_PARTS];
+        for (int p = 0; p < c->parts; p++)
+            per_slot[p] = b.st[p].view;
+        if (rc == GRIDEMST_OK)
+            rc = gather_least(&b, per_slot, err);
+        uint32_t added = 0;
+        if (rc == GRIDEMST_OK)
+            rc = merge(&b, &added, err);
+        ps->iterations = it + 1;
+        if (rc == GRIDEMST_OK)
+            report(c, it + 1, (int64_t)b.n_live - added);
+    }
+    free_state(&b);
+    if (rc != GRIDEMST_OK) {
+        free(b.edges);
+        return rc;
+    }
+    *edges = b.edges;
+    return b.n_edges == (int64_t)n_components - 1 || n_components == 0
+               ? GRIDEMST_OK
+               : gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the boundary Boruvka found %lld edges for %lld components",
+                            (long long)b.n_edges, (long long)n_components);
+}

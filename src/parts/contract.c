@@ -1,0 +1,211 @@
+/*
+ * Step 4 of a partitioned solve: the local tree's edges that belong to the
+ * whole set's tree for certain.
+ *
+ * Kruskal over the part's tree, in the edge order, grows the components of
+ * its edges so far.  Every edge from a point q of the part to another part
+ * is at least as long as q's gap: the distance from q to the other parts'
+ * regions (region.h), rounded down as the solver's arithmetic may round
+ * (working.h).  When the tree edge e joins components S1 and S2 and e is
+ * shorter than the smallest gap in S2 (or in S1), e is the shortest edge
+ * leaving S2 in the whole set: the part's edges leaving S2 are no shorter
+ * (Kruskal's order), the edges to other parts longer.  By the cut
+ * property e is then in the whole set's tree: a safe edge.  The others are
+ * uncertain and go to step 5.  The safe edges join the part's points into
+ * safe components, step 5's vertices.
+ *
+ * The gaps come cell by cell: runs of the part's points in Morton order at
+ * one level, whose boxes also carry the halo's reach in step 5
+ * (requests.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parts/parts.h"
+#include "cpu/radix_sort.h"
+
+/* Gaps are measured for cells of about this many points (at the whole
+ * set's mean density) first: a cell farther from the other parts' regions
+ * than GAP_NEAR_SIDES of its sides gives its points its own distance (a
+ * lower bound that loses little so far away), and only the points of the
+ * cells nearer are measured one by one. */
+#define GAP_CELL_POINTS 16
+#define GAP_NEAR_SIDES 2
+
+/* The points' working coordinates and Morton keys; *order: the points by
+ * key (2 n entries, the second half scratch). */
+static int working_points(const gemst_parts_ctx *c, gemst_part *part, uint64_t *key, uint32_t *order)
+{
+    const int64_t n = part->n;
+#pragma omp parallel for num_threads(gemst_parts_threads(c, n)) schedule(static)
+    for (int64_t i = 0; i < n; i++) {
+        key[i] = gemst_parts_point(c, part->coords, i, part->w + 3 * i);
+        order[i] = (uint32_t)i;
+    }
+    return gemst_radix_sort(key, order, (size_t)n, 64, key + n, order + n, gemst_parts_threads(c, n));
+}
+
+/* The gaps of the points of cell r, order[b .. e) (keys key[b .. e)), and
+ * the cell's box. */
+static void cell_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, const uint64_t *key, const uint32_t *order,
+                      int64_t r, int64_t b, int64_t e, int level)
+{
+    gemst_box box, *tight = &part->cell_box[r];
+    gemst_region_cell_box(&c->space, key[b], level, &box);
+    *tight = gemst_point_box(part->w + 3 * (size_t)order[b]);
+    for (int64_t k = b; k < e; k++) {
+        const double *w = part->w + 3 * (size_t)order[k];
+        part->cell_of[order[k]] = (uint32_t)r;
+        for (int d = 0; d < 3; d++) {
+            tight->lo[d] = w[d] < tight->lo[d] ? w[d] : tight->lo[d];
+            tight->hi[d] = w[d] > tight->hi[d] ? w[d] : tight->hi[d];
+        }
+    }
+    const double side = box.hi[0] - box.lo[0], far = GAP_NEAR_SIDES * side * GAP_NEAR_SIDES * side;
+    const double whole = gemst_region_outside_dist2(&c->space, &box, c->range[p]);
+    for (int64_t k = b; k < e; k++) {
+        const gemst_box at = gemst_point_box(part->w + 3 * (size_t)order[k]);
+        part->gap[order[k]] = whole >= far ? whole : gemst_region_outside_dist2(&c->space, &at, c->range[p]);
+    }
+}
+
+/* The points' working coordinates and gaps, and the points by gap. */
+static int gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
+{
+    const int64_t n = part->n;
+    const int dim = c->pb->dim, level = gemst_region_level(dim, c->pb->n, GAP_CELL_POINTS);
+    part->w = malloc(sizeof *part->w * 3 * (size_t)n);
+    part->gap = malloc(sizeof *part->gap * (size_t)n);
+    part->by_gap = malloc(sizeof *part->by_gap * 2 * (size_t)n);
+    part->by_key = malloc(sizeof *part->by_key * 2 * (size_t)n);
+    part->cell_of = malloc(sizeof *part->cell_of * (size_t)n);
+    part->cell_start = malloc(sizeof *part->cell_start * (size_t)(n + 1));
+    uint64_t *key = malloc(sizeof *key * 2 * (size_t)n);
+    int ok = part->w && part->gap && part->by_gap && part->by_key && part->cell_of && part->cell_start && key &&
+             working_points(c, part, key, part->by_key) == 0;
+    int64_t runs = 0;
+    for (int64_t k = 0; ok && k < n; k++)
+        if (k == 0 || gemst_region_cell(dim, key[k], level) != gemst_region_cell(dim, key[k - 1], level))
+            part->cell_start[runs++] = (uint32_t)k;
+    part->n_cells = runs;
+    part->cell_level = level;
+    const size_t cells = (size_t)(runs > 0 ? runs : 1);
+    ok = ok && (part->cell_box = malloc(sizeof *part->cell_box * cells)) &&
+         (part->cell_key = malloc(sizeof *part->cell_key * cells)) &&
+         (part->cell_rho = calloc(cells, sizeof *part->cell_rho)) &&
+         (part->cell_sent = calloc(cells, sizeof *part->cell_sent)) &&
+         (part->sent = calloc((size_t)n, sizeof *part->sent));
+    if (ok) {
+        part->cell_start[runs] = (uint32_t)n;
+#pragma omp parallel for num_threads(gemst_parts_threads(c, n)) schedule(dynamic, 16)
+        for (int64_t r = 0; r < runs; r++) {
+            part->cell_key[r] = gemst_region_cell(dim, key[part->cell_start[r]], level);
+            cell_gaps(c, p, part, key, part->by_key, r, part->cell_start[r], part->cell_start[r + 1], level);
+        }
+#pragma omp parallel for num_threads(gemst_parts_threads(c, n)) schedule(static)
+        for (int64_t i = 0; i < n; i++) {
+            memcpy(&key[i], &part->gap[i], sizeof key[i]); /* non-negative doubles order as their bits */
+            part->by_gap[i] = (uint32_t)i;
+        }
+        ok = gemst_radix_sort(key, part->by_gap, (size_t)n, 64, key + n, part->by_gap + n,
+                              gemst_parts_threads(c, n)) == 0;
+    }
+    free(key);
+    if (!ok)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
+                          (long long)n);
+    return GRIDEMST_OK;
+}
+
+int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
+{
+    const int64_t n = part->n, m = part->n_tree;
+    if (n == 0)
+        return GRIDEMST_OK;
+    int rc = gaps(c, p, part, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    uint32_t *all = malloc(sizeof *all * (size_t)n);   /* Kruskal's components */
+    uint32_t *safe = malloc(sizeof *safe * (size_t)n); /* the safe edges' */
+    double *low = malloc(sizeof *low * (size_t)n);     /* each component's smallest gap, rounded down */
+    part->safe = malloc((size_t)(m > 0 ? m : 1));
+    part->uncertain = malloc(sizeof *part->uncertain * (size_t)(m > 0 ? m : 1));
+    part->comp = malloc(sizeof *part->comp * (size_t)n);
+    if (!all || !safe || !low || !part->safe || !part->uncertain || !part->comp) {
+        free(all);
+        free(safe);
+        free(low);
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
+                          (long long)n);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        all[i] = safe[i] = (uint32_t)i;
+        low[i] = gemst_parts_lower(part->gap[i]);
+    }
+    part->n_uncertain = 0;
+    for (int64_t k = 0; k < m; k++) {
+        const gemst_parts_edge *e = &part->tree[k];
+        uint32_t a = gemst_parts_find(all, e->lo), b = gemst_parts_find(all, e->hi);
+        part->safe[k] = e->d2 < low[a] || e->d2 < low[b];
+        if (part->safe[k])
+            safe[gemst_parts_find(safe, e->lo)] = gemst_parts_find(safe, e->hi);
+        else
+            part->uncertain[part->n_uncertain++] = (uint32_t)k;
+        all[a] = b;
+        low[b] = low[a] < low[b] ? low[a] : low[b];
+    }
+    /* the safe components numbered in the order of their first points */
+    uint32_t n_comp = 0;
+    for (int64_t i = 0; i < n; i++)
+        all[i] = UINT32_MAX;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t r = gemst_parts_find(safe, (uint32_t)i);
+        if (all[r] == UINT32_MAX)
+            all[r] = n_comp++;
+        part->comp[i] = all[r];
+    }
+    part->n_comp = n_comp;
+    if (!(part->comp_gap = malloc(sizeof *part->comp_gap * n_comp))) {
+        free(all);
+        free(safe);
+        free(low);
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
+                          (long long)n);
+    }
+    for (uint32_t k = 0; k < n_comp; k++)
+        part->comp_gap[k] = INFINITY;
+    for (int64_t i = 0; i < n; i++)
+        if (part->gap[i] < part->comp_gap[part->comp[i]])
+            part->comp_gap[part->comp[i]] = part->gap[i];
+    free(all);
+    free(safe);
+    free(low);
+    return GRIDEMST_OK;
+}
+
+int gemst_parts_number_components(gemst_parts_ctx *c, gemst_part *parts, int64_t *components, gridemst_error *err)
+{
+    const int P = c->parts;
+    const void *send[GEMST_MAX_PARTS] = {0};
+    int64_t count[GEMST_MAX_PARTS] = {0};
+    for (int p = 0; p < P; p++) {
+        send[p] = &parts[p].n_comp;
+        count[p] = 1;
+    }
+    uint32_t *n_comp;
+    int64_t got;
+    int rc = gemst_xchg_allgather(&c->xchg, send, count, sizeof *n_comp, (void **)&n_comp, &got, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    int64_t offset = 0;
+    for (int p = 0; p < P; p++) {
+        for (int64_t i = 0; i < parts[p].n; i++)
+            parts[p].comp[i] += (uint32_t)offset;
+        parts[p].comp_base = (uint32_t)offset;
+        offset += n_comp[p];
+    }
+    free(n_comp);
+    *components = offset;
+    return GRIDEMST_OK;
+}

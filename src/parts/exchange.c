@@ -1,0 +1,75 @@
+/* The exchanges of a partitioned solve between the virtual parts of one
+ * process: copies, and the count of bytes that change part. */
+#include "parts/exchange.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+int gemst_xchg_allgather(gemst_xchg *x, const void *const *send, const int64_t *count, size_t size, void **out,
+                         int64_t *total, gridemst_error *err)
+{
+    const int P = x->parts;
+    int64_t n = 0;
+    for (int p = 0; p < P; p++)
+        n += count[p];
+    *out = NULL;
+    *total = n;
+    x->exchanges++;
+    if (n == 0)
+        return GRIDEMST_OK;
+    char *buf = malloc(size * (size_t)n);
+    if (!buf)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory gathering %lld records between parts",
+                          (long long)n);
+    size_t at = 0;
+    for (int p = 0; p < P; p++) {
+        if (count[p] > 0)
+            memcpy(buf + at, send[p], size * (size_t)count[p]);
+        at += size * (size_t)count[p];
+        x->bytes += (int64_t)size * count[p] * (P - 1); /* to each other part */
+    }
+    *out = buf;
+    return GRIDEMST_OK;
+}
+
+int gemst_xchg_alltoall(gemst_xchg *x, const void *const *send, const int64_t *count, size_t size, void **recv,
+                        int64_t *recv_count, gridemst_error *err)
+{
+    const int P = x->parts;
+    x->exchanges++;
+    for (int p = 0; p < P; p++) {
+        recv_count[p] = 0;
+        recv[p] = NULL;
+        for (int s = 0; s < P; s++)
+            recv_count[p] += count[(size_t)s * P + p];
+    }
+    for (int p = 0; p < P; p++) {
+        if (recv_count[p] == 0)
+            continue;
+        char *buf = malloc(size * (size_t)recv_count[p]);
+        if (!buf) {
+            for (int q = 0; q < p; q++) {
+                free(recv[q]);
+                recv[q] = NULL;
+            }
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY,
+                              "out of host memory receiving %lld records from other parts", (long long)recv_count[p]);
+        }
+        size_t at = 0;
+        for (int s = 0; s < P; s++) {
+            const int64_t *row = count + (size_t)s * P;
+            size_t before = 0; /* sender s's records for parts before p */
+            for (int q = 0; q < p; q++)
+                before += (size_t)row[q];
+            if (row[p] > 0)
+                memcpy(buf + at, (const char *)send[s] + size * before, size * (size_t)row[p]);
+            at += size * (size_t)row[p];
+            if (s != p)
+                x->bytes += (int64_t)size * row[p];
+        }
+        recv[p] = buf;
+    }
+    return GRIDEMST_OK;
+}

@@ -1,0 +1,165 @@
+/* A part's halo: its points, its k-d tree and the searches through it. */
+#include "parts/halo.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomics.h"
+
+uint64_t gemst_halo_bound_bits(double d2)
+{
+    uint64_t bits;
+    memcpy(&bits, &d2, sizeof bits);
+    return bits;
+}
+
+double gemst_halo_bound_d2(uint64_t bits)
+{
+    double d2;
+    memcpy(&d2, &bits, sizeof d2);
+    return d2;
+}
+
+size_t gemst_halo_record_bytes(const gemst_parts_metric *m)
+{
+    return 2 * sizeof(uint32_t) + (size_t)m->dim * (m->in_double ? sizeof(double) : sizeof(float));
+}
+
+void gemst_halo_record(const gemst_parts_metric *m, const gemst_part *s, uint32_t q, char *r)
+{
+    memcpy(r, &s->id[q], sizeof s->id[q]);
+    memcpy(r + 4, &s->comp[q], sizeof s->comp[q]);
+    for (int d = 0; d < m->dim; d++) {
+        const double v = s->w[3 * (size_t)q + d];
+        if (m->in_double) {
+            memcpy(r + 8 + 8 * d, &v, sizeof v);
+        } else {
+            const float f = (float)v; /* exact: a float32 working coordinate */
+            memcpy(r + 8 + 4 * d, &f, sizeof f);
+        }
+    }
+}
+
+static void read_record(const gemst_parts_metric *m, const char *r, uint32_t *id, uint32_t *comp, double w[3])
+{
+    memcpy(id, r, sizeof *id);
+    memcpy(comp, r + 4, sizeof *comp);
+    w[0] = w[1] = w[2] = 0.0;
+    for (int d = 0; d < m->dim; d++) {
+        if (m->in_double) {
+            memcpy(&w[d], r + 8 + 8 * d, sizeof w[d]);
+        } else {
+            float f;
+            memcpy(&f, r + 8 + 4 * d, sizeof f);
+            w[d] = f;
+        }
+    }
+}
+
+int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *records, int64_t count,
+                   gridemst_error *err)
+{
+    const size_t rb = gemst_halo_record_bytes(m);
+    if (h->n + count > h->cap) {
+        const int64_t want = h->n + count > 2 * h->cap ? h->n + count : 2 * h->cap;
+        double *w = realloc(h->w, sizeof *w * 3 * (size_t)want);
+        if (w)
+            h->w = w;
+        uint32_t *id = w ? realloc(h->id, sizeof *id * (size_t)want) : NULL;
+        if (id)
+            h->id = id;
+        uint32_t *comp = id ? realloc(h->comp, sizeof *comp * (size_t)want) : NULL;
+        if (comp)
+            h->comp = comp;
+        if (!comp)
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a halo of %lld points",
+                              (long long)want);
+        h->cap = want;
+    }
+    for (int64_t k = 0; k < count; k++)
+        read_record(m, records + rb * (size_t)k, &h->id[h->n + k], &h->comp[h->n + k],
+                    h->w + 3 * (size_t)(h->n + k));
+    h->n += count;
+    int rc = gemst_kdtree_build(&h->tree, h->w, h->n, err);
+    free(h->label);
+    h->label = malloc(sizeof *h->label * (size_t)(h->tree.n_node > 0 ? h->tree.n_node : 1));
+    if (rc == GRIDEMST_OK && !h->label)
+        rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the tree of a halo of %lld points",
+                        (long long)h->n);
+    return rc;
+}
+
+void gemst_halo_label(gemst_halo *h, const uint32_t *root)
+{
+    const gemst_kdtree *t = &h->tree;
+    for (int64_t k = t->n_node - 1; k >= 0; k--) { /* children first */
+        const gemst_kd_node *nd = &t->node[k];
+        uint32_t label;
+        if (nd->left == GEMST_NONE) {
+            label = root[h->comp[t->order[nd->begin]]];
+            for (uint32_t i = nd->begin + 1; i < nd->end && label != GEMST_NONE; i++)
+                if (root[h->comp[t->order[i]]] != label)
+                    label = GEMST_NONE;
+        } else {
+            label = h->label[nd->left] == h->label[nd->right] ? h->label[nd->left] : GEMST_NONE;
+        }
+        h->label[k] = label;
+    }
+}
+
+int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const uint32_t *root, const double at[3],
+                       uint32_t qid, uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to)
+{
+    enum { MAX_STACK = 128 }; /* the tree is at most 32 levels deep: a path and its siblings */
+    const gemst_kdtree *t = &h->tree;
+    const gemst_box q = gemst_point_box(at);
+    uint32_t stack[MAX_STACK];
+    int top = 0, found = 0;
+    if (t->n_node == 0)
+        return 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const uint32_t k = stack[--top];
+        const gemst_kd_node *nd = &t->node[k];
+        double limit = gemst_halo_bound_d2(gemst_load_relaxed_u64(bound));
+        if (h->label[k] == q_root || gemst_parts_lower(gemst_box_dist2(&nd->box, &q)) > limit)
+            continue;
+        if (nd->left != GEMST_NONE) { /* the nearer child first */
+            const double dl = gemst_box_dist2(&t->node[nd->left].box, &q),
+                         dr = gemst_box_dist2(&t->node[nd->right].box, &q);
+            stack[top++] = dl <= dr ? nd->right : nd->left;
+            stack[top++] = dl <= dr ? nd->left : nd->right;
+            continue;
+        }
+        for (uint32_t i = nd->begin; i < nd->end; i++) {
+            const uint32_t j = t->order[i];
+            if (root[h->comp[j]] == q_root)
+                continue;
+            const double d2 = gemst_parts_d2(m, at, h->w + 3 * (size_t)j);
+            if (d2 > limit)
+                continue;
+            const gemst_parts_edge c = {d2, qid < h->id[j] ? qid : h->id[j], qid < h->id[j] ? h->id[j] : qid};
+            if (!found || gemst_parts_edge_less(&c, e)) {
+                *e = c;
+                *to = h->comp[j];
+                found = 1;
+                gemst_atomic_min_u64(bound, gemst_halo_bound_bits(d2));
+                limit = d2 < limit ? d2 : limit;
+            }
+        }
+    }
+    return found;
+}
+
+void gemst_halo_free(gemst_halo *h)
+{
+    if (!h)
+        return;
+    free(h->w);
+    free(h->id);
+    free(h->comp);
+    gemst_kdtree_free(&h->tree);
+    free(h->label);
+    memset(h, 0, sizeof *h);
+}

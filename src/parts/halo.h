@@ -1,0 +1,58 @@
+/*
+ * A part's halo: the points of other parts near it, which its searches for
+ * crossing edges look through.  It grows only when a search needs more
+ * (requests.h says which points come and when); no point comes twice.
+ *
+ * The points are searched through a k-d tree whose nodes carry the one
+ * component of their points (or none), so that a search skips the parts
+ * of the tree in its own component, as ArborX's single-tree traversal does.
+ */
+#ifndef GEMST_PARTS_HALO_H
+#define GEMST_PARTS_HALO_H
+
+#include "parts/kdtree.h"
+#include "parts/parts.h"
+
+struct gemst_halo {
+    int64_t n, cap;
+    double *w;                /* working coordinates, 3 per point */
+    uint32_t *id;             /* ids in the whole set */
+    uint32_t *comp;           /* safe components */
+    gemst_kdtree tree;
+    uint32_t *label;          /* each node's component root; GEMST_NONE when its points are in several */
+};
+
+/* The bytes of one point as parts send it: id, safe component, coordinates
+ * in the working precision. */
+size_t gemst_halo_record_bytes(const gemst_parts_metric *m);
+
+/* Writes part s's point q as a record at r. */
+void gemst_halo_record(const gemst_parts_metric *m, const gemst_part *s, uint32_t q, char *r);
+
+/* Adds count received records to the halo and rebuilds its tree. */
+int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *records, int64_t count,
+                   gridemst_error *err);
+
+/* Each node's component for the roots of this Boruvka iteration (root[c]:
+ * the root of safe component c). */
+void gemst_halo_label(gemst_halo *h, const uint32_t *root);
+
+/*
+ * The least edge, in the edge order, from point q (working coordinates at,
+ * id qid, component root q_root) to a halo point of another component, no
+ * longer than the bound *bound: the bits of a squared length (non-negative
+ * doubles order as their bits) no shorter than the least edge leaving q's
+ * component, which other threads may lower at the same time, and which
+ * the search lowers to what it finds.  Returns 1 and *e with the far
+ * point's component in *to, or 0 when there is none.
+ */
+int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const uint32_t *root, const double at[3],
+                       uint32_t qid, uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to);
+
+/* A squared length as bound bits, and back. */
+uint64_t gemst_halo_bound_bits(double d2);
+double gemst_halo_bound_d2(uint64_t bits);
+
+void gemst_halo_free(gemst_halo *h);
+
+#endif

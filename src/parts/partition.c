@@ -1,0 +1,225 @@
+/*
+ * Steps 1 and 2 of a partitioned solve: the working frame of the whole set,
+ * and the sample sort that splits the points into parts.  The input is
+ * taken as P slices of consecutive ids, one per part (the part that would
+ * read it).
+ *
+ * The parts are ranges of Morton keys of the working coordinates, so equal
+ * points (equal keys) always land in one part, and the splitters are keys
+ * drawn from regular samples of each slice's sorted keys.  Each part gets
+ * its points in the order of their ids: the solver breaks ties between
+ * equal lengths by id, and a part's own numbering must agree.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parts/parts.h"
+#include "cpu/radix_sort.h"
+
+/* Regular samples each slice offers for the splitters, per part: a part
+ * holds at most about 2 n / (SAMPLES P) points more than n / P (regular
+ * sampling's bound: each sample stands for n / (SAMPLES P^2) points of its
+ * slice), unless equal keys pile up. */
+#define SAMPLES 64
+
+static void slice_of(const gemst_parts_ctx *c, int s, int64_t *first, int64_t *count)
+{
+    const int64_t n = c->pb->n;
+    *first = n * s / c->parts;
+    *count = n * (s + 1) / c->parts - *first;
+}
+
+int gemst_parts_frame(gemst_parts_ctx *c, gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    const int P = c->parts, dim = pb->dim;
+    const size_t esize = pb->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double);
+    double box[GEMST_MAX_PARTS][6];
+    const void *send[GEMST_MAX_PARTS] = {0};
+    int64_t count[GEMST_MAX_PARTS] = {0};
+    for (int s = 0; s < P; s++) {
+        int64_t first, m;
+        slice_of(c, s, &first, &m);
+        int rc = gemst_host_bbox((const char *)pb->coords + esize * (size_t)(first * dim), pb->dtype, m, dim,
+                                 gemst_parts_threads(c, m), box[s], box[s] + 3, err);
+        if (rc != GRIDEMST_OK) /* named by its id in the whole set */
+            return gemst_host_bbox(pb->coords, pb->dtype, first + m, dim, c->threads, box[s], box[s] + 3, err);
+        send[s] = box[s];
+        count[s] = m > 0; /* an empty slice has no box */
+    }
+    double *boxes;
+    int64_t got;
+    int rc = gemst_xchg_allgather(&c->xchg, send, count, sizeof box[0], (void **)&boxes, &got, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    double lo[3], hi[3];
+    for (int d = 0; d < 3; d++) {
+        lo[d] = boxes[d];
+        hi[d] = boxes[3 + d];
+        for (int64_t k = 1; k < got; k++) {
+            lo[d] = boxes[6 * k + d] < lo[d] ? boxes[6 * k + d] : lo[d];
+            hi[d] = boxes[6 * k + 3 + d] > hi[d] ? boxes[6 * k + 3 + d] : hi[d];
+        }
+    }
+    free(boxes);
+    c->space = gemst_region_space_of(dim, c->metric.in_double);
+    return gemst_frame_make(dim, lo, hi, c->metric.in_double, &c->frame, err);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The part of a key: how many splitters are at or below it. */
+static int part_of(const uint64_t *split, int n_split, uint64_t key)
+{
+    int lo = 0, hi = n_split;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (split[mid] <= key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* One slice's work: its points' keys, and regular samples of them. */
+typedef struct {
+    int64_t first, n;
+    uint64_t *key;       /* each point's key, in id order */
+    uint64_t *sample;
+    int64_t n_sample;
+} slice;
+
+static int slice_keys(const gemst_parts_ctx *c, int s, slice *sl, gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    slice_of(c, s, &sl->first, &sl->n);
+    const int64_t m = sl->n;
+    sl->n_sample = m < (int64_t)SAMPLES * c->parts ? m : (int64_t)SAMPLES * c->parts;
+    sl->key = malloc(sizeof *sl->key * (size_t)(m > 0 ? m : 1));
+    sl->sample = malloc(sizeof *sl->sample * (size_t)(sl->n_sample > 0 ? sl->n_sample : 1));
+    uint64_t *sorted = malloc(sizeof *sorted * (size_t)(2 * m + 1));
+    uint32_t *vals = calloc((size_t)(2 * m + 1), sizeof *vals);
+    int ok = sl->key && sl->sample && sorted && vals;
+    if (ok) {
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
+        for (int64_t i = 0; i < m; i++) {
+            double w[3];
+            sl->key[i] = sorted[i] = gemst_parts_point(c, pb->coords, sl->first + i, w);
+        }
+        ok = gemst_radix_sort(sorted, vals, (size_t)m, 64, sorted + m, vals + m, gemst_parts_threads(c, m)) == 0;
+    }
+    for (int64_t k = 0; ok && k < sl->n_sample; k++)
+        sl->sample[k] = sorted[(2 * k + 1) * m / (2 * sl->n_sample)];
+    free(sorted);
+    free(vals);
+    if (!ok)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the keys of %lld points",
+                          (long long)m);
+    return GRIDEMST_OK;
+}
+
+/* The splitters from every slice's samples (which every part gathers and
+ * picks from alike): part p holds the keys from split[p - 1] up to
+ * split[p] - 1 (none when they are equal: equal keys are never split). */
+static int choose_ranges(gemst_parts_ctx *c, slice *sl, uint64_t *split, gridemst_error *err)
+{
+    const int P = c->parts;
+    const void *send[GEMST_MAX_PARTS] = {0};
+    int64_t count[GEMST_MAX_PARTS] = {0};
+    for (int s = 0; s < P; s++) {
+        send[s] = sl[s].sample;
+        count[s] = sl[s].n_sample;
+    }
+    uint64_t *all;
+    int64_t m;
+    int rc = gemst_xchg_allgather(&c->xchg, send, count, sizeof *all, (void **)&all, &m, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    qsort(all, (size_t)m, sizeof *all, cmp_key);
+    uint64_t first = 0;
+    for (int p = 0; p < P - 1; p++) {
+        split[p] = all[(int64_t)(p + 1) * m / P]; /* m >= 1: n >= 2 */
+        c->range[p] = split[p] > first ? (gemst_key_range){first, split[p] - 1} : (gemst_key_range){1, 0};
+        first = split[p];
+    }
+    c->range[P - 1] = (gemst_key_range){first, UINT64_MAX};
+    free(all);
+    return GRIDEMST_OK;
+}
+
+/* Each slice's points to their parts, ids and coordinates, in id order. */
+static int send_points(gemst_parts_ctx *c, slice *sl, const uint64_t *split, gemst_part *parts,
+                       gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    const int P = c->parts;
+    const size_t point_bytes = (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
+    int64_t *count = calloc((size_t)P * P, sizeof *count);
+    uint32_t *ids[GEMST_MAX_PARTS] = {0};
+    char *xyz[GEMST_MAX_PARTS] = {0};
+    int rc = count ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    for (int s = 0; s < P && rc == GRIDEMST_OK; s++) {
+        const int64_t m = sl[s].n;
+        int64_t *row = count + (size_t)s * P, at[GEMST_MAX_PARTS];
+        for (int64_t i = 0; i < m; i++)
+            row[part_of(split, P - 1, sl[s].key[i])]++;
+        ids[s] = malloc(sizeof *ids[s] * (size_t)(m > 0 ? m : 1));
+        xyz[s] = malloc(point_bytes * (size_t)(m > 0 ? m : 1));
+        if (!ids[s] || !xyz[s]) {
+            rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld points to send", (long long)m);
+            break;
+        }
+        at[0] = 0;
+        for (int p = 1; p < P; p++)
+            at[p] = at[p - 1] + row[p - 1];
+        for (int64_t i = 0; i < m; i++) {
+            int64_t k = at[part_of(split, P - 1, sl[s].key[i])]++;
+            ids[s][k] = (uint32_t)(sl[s].first + i);
+            memcpy(xyz[s] + point_bytes * (size_t)k, (const char *)pb->coords + point_bytes * (size_t)(sl[s].first + i),
+                   point_bytes);
+        }
+    }
+    void *got_ids[GEMST_MAX_PARTS], *got_xyz[GEMST_MAX_PARTS];
+    int64_t got[GEMST_MAX_PARTS];
+    if (rc == GRIDEMST_OK)
+        rc = gemst_xchg_alltoall(&c->xchg, (const void *const *)ids, count, sizeof *ids[0], got_ids, got, err);
+    if (rc == GRIDEMST_OK) {
+        rc = gemst_xchg_alltoall(&c->xchg, (const void *const *)xyz, count, point_bytes, got_xyz, got, err);
+        for (int p = 0; p < P; p++) {
+            parts[p].n = got[p];
+            parts[p].id = got_ids[p];
+            parts[p].coords = rc == GRIDEMST_OK ? got_xyz[p] : NULL;
+        }
+    }
+    for (int s = 0; s < P; s++) {
+        free(ids[s]);
+        free(xyz[s]);
+    }
+    free(count);
+    return rc;
+}
+
+int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_error *err)
+{
+    const int P = c->parts;
+    slice sl[GEMST_MAX_PARTS];
+    uint64_t split[GEMST_MAX_PARTS];
+    memset(sl, 0, sizeof sl);
+    int rc = GRIDEMST_OK;
+    for (int s = 0; s < P && rc == GRIDEMST_OK; s++)
+        rc = slice_keys(c, s, &sl[s], err);
+    if (rc == GRIDEMST_OK)
+        rc = choose_ranges(c, sl, split, err);
+    if (rc == GRIDEMST_OK)
+        rc = send_points(c, sl, split, parts, err);
+    for (int s = 0; s < P; s++) {
+        free(sl[s].key);
+        free(sl[s].sample);
+    }
+    return rc;
+}

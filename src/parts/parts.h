@@ -1,0 +1,159 @@
+/*
+ * The partitioned exact solve (options.partitions; docs/partitioned.md):
+ * the points are split into P spatial parts, each part's tree is solved on
+ * its own, and Boruvka over the components those trees leave at the parts'
+ * boundaries finds the edges that cross.  On the CPU the parts are virtual:
+ * one process runs every part's steps in turn, and exchange.h stands for
+ * the communication between them.
+ *
+ * The steps, each a function of one part and of what an exchange gave it:
+ *
+ *   1. frame       each part's box of its slice of the input; gathered, the
+ *                  whole set's working frame (partition.c)
+ *   2. partition   a sample sort of the points on Morton keys into P key
+ *                  ranges, the parts (partition.c)
+ *   3. local tree  the CPU solver on each part, in the whole set's frame
+ *                  (local_tree.c)
+ *   4. contraction each local tree's edges that no crossing edge can
+ *                  undercut join its points into safe components
+ *                  (contract.c)
+ *   5. boundary    Boruvka over the safe components: local candidates,
+ *                  searches into halos of other parts' points, merges
+ *                  (boundary.c, halo.c)
+ *   6. the tree    the safe edges and Boruvka's, sorted (parts_solve.c)
+ */
+#ifndef GEMST_PARTS_H
+#define GEMST_PARTS_H
+
+#include "backend.h"
+#include "parts/exchange.h"
+#include "parts/region.h"
+#include "parts/working.h"
+
+/* The most parts a solve may have. */
+#define GEMST_MAX_PARTS 64
+
+/* An edge as the partitioned solve keeps it: the squared length the solver
+ * computes and its endpoints (ids of the whole set, or of a part). */
+typedef struct gemst_parts_edge {
+    double d2;
+    uint32_t lo, hi;
+} gemst_parts_edge;
+
+/* The edge order (graph/edge_order.h): length, then lo, then hi. */
+static inline int gemst_parts_edge_less(const gemst_parts_edge *a, const gemst_parts_edge *b)
+{
+    if (a->d2 != b->d2)
+        return a->d2 < b->d2;
+    return a->lo != b->lo ? a->lo < b->lo : a->hi < b->hi;
+}
+
+/* The root of x in a union-find forest, halving the path. */
+static inline uint32_t gemst_parts_find(uint32_t *parent, uint32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/* Coordinate d of point i of coords (n * dim values of type dtype). */
+static inline double gemst_parts_coord(gridemst_dtype dtype, const void *coords, int dim, int64_t i, int d)
+{
+    if (dtype == GRIDEMST_FLOAT32)
+        return (double)((const float *)coords)[i * dim + d];
+    return ((const double *)coords)[i * dim + d];
+}
+
+/* What every part knows alike. */
+typedef struct gemst_parts_ctx {
+    const gemst_problem *pb;
+    int parts;
+    int threads;                 /* OpenMP threads of the steps outside the solver */
+    gemst_frame frame;           /* the whole set's working frame */
+    gemst_region_space space;    /* where the frame's keys lie */
+    gemst_parts_metric metric;
+    gemst_key_range range[GEMST_MAX_PARTS]; /* each part's keys */
+    gemst_xchg xchg;
+} gemst_parts_ctx;
+
+/* Point i of coords (n * dim values of the caller's type): its working
+ * coordinates into w (w[2] = 0 in 2D), and its Morton key. */
+static inline uint64_t gemst_parts_point(const gemst_parts_ctx *c, const void *coords, int64_t i, double w[3])
+{
+    const gemst_problem *pb = c->pb;
+    for (int d = 0; d < 3; d++)
+        w[d] = d < pb->dim ? gemst_parts_working(&c->metric, &c->frame,
+                                                 gemst_parts_coord(pb->dtype, coords, pb->dim, i, d), d)
+                           : 0.0;
+    return gemst_region_key(&c->space, w);
+}
+
+/* Threads for a loop of `work` items: fewer for small loops, whose
+ * threads would cost more to wake than they save. */
+static inline int gemst_parts_threads(const gemst_parts_ctx *c, int64_t work)
+{
+    const int64_t useful = work / 16384 + 1;
+    return useful < c->threads ? (int)useful : c->threads;
+}
+
+typedef struct gemst_halo gemst_halo;
+
+/* One part's data.  Points are numbered 0 .. n-1 in the order of their ids. */
+typedef struct gemst_part {
+    int64_t n;
+    uint32_t *id;             /* ids in the whole set, ascending */
+    void *coords;             /* the caller's coordinates (the caller's type) */
+    double *w;                /* working coordinates, 3 per point */
+    /* step 3: the local tree over the part's point numbers, in the edge order */
+    int64_t n_tree;
+    gemst_parts_edge *tree;
+    /* step 4 */
+    double *gap;              /* each point's squared distance to other parts' regions */
+    uint8_t *safe;            /* each tree edge: 1 when it is in the whole set's tree */
+    uint32_t *uncertain;      /* the others (tree positions) */
+    int64_t n_uncertain;
+    uint32_t *comp;           /* each point's safe component (numbered across parts after step 4) */
+    uint32_t n_comp;
+    uint32_t comp_base;       /* the number of the part's first safe component */
+    double *comp_gap;         /* each safe component's smallest gap */
+    uint32_t *by_gap;         /* the points by ascending gap */
+    /* cells: the dyadic cells of one level (the same in every part) that hold the part's points */
+    int cell_level;
+    int64_t n_cells;
+    uint32_t *by_key;         /* the points in Morton order ... */
+    uint32_t *cell_start;     /* ... cell c's from by_key[cell_start[c]] to by_key[cell_start[c + 1]] */
+    uint64_t *cell_key;       /* each cell's keys' prefix (gemst_region_cell), ascending */
+    uint32_t *cell_of;        /* each point's cell */
+    gemst_box *cell_box;      /* the box of each cell's points */
+    /* step 5 */
+    double *cell_rho;         /* each cell's halo reach (requests.h) */
+    gemst_halo *halo;         /* other parts' points near this one */
+    uint64_t *sent;           /* per point: the parts that have it in their halos */
+    uint64_t *cell_sent;      /* per cell: the parts that have all its points */
+} gemst_part;
+
+void gemst_part_free(gemst_part *part);
+
+/* Steps 1 and 2: c->frame, c->range and each part's points. */
+int gemst_parts_frame(gemst_parts_ctx *c, gridemst_error *err);
+int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_error *err);
+
+/* Step 3 for one part; adds the solver's statistics to *sum. */
+int gemst_part_local_tree(const gemst_parts_ctx *c, gemst_part *part, gridemst_stats *sum, gridemst_error *err);
+
+/* Step 4 for one part (p), then the numbering of the safe components
+ * across parts. */
+int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err);
+int gemst_parts_number_components(gemst_parts_ctx *c, gemst_part *parts, int64_t *components, gridemst_error *err);
+
+/* Step 5: the edges of the whole set's tree between safe components,
+ * n_components - 1 of them, into *edges (malloc'd; ids of the whole set). */
+int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_components, gemst_parts_edge **edges,
+                         gridemst_partition_stats *ps, gridemst_error *err);
+
+/* The whole solve, for gridemst_solve. */
+int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
+
+#endif

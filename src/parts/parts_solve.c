@@ -1,0 +1,164 @@
+/* The partitioned solve (parts.h): its steps in order, their statistics,
+ * and the whole set's tree. */
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "parts/halo.h"
+#include "cpu/radix_sort.h"
+
+void gemst_part_free(gemst_part *part)
+{
+    void *arrays[] = {part->id,         part->coords,   part->w,        part->tree,      part->gap,
+                      part->safe,       part->uncertain, part->comp,    part->by_gap,    part->comp_gap,
+                      part->by_key,     part->cell_start, part->cell_key, part->cell_of, part->cell_box,
+                      part->cell_rho,   part->halo,     part->sent,     part->cell_sent};
+    gemst_halo_free(part->halo);
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        free(arrays[k]);
+    memset(part, 0, sizeof *part);
+}
+
+static void report(const gemst_problem *pb, const char *phase, int iteration, int64_t components)
+{
+    if (pb->opt.progress)
+        pb->opt.progress(pb->opt.progress_ctx, phase, iteration, components);
+}
+
+/* The whole set's tree: every part's safe edges and the boundary's, in ids
+ * of the whole set, sorted by length into *tree (solve.c orders the ties). */
+static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, const gemst_parts_edge *boundary,
+                    int64_t n_boundary, gemst_tree *tree, gridemst_error *err)
+{
+    int64_t m = n_boundary;
+    for (int p = 0; p < c->parts; p++)
+        for (int64_t k = 0; k < parts[p].n_tree; k++)
+            m += parts[p].safe[k];
+    if (m != c->pb->n - 1)
+        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the partitioned solve found %lld edges for %lld points",
+                          (long long)m, (long long)c->pb->n);
+    gemst_parts_edge *all = malloc(sizeof *all * (size_t)m);
+    uint64_t *key = malloc(sizeof *key * 2 * (size_t)m);
+    uint32_t *idx = malloc(sizeof *idx * 2 * (size_t)m);
+    tree->lo = malloc(sizeof *tree->lo * (size_t)m);
+    tree->hi = malloc(sizeof *tree->hi * (size_t)m);
+    tree->d2 = malloc(sizeof *tree->d2 * (size_t)m);
+    int ok = all && key && idx && tree->lo && tree->hi && tree->d2;
+    if (ok) {
+        int64_t at = 0;
+        for (int p = 0; p < c->parts; p++)
+            for (int64_t k = 0; k < parts[p].n_tree; k++)
+                if (parts[p].safe[k]) {
+                    const gemst_parts_edge *e = &parts[p].tree[k];
+                    all[at++] = (gemst_parts_edge){e->d2, parts[p].id[e->lo], parts[p].id[e->hi]};
+                }
+        memcpy(all + at, boundary, sizeof *all * (size_t)n_boundary);
+        for (int64_t e = 0; e < m; e++) {
+            memcpy(&key[e], &all[e].d2, sizeof key[e]); /* non-negative doubles order as their bits */
+            idx[e] = (uint32_t)e;
+        }
+        ok = gemst_radix_sort(key, idx, (size_t)m, 64, key + m, idx + m, gemst_parts_threads(c, m)) == 0;
+    }
+    if (ok) {
+        for (int64_t e = 0; e < m; e++) {
+            tree->lo[e] = all[idx[e]].lo;
+            tree->hi[e] = all[idx[e]].hi;
+            tree->d2[e] = all[idx[e]].d2;
+        }
+        tree->n_edges = m;
+        tree->scale = c->frame.scale;
+    }
+    free(all);
+    free(key);
+    free(idx);
+    if (!ok) {
+        gemst_tree_free(tree);
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a tree of %lld edges", (long long)m);
+    }
+    return GRIDEMST_OK;
+}
+
+/* Steps 3 and 4: each part's tree and its safe edges. */
+static int local_steps(gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st, int64_t *components,
+                       gridemst_error *err)
+{
+    gridemst_partition_stats *ps = &st->partitions;
+    int rc = GRIDEMST_OK;
+    double t0 = gemst_now_ms();
+    for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++) {
+        rc = gemst_part_local_tree(c, &parts[p], st, err);
+        report(c->pb, "local tree", p + 1, parts[p].n);
+    }
+    ps->local_ms = gemst_now_ms() - t0;
+    t0 = gemst_now_ms();
+    for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++)
+        rc = gemst_part_contract(c, p, &parts[p], err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_parts_number_components(c, parts, components, err);
+    ps->contract_ms = gemst_now_ms() - t0;
+    for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++) {
+        ps->uncertain_edges += parts[p].n_uncertain;
+        ps->safe_edges += parts[p].n_tree - parts[p].n_uncertain;
+    }
+    ps->components = *components;
+    return rc;
+}
+
+int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *st, gridemst_error *err)
+{
+    gemst_parts_ctx c;
+    memset(&c, 0, sizeof c);
+    c.pb = pb;
+    c.parts = pb->opt.partitions;
+    c.threads = pb->opt.threads;
+#ifdef _OPENMP
+    if (c.threads <= 0)
+        c.threads = omp_get_max_threads();
+#else
+    c.threads = 1;
+#endif
+    c.metric = (gemst_parts_metric){pb->dim, pb->opt.precision == GRIDEMST_PRECISION_DOUBLE};
+    c.xchg.parts = c.parts;
+    gridemst_partition_stats *ps = &st->partitions;
+    ps->parts = c.parts;
+    st->n_unique = 0; /* the parts' solves add theirs */
+    st->late_bvh_iteration = -1;
+    gemst_part *parts = calloc((size_t)c.parts, sizeof *parts);
+    if (!parts)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+
+    double t0 = gemst_now_ms();
+    int rc = gemst_parts_frame(&c, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_parts_split(&c, parts, err);
+    ps->partition_ms = gemst_now_ms() - t0;
+    if (rc == GRIDEMST_OK) {
+        ps->smallest_part = pb->n;
+        for (int p = 0; p < c.parts; p++) {
+            ps->largest_part = parts[p].n > ps->largest_part ? parts[p].n : ps->largest_part;
+            ps->smallest_part = parts[p].n < ps->smallest_part ? parts[p].n : ps->smallest_part;
+        }
+        report(pb, "partition", 0, c.parts);
+    }
+
+    int64_t components = 0;
+    if (rc == GRIDEMST_OK)
+        rc = local_steps(&c, parts, st, &components, err);
+    gemst_parts_edge *boundary = NULL;
+    if (rc == GRIDEMST_OK)
+        rc = gemst_parts_boundary(&c, parts, components, &boundary, ps, err);
+    if (rc == GRIDEMST_OK) {
+        report(pb, "edges", ps->iterations, 1);
+        t0 = gemst_now_ms();
+        rc = assemble(&c, parts, boundary, components - 1, tree, err);
+        ps->merge_ms += gemst_now_ms() - t0;
+    }
+    ps->exchanged_bytes = c.xchg.bytes;
+    free(boundary);
+    for (int p = 0; p < c.parts; p++)
+        gemst_part_free(&parts[p]);
+    free(parts);
+    return rc;
+}

@@ -1,0 +1,140 @@
+/* Answering halo requests, through the cells of the answering part. */
+#include "parts/requests.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parts/halo.h"
+
+/* Box distances are computed in double, within a relative 2^-50 of the
+ * exact ones: a point is sent for a reach rho when its computed distance
+ * is below rho (1 + SEND_MARGIN), so that every point nearer than rho is
+ * sent. */
+#define SEND_MARGIN 0x1p-40
+
+double gemst_reach_covers(double rho)
+{
+    return isinf(rho) ? INFINITY : gemst_parts_lower(rho);
+}
+
+double gemst_reach_for(double d2)
+{
+    return (d2 + 0x1p-140) / (1.0 - 0x1p-20) * (1.0 + 0x1p-30);
+}
+
+typedef struct {
+    const gemst_parts_metric *m;
+    gemst_part *s;
+    uint64_t bit;             /* the asking part's */
+    const gemst_box *box;
+    double limit;
+    char **out;
+    int64_t *count, *cap;
+} answer;
+
+static int emit(answer *a, uint32_t q)
+{
+    const size_t rb = gemst_halo_record_bytes(a->m);
+    if (*a->count == *a->cap) {
+        const int64_t want = *a->cap > 0 ? 2 * *a->cap : 1024;
+        char *grown = realloc(*a->out, rb * (size_t)want);
+        if (!grown)
+            return -1;
+        *a->out = grown;
+        *a->cap = want;
+    }
+    gemst_halo_record(a->m, a->s, q, *a->out + rb * (size_t)(*a->count)++);
+    a->s->sent[q] |= a->bit;
+    return 0;
+}
+
+/* The points of cell k within reach and not yet sent; the cell remembers
+ * when all of them have gone. */
+static int answer_cell(answer *a, int64_t k)
+{
+    gemst_part *s = a->s;
+    if ((s->cell_sent[k] & a->bit) || !(gemst_box_dist2(&s->cell_box[k], a->box) < a->limit))
+        return 0;
+    int all = 1;
+    for (uint32_t i = s->cell_start[k]; i < s->cell_start[k + 1]; i++) {
+        const uint32_t q = s->by_key[i];
+        if (s->sent[q] & a->bit)
+            continue;
+        const gemst_box at = gemst_point_box(s->w + 3 * (size_t)q);
+        if (!(gemst_box_dist2(&at, a->box) < a->limit))
+            all = 0;
+        else if (emit(a, q) != 0)
+            return -1;
+    }
+    if (all)
+        s->cell_sent[k] |= a->bit;
+    return 0;
+}
+
+/* The cell of prefix key, or -1 when the part has no points there. */
+static int64_t find_cell(const gemst_part *s, uint64_t key)
+{
+    int64_t lo = 0, hi = s->n_cells;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (s->cell_key[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n_cells && s->cell_key[lo] == key ? lo : -1;
+}
+
+/*
+ * One request: the cells of the answering part's level that the box
+ * widened by the reach touches (one more on each side, for rounding), or
+ * all its cells when they are fewer.
+ */
+static int answer_request(answer *a, const gemst_region_space *sp)
+{
+    gemst_part *s = a->s;
+    const int dim = sp->dim, level = s->cell_level;
+    const double per_unit = ldexp(1.0, level) / sp->span, r = sqrt(a->limit);
+    const int64_t top = ((int64_t)1 << level) - 1;
+    int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, span = 1;
+    for (int d = 0; d < dim && isfinite(r); d++) {
+        const double from = floor((a->box->lo[d] - r - sp->base) * per_unit) - 1,
+                     to = floor((a->box->hi[d] + r - sp->base) * per_unit) + 1;
+        lo[d] = from < 0 ? 0 : from > (double)top ? top : (int64_t)from;
+        hi[d] = to < 0 ? 0 : to > (double)top ? top : (int64_t)to;
+        span *= hi[d] - lo[d] + 1;
+    }
+    if (!isfinite(r) || span >= s->n_cells) {
+        for (int64_t k = 0; k < s->n_cells; k++)
+            if (answer_cell(a, k) != 0)
+                return -1;
+        return 0;
+    }
+    uint32_t c[3] = {0, 0, 0};
+    for (int64_t z = lo[2]; z <= hi[2]; z++)
+        for (int64_t y = lo[1]; y <= hi[1]; y++)
+            for (int64_t x = lo[0]; x <= hi[0]; x++) {
+                c[0] = (uint32_t)x;
+                c[1] = (uint32_t)y;
+                c[2] = (uint32_t)z;
+                const int64_t k = find_cell(s, gemst_region_cell_at(dim, level, c));
+                if (k >= 0 && answer_cell(a, k) != 0)
+                    return -1;
+            }
+    return 0;
+}
+
+int gemst_part_answer(const gemst_parts_ctx *c, gemst_part *s, int p, const gemst_request *req, int64_t m,
+                      char **out, int64_t *count, int64_t *cap, gridemst_error *err)
+{
+    answer a = {&c->metric, s, (uint64_t)1 << p, NULL, 0.0, out, count, cap};
+    for (int64_t k = 0; k < m && s->n > 0; k++) {
+        a.box = &req[k].box;
+        a.limit = req[k].rho * (1.0 + SEND_MARGIN);
+        if (answer_request(&a, &c->space) != 0)
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld halo points",
+                              (long long)*count);
+    }
+    return GRIDEMST_OK;
+}

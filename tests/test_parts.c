@@ -1,0 +1,490 @@
+/*
+ * The partitioned solve (options.partitions) on the CPU's virtual parts.
+ *
+ * Its reference is the single CPU solve of the same points, an independent
+ * computation of the same tree: the tree is unique under the edge order,
+ * so the partitioned solve must return its edge array byte for byte, and
+ * the same total.  The sets aim at the parts' boundaries: duplicates and
+ * points on the planes the Morton splits cut along, lattices (every
+ * nearest distance tied), clusters with long edges between them, thin
+ * shells, and sets smaller than the number of parts.
+ *
+ * The regions' distances (src/parts/region.h), which decide which edges
+ * are safe and which points a part must see, are checked against a brute
+ * force over the cells of a coarse level.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "gridemst.h"
+#include "parts/region.h"
+#include "tools/generate.h"
+
+#define PI 3.14159265358979323846
+
+static const int part_counts[] = {2, 3, 4, 7};
+#define N_PART_COUNTS ((int)(sizeof part_counts / sizeof part_counts[0]))
+
+/* ----------------------------------------------------------------- sets */
+
+typedef enum {
+    SET_UNIFORM,    /* the generators' sets, float32 */
+    SET_NORMAL,
+    SET_CLUSTERED,
+    SET_BLOBS,
+    SET_LATTICE,
+    SET_SHELL,      /* a thin spherical shell (a circle's ring in 2D), float64 */
+    SET_DUPLICATES, /* uniform points, a third of them copied under other ids, and 500 copies of the centre */
+    SET_PLANES,     /* points on the planes x = k/8 and y = k/8 (the splits' planes), float64 */
+    SET_COUNT
+} set_kind;
+
+static const char *const set_names[] = {"uniform", "normal", "clustered", "blobs",
+                                        "lattice", "shell",  "duplicates", "planes"};
+
+typedef struct {
+    char name[64];
+    int dim;
+    int64_t n;
+    gridemst_dtype dtype;
+    void *coords;
+} dataset;
+
+static dataset generated(gemst_gen_kind kind, int64_t n, int dim)
+{
+    gemst_pointset ps;
+    gridemst_error err;
+    REQUIRE(gemst_generate(kind, n, dim, 7, &ps, &err) == GRIDEMST_OK, "generate: %s", err.message);
+    dataset ds = {"", dim, ps.n, ps.dtype, ps.coords};
+    return ds;
+}
+
+static dataset doubles(int64_t n, int dim)
+{
+    dataset ds = {"", dim, n, GRIDEMST_FLOAT64, xcalloc((size_t)(n * dim), sizeof(double))};
+    return ds;
+}
+
+static void shuffle(double *c, int64_t n, int dim, uint64_t *seed)
+{
+    for (int64_t i = n; i > 1; i--) {
+        int64_t j = (int64_t)rng_below(seed, (uint64_t)i);
+        for (int d = 0; d < dim; d++) {
+            double t = c[(i - 1) * dim + d];
+            c[(i - 1) * dim + d] = c[j * dim + d];
+            c[j * dim + d] = t;
+        }
+    }
+}
+
+static dataset make_set(set_kind kind, int dim)
+{
+    static const int64_t sizes[] = {10000, 5000, 5000, 10000, 0, 5000, 5000, 5000};
+    const int64_t n = sizes[kind];
+    uint64_t seed = 11 + (uint64_t)kind * 3 + (uint64_t)dim;
+    dataset ds;
+    switch (kind) {
+    case SET_UNIFORM: ds = generated(GEMST_GEN_UNIFORM, n, dim); break;
+    case SET_NORMAL: ds = generated(GEMST_GEN_NORMAL, n, dim); break;
+    case SET_CLUSTERED: ds = generated(GEMST_GEN_CLUSTERED, n, dim); break;
+    case SET_BLOBS: ds = generated(GEMST_GEN_BLOBS, n, dim); break;
+    case SET_LATTICE: ds = generated(GEMST_GEN_LATTICE, dim == 2 ? 64 * 64 : 16 * 16 * 16, dim); break;
+    case SET_SHELL: {
+        ds = doubles(n, dim);
+        double *c = ds.coords;
+        for (int64_t i = 0; i < n; i++) {
+            double r = 1.0 + 1e-3 * rng_unit(&seed), t = 2 * PI * rng_unit(&seed), z = 2 * rng_unit(&seed) - 1;
+            double s = dim == 3 ? sqrt(1 - z * z) : 1.0;
+            c[i * dim] = r * s * cos(t);
+            c[i * dim + 1] = r * s * sin(t);
+            if (dim == 3)
+                c[i * dim + 2] = r * z;
+        }
+        break;
+    }
+    case SET_DUPLICATES: {
+        ds = doubles(n, dim);
+        double *c = ds.coords;
+        const int64_t base = n / 2, centre = 500;
+        for (int64_t i = 0; i < base; i++)
+            for (int d = 0; d < dim; d++)
+                c[i * dim + d] = (double)rng_below(&seed, 1024) / 1024.0; /* on dyadic planes, often */
+        for (int64_t i = base; i < n - centre; i++) {
+            const int64_t of = (int64_t)rng_below(&seed, (uint64_t)base);
+            memcpy(&c[i * dim], &c[of * dim], sizeof *c * (size_t)dim);
+        }
+        for (int64_t i = n - centre; i < n; i++)
+            for (int d = 0; d < dim; d++)
+                c[i * dim + d] = 0.5; /* where the first splits cross */
+        shuffle(c, n, dim, &seed);
+        break;
+    }
+    case SET_PLANES: {
+        ds = doubles(n, dim);
+        double *c = ds.coords;
+        for (int64_t i = 0; i < n; i++) {
+            for (int d = 0; d < dim; d++)
+                c[i * dim + d] = rng_unit(&seed);
+            c[i * dim + (i % 2)] = (double)rng_below(&seed, 9) / 8.0;
+        }
+        c[0] = c[1] = 0.0; /* the box is [0, 1]: the planes are dyadic in the working frame too */
+        c[dim] = c[dim + 1] = 1.0;
+        break;
+    }
+    default: ck_abort_msg("unknown set %d", (int)kind);
+    }
+    snprintf(ds.name, sizeof ds.name, "%s %dD", set_names[kind], dim);
+    return ds;
+}
+
+/* ----------------------------------------------------------------- solves */
+
+static gridemst_options cpu_options(int partitions, gridemst_precision prec)
+{
+    gridemst_options o;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    o.precision = prec;
+    o.partitions = partitions;
+    return o;
+}
+
+static void solve_ok(const dataset *ds, const gridemst_options *o, gridemst_result *r, const char *what)
+{
+    gridemst_error err;
+    int rc = gridemst_solve(ds->coords, ds->dtype, ds->n, ds->dim, o, r, &err);
+    REQUIRE(rc == GRIDEMST_OK, "%s: %s", what, err.message);
+}
+
+/* The partitioned tree is the single solve's, byte for byte; its
+ * statistics add up. */
+static void check_same(const gridemst_result *ref, const gridemst_result *got, int64_t n, int parts, const char *what)
+{
+    REQUIRE_CMP(got->n_edges, ==, ref->n_edges);
+    for (int64_t k = 0; k < ref->n_edges; k++) {
+        const gridemst_edge *a = &ref->edges[k], *b = &got->edges[k];
+        REQUIRE(a->u == b->u && a->v == b->v && a->w == b->w,
+                "%s: edge %lld is (%lld, %lld, %.17g), the single solve's (%lld, %lld, %.17g)", what, (long long)k,
+                (long long)b->u, (long long)b->v, b->w, (long long)a->u, (long long)a->v, a->w);
+    }
+    REQUIRE(ref->n_edges == 0 || memcmp(ref->edges, got->edges, sizeof *ref->edges * (size_t)ref->n_edges) == 0,
+            "%s: the edge arrays differ", what);
+    REQUIRE(got->total_weight == ref->total_weight, "%s: total %.17g, the single solve's %.17g", what,
+            got->total_weight, ref->total_weight);
+    const gridemst_partition_stats *ps = &got->stats.partitions;
+    if (n < 2)
+        return;
+    REQUIRE_CMP(ps->parts, ==, parts);
+    REQUIRE(ps->largest_part >= ps->smallest_part && ps->largest_part <= n && ps->smallest_part >= 0, "%s: parts of %lld to %lld points", what,
+            (long long)ps->smallest_part, (long long)ps->largest_part);
+    /* the safe edges and the boundary Boruvka's make the tree */
+    REQUIRE(ps->safe_edges + ps->components - 1 == n - 1, "%s: %lld safe edges and %lld components for %lld points",
+            what, (long long)ps->safe_edges, (long long)ps->components, (long long)n);
+    /* a point goes to each other part at most once */
+    REQUIRE(ps->halo_points >= 0 && ps->halo_points <= (int64_t)(parts - 1) * n, "%s: halos of %lld points", what,
+            (long long)ps->halo_points);
+    REQUIRE(ps->iterations >= (ps->components > 1), "%s: %d iterations for %lld components", what, ps->iterations,
+            (long long)ps->components);
+    REQUIRE_CMP(got->stats.n_unique, ==, ref->stats.n_unique);
+    REQUIRE_CMP(got->stats.n_duplicates, ==, ref->stats.n_duplicates);
+    REQUIRE(ps->exchanged_bytes > 0, "%s: nothing exchanged", what);
+}
+
+START_TEST(test_same_tree)
+{
+    const set_kind kind = (set_kind)(_i / 2);
+    const int dim = 2 + _i % 2;
+    dataset ds = make_set(kind, dim);
+    for (int prec = GRIDEMST_PRECISION_FLOAT; prec <= GRIDEMST_PRECISION_DOUBLE; prec++) {
+        gridemst_result ref;
+        gridemst_options o = cpu_options(0, (gridemst_precision)prec);
+        solve_ok(&ds, &o, &ref, ds.name);
+        for (int k = 0; k < N_PART_COUNTS; k++) {
+            char what[128];
+            snprintf(what, sizeof what, "%s, %s, %d parts", ds.name, gridemst_precision_name(prec), part_counts[k]);
+            gridemst_result got;
+            o = cpu_options(part_counts[k], (gridemst_precision)prec);
+            solve_ok(&ds, &o, &got, what);
+            check_same(&ref, &got, ds.n, part_counts[k], what);
+            gridemst_result_free(&got);
+        }
+        gridemst_result_free(&ref);
+    }
+    free(ds.coords);
+}
+END_TEST
+
+/* The local solves' options (the BVH, other grid searches, one thread)
+ * give the same tree. */
+START_TEST(test_local_options)
+{
+    dataset ds = make_set(SET_BLOBS, 3);
+    gridemst_result ref;
+    gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
+    solve_ok(&ds, &o, &ref, ds.name);
+    for (int v = 0; v < 4; v++) {
+        o = cpu_options(5, GRIDEMST_PRECISION_FLOAT);
+        o.nns = v == 0 ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
+        o.prune = v == 1 ? GRIDEMST_PRUNE_NONE : v == 2 ? GRIDEMST_PRUNE_DYNAMIC : GRIDEMST_PRUNE_STATIC;
+        o.findmin2 = v == 2 ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
+        o.threads = v == 3 ? 1 : 0;
+        char what[64];
+        snprintf(what, sizeof what, "blobs 3D, 5 parts, variant %d", v);
+        gridemst_result got;
+        solve_ok(&ds, &o, &got, what);
+        check_same(&ref, &got, ds.n, 5, what);
+        gridemst_result_free(&got);
+    }
+    gridemst_result_free(&ref);
+    free(ds.coords);
+}
+END_TEST
+
+/* Fewer points than parts, as many, a few more; some parts empty. */
+START_TEST(test_tiny_sets)
+{
+    uint64_t seed = 3;
+    for (int64_t n = 0; n <= 9; n++)
+        for (int dim = 2; dim <= 3; dim++) {
+            dataset ds = doubles(n, dim);
+            double *c = ds.coords;
+            for (int64_t i = 0; i < n * dim; i++) /* a grid of 3 values: ties and duplicates */
+                c[i] = (double)rng_below(&seed, 3);
+            gridemst_result ref;
+            gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
+            snprintf(ds.name, sizeof ds.name, "%lld points %dD", (long long)n, dim);
+            solve_ok(&ds, &o, &ref, ds.name);
+            for (int parts = 2; parts <= 10; parts++) {
+                char what[96];
+                snprintf(what, sizeof what, "%s, %d parts", ds.name, parts);
+                gridemst_result got;
+                o = cpu_options(parts, GRIDEMST_PRECISION_FLOAT);
+                solve_ok(&ds, &o, &got, what);
+                check_same(&ref, &got, n, parts, what);
+                gridemst_result_free(&got);
+            }
+            gridemst_result_free(&ref);
+            free(ds.coords);
+        }
+}
+END_TEST
+
+/* Every point equal: one part holds them all, the others are empty. */
+START_TEST(test_all_equal)
+{
+    dataset ds = doubles(1000, 3);
+    for (int64_t i = 0; i < 3000; i++)
+        ((double *)ds.coords)[i] = 0.25;
+    gridemst_result ref, got;
+    gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_DOUBLE);
+    solve_ok(&ds, &o, &ref, "equal points");
+    o.partitions = 4;
+    solve_ok(&ds, &o, &got, "equal points, 4 parts");
+    check_same(&ref, &got, ds.n, 4, "equal points, 4 parts");
+    REQUIRE_CMP(got.stats.partitions.largest_part, ==, 1000);
+    REQUIRE_CMP(got.stats.partitions.smallest_part, ==, 0);
+    gridemst_result_free(&ref);
+    gridemst_result_free(&got);
+    free(ds.coords);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- progress */
+
+typedef struct {
+    int partition, local, boundary, edges, order_ok;
+    int last_local, last_boundary;
+    int64_t last_components;
+} progress_log;
+
+static void log_progress(void *ctx, const char *phase, int iteration, int64_t components)
+{
+    progress_log *l = ctx;
+    if (strcmp(phase, "partition") == 0) {
+        l->order_ok &= l->partition == 0 && l->local == 0;
+        l->partition++;
+    } else if (strcmp(phase, "local tree") == 0) {
+        l->order_ok &= l->partition == 1 && iteration == l->last_local + 1 && l->boundary == 0;
+        l->last_local = iteration;
+        l->local++;
+    } else if (strcmp(phase, "boundary") == 0) {
+        l->order_ok &= iteration == l->last_boundary + 1 && (l->boundary == 0 || components < l->last_components);
+        l->last_boundary = iteration;
+        l->last_components = components;
+        l->boundary++;
+    } else if (strcmp(phase, "edges") == 0) {
+        l->order_ok &= l->edges == 0 && l->local > 0;
+        l->edges++;
+    } else {
+        l->order_ok = 0; /* the local solves' own phases stay inside */
+    }
+}
+
+START_TEST(test_progress)
+{
+    dataset ds = make_set(SET_UNIFORM, 3);
+    progress_log l = {0, 0, 0, 0, 1, 0, 0, 0};
+    gridemst_options o = cpu_options(4, GRIDEMST_PRECISION_FLOAT);
+    o.progress = log_progress;
+    o.progress_ctx = &l;
+    gridemst_result r;
+    solve_ok(&ds, &o, &r, "uniform 3D, 4 parts");
+    REQUIRE(l.order_ok, "progress reports out of order");
+    REQUIRE(l.partition == 1 && l.local == 4 && l.edges == 1, "reports: %d partition, %d local tree, %d edges",
+            l.partition, l.local, l.edges);
+    REQUIRE(l.boundary == r.stats.partitions.iterations && l.last_components == 1,
+            "%d boundary reports for %d iterations, the last with %lld components", l.boundary,
+            r.stats.partitions.iterations, (long long)l.last_components);
+    gridemst_result_free(&r);
+    free(ds.coords);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- errors */
+
+START_TEST(test_bad_options)
+{
+    double xyz[6] = {0, 0, 1, 1, 2, 0};
+    gridemst_result r;
+    gridemst_error err;
+    gridemst_options o = cpu_options(65, GRIDEMST_PRECISION_FLOAT);
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
+    REQUIRE(strstr(err.message, "partitions") != NULL, "message: %s", err.message);
+    o.partitions = -1;
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
+    o = cpu_options(2, GRIDEMST_PRECISION_FLOAT);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_UNSUPPORTED);
+    REQUIRE(strstr(err.message, "cpu backend") != NULL, "message: %s", err.message);
+    o.backend = GRIDEMST_BACKEND_AUTO; /* means the CPU */
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_OK);
+    REQUIRE(r.stats.backend == GRIDEMST_BACKEND_CPU && r.n_edges == 2, "auto: backend %d, %lld edges",
+            (int)r.stats.backend, (long long)r.n_edges);
+    gridemst_result_free(&r);
+    o.result = GRIDEMST_RESULT_DEVICE;
+    REQUIRE(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err) != GRIDEMST_OK, "a device result was accepted");
+    xyz[3] = NAN; /* point 1, in the second of two slices */
+    o = cpu_options(2, GRIDEMST_PRECISION_FLOAT);
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INPUT);
+    REQUIRE(strstr(err.message, "point 1 ") != NULL, "message: %s", err.message);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- regions */
+
+/* The key range of `cells` consecutive cells of a level from cell `first`. */
+static gemst_key_range cell_range(int dim, int level, uint64_t first, uint64_t cells)
+{
+    const int free_bits = dim * ((dim == 2 ? 32 : 21) - level);
+    gemst_key_range r = {first << free_bits, ((first + cells) << free_bits) - 1};
+    return r;
+}
+
+static double box_gap2(int dim, const gemst_box *a, const gemst_box *b)
+{
+    double s = 0.0;
+    for (int d = 0; d < dim; d++) {
+        double g = a->hi[d] < b->lo[d] ? b->lo[d] - a->hi[d] : b->hi[d] < a->lo[d] ? a->lo[d] - b->hi[d] : 0.0;
+        s += g * g;
+    }
+    return s;
+}
+
+/* Cell k of a level in Morton order: bit j of axis d is bit dim j + d of k. */
+static void morton_cell(const gemst_region_space *sp, int level, uint64_t k, gemst_box *b)
+{
+    const int dim = sp->dim;
+    const double side = sp->span / (double)((uint64_t)1 << level);
+    for (int d = 0; d < 3; d++) {
+        uint64_t c = 0;
+        for (int j = 0; d < dim && j < level; j++)
+            c |= (k >> (dim * j + d) & 1) << j;
+        b->lo[d] = d < dim ? sp->base + (double)c * side : 0.0;
+        b->hi[d] = d < dim ? b->lo[d] + side : 0.0;
+    }
+}
+
+/* Over ranges of whole cells of a coarse level, the distance from a point
+ * or box to a range is the least over its cells, and to what lies outside
+ * the least over the others; in the key spaces of both precisions. */
+START_TEST(test_region_distances)
+{
+    const int dim = 2 + _i % 2, level = dim == 2 ? 4 : 3;
+    const gemst_region_space space = gemst_region_space_of(dim, _i / 2), *sp = &space;
+    const uint64_t cells = (uint64_t)1 << (dim * level);
+    uint64_t seed = 99 + (uint64_t)_i;
+    gemst_box *box = xcalloc(cells, sizeof *box);
+    for (uint64_t k = 0; k < cells; k++) {
+        morton_cell(sp, level, k, &box[k]);
+        gemst_box b;
+        gemst_region_cell_box(sp, cell_range(dim, level, k, 1).first, level, &b);
+        REQUIRE(memcmp(&b, &box[k], sizeof b) == 0, "%dD: cell %llu's box", dim, (unsigned long long)k);
+    }
+    for (int trial = 0; trial < 300; trial++) {
+        const uint64_t first = rng_below(&seed, cells), count = 1 + rng_below(&seed, cells - first);
+        const gemst_key_range r = cell_range(dim, level, first, count);
+        gemst_box q;
+        for (int d = 0; d < 3; d++) {
+            q.lo[d] = d < dim ? sp->base + sp->span * (rng_unit(&seed) * 1.2 - 0.1) : 0.0;
+            q.hi[d] = d < dim && trial % 2 ? q.lo[d] + sp->span * 0.2 * rng_unit(&seed) : q.lo[d];
+        }
+        double in = INFINITY, out = INFINITY;
+        for (uint64_t k = 0; k < cells; k++) {
+            double g = box_gap2(dim, &q, &box[k]);
+            if (k >= first && k < first + count)
+                in = g < in ? g : in;
+            else
+                out = g < out ? g : out;
+        }
+        double got_in = gemst_region_dist2(sp, &q, r, INFINITY), got_out = gemst_region_outside_dist2(sp, &q, r);
+        REQUIRE(fabs(got_in - in) <= 4e-15 && (isinf(out) ? isinf(got_out) : fabs(got_out - out) <= 4e-15),
+                "%dD, cells %llu + %llu: distances %.17g and %.17g, brute force %.17g and %.17g", dim,
+                (unsigned long long)first, (unsigned long long)count, got_in, got_out, in, out);
+        REQUIRE(gemst_region_dist2(sp, &q, r, in / 2) >= in / 2 || in == 0.0, "%dD: the cap was not kept", dim);
+    }
+    /* keys of points lie in their cells: a point's distance to its key's range is 0, also just
+     * below a cell's face, where computing the key in rounded arithmetic would cross it */
+    for (int trial = 0; trial < 1000; trial++) {
+        double p[3] = {rng_unit(&seed), rng_unit(&seed), dim == 3 ? rng_unit(&seed) : 0.0};
+        for (int d = 0; d < dim; d++)
+            p[d] = sp->base + sp->span * p[d];
+        if (trial % 10 == 0)
+            p[trial % dim] = sp->base + sp->span; /* the box's far face */
+        if (trial % 10 == 1 && sp->base < 0.0)
+            p[trial % dim] = -0x1p-60; /* below the middle face */
+        const uint64_t key = gemst_region_key(sp, p);
+        const gemst_box at = {{p[0], p[1], p[2]}, {p[0], p[1], p[2]}};
+        REQUIRE(gemst_region_dist2(sp, &at, (gemst_key_range){key, key}, INFINITY) == 0.0,
+                "%dD: a point off its own key's cell", dim);
+    }
+    free(box);
+}
+END_TEST
+
+static Suite *parts_suite(void)
+{
+    Suite *s = suite_create("parts");
+    TCase *tc = tcase_create("same_tree");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_same_tree, 0, 2 * SET_COUNT);
+    tcase_add_test(tc, test_local_options);
+    tcase_add_test(tc, test_tiny_sets);
+    tcase_add_test(tc, test_all_equal);
+    suite_add_tcase(s, tc);
+    TCase *te = tcase_create("interface");
+    tcase_add_test(te, test_progress);
+    tcase_add_test(te, test_bad_options);
+    tcase_add_loop_test(te, test_region_distances, 0, 4);
+    suite_add_tcase(s, te);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(parts_suite());
+}
