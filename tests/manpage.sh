@@ -1,7 +1,8 @@
 #!/bin/sh
 # doc/gridemst.1 documents the options gridemst --help prints, no more and
-# no fewer, and renders without warnings where groff or man is installed
-# (tests/testlib.sh says how it is run).
+# no fewer; doc/gridemst.3 the functions src/gridemst.h declares, no more
+# and no fewer; and both render without warnings where groff or man is
+# installed (tests/testlib.sh says how it is run).
 
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
@@ -31,18 +32,44 @@ while read -r option; do
     fail "$page documents $option, which gridemst --help does not print"
 done <"$tmp/unknown"
 
-# -ww (man: --warnings=w): every warning; -z: format, print nothing.
-if command -v groff >/dev/null 2>&1; then
-    groff -man -ww -z "$page" >"$tmp/warnings" 2>&1
-elif command -v man >/dev/null 2>&1; then
-    man --warnings=w -l "$page" >/dev/null 2>"$tmp/warnings"
-else
-    echo "note: neither groff nor man is installed: the page was not rendered"
-    : >"$tmp/warnings"
+# The library's functions: in the header each public declaration starts
+# with GRIDEMST_API and its return type; in the page each is named in the
+# SYNOPSIS, on a .B or .BI line, before its opening parenthesis.
+library=$top_srcdir/doc/gridemst.3
+header=$top_srcdir/src/gridemst.h
+sed -n 's/^GRIDEMST_API [^(]*[ *]\(gridemst_[a-z0-9_]*\)(.*/\1/p' "$header" | sort >"$tmp/header_functions"
+sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$library" |
+    sed -n 's/^\.BI\{0,1\} "[^(]*[ *]\(gridemst_[a-z0-9_]*\)(.*/\1/p' | sort >"$tmp/library_functions"
+if [ ! -s "$tmp/header_functions" ] || [ ! -s "$tmp/library_functions" ]; then
+    echo "ERROR: no functions found in $header or in $library"
+    exit 99
 fi
-if [ -s "$tmp/warnings" ]; then
-    fail "$page renders with warnings:"
-    cat "$tmp/warnings"
-fi
+comm -23 "$tmp/header_functions" "$tmp/library_functions" >"$tmp/undocumented"
+comm -13 "$tmp/header_functions" "$tmp/library_functions" >"$tmp/unknown"
+while read -r function; do
+    fail "$header declares $function, which $library does not document"
+done <"$tmp/undocumented"
+while read -r function; do
+    fail "$library documents $function, which $header does not declare"
+done <"$tmp/unknown"
+
+# renders PAGE: the page renders without warnings (-ww, man: --warnings=w:
+# every warning; -z: format, print nothing).
+renders() {
+    if command -v groff >/dev/null 2>&1; then
+        groff -man -ww -z "$1" >"$tmp/warnings" 2>&1
+    elif command -v man >/dev/null 2>&1; then
+        man --warnings=w -l "$1" >/dev/null 2>"$tmp/warnings"
+    else
+        echo "note: neither groff nor man is installed: $1 was not rendered"
+        : >"$tmp/warnings"
+    fi
+    if [ -s "$tmp/warnings" ]; then
+        fail "$1 renders with warnings:"
+        cat "$tmp/warnings"
+    fi
+}
+renders "$page"
+renders "$library"
 
 finish
