@@ -33,7 +33,7 @@ points on the device to the tree on the device). Each peer's tree weight matched
 gridemst's to a relative {rtol} unless a "weight agrees" column says otherwise.
 """
 
-PLOTS_AFTER = {"uniform3d": ["time", "mfeatures", "floor_ratio"], "gridvsbvh": ["gridvsbvh"]}
+PLOTS_AFTER = {"uniform3d": ["time", "mfeatures", "floor_ratio"], "gridvsbvh": ["gridvsbvh", "gridvsbvh-findmin1"]}
 
 
 def image(name):
@@ -43,7 +43,7 @@ def image(name):
 def plots_for(suite, present):
     if suite == "operators":
         return sorted(n for n in present if n.startswith("operators-"))
-    return [n for n in PLOTS_AFTER.get(suite, []) if n in present]
+    return [n for n in PLOTS_AFTER.get(suite, []) + [f"peers-{suite}"] if n in present]
 
 
 def peers_paragraph(meta, order):

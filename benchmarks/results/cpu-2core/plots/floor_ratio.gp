@@ -5,16 +5,22 @@ set encoding utf8
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
-set ylabel "EMST time / floor"
+set ylabel "EMST time / floor, bars: min to max"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
 unset logscale y
 set format y '%g'
-set yrange [0:*]
 set title "EMST time over one all-points nearest-neighbour query, CPU backend"
-plot 'ratio-2d.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 7 dt 1 lw 2 title 'uniform 2D', \
-  'ratio-3d.dat' using 1:2 with linespoints lc rgb '#d62728' pt 5 dt 1 lw 2 title 'uniform 3D', \
-  'ratio-tsplib.dat' using 1:2 with points lc rgb '#2ca02c' pt 9 dt 1 lw 2 title 'TSPLIB'
+set yrange [0:79.3547]
+set label "uniform 3D" at graph 1.04, graph 0.0897 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+set label "TSPLIB instances" at graph 1.04, graph 0.1280 left tc rgb '#2ca02c' point pt 9 lc rgb '#2ca02c' offset char 1,0
+set label "uniform 2D" at graph 1.04, graph 0.1663 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+plot 'ratio-2d.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'ratio-3d.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle, \
+  'ratio-tsplib.dat' using 1:2:3:4 with yerrorbars lc rgb '#2ca02c' pt 9 dt 1 lw 2 notitle
+unset label
 unset multiplot
 set output
 set terminal svg size 900,600 dynamic font "Sans,11"
@@ -24,15 +30,21 @@ set encoding utf8
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
-set ylabel "EMST time / floor"
+set ylabel "EMST time / floor, bars: min to max"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
 unset logscale y
 set format y '%g'
-set yrange [0:*]
 set title "EMST time over one all-points nearest-neighbour query, CPU backend"
-plot 'ratio-2d.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 7 dt 1 lw 2 title 'uniform 2D', \
-  'ratio-3d.dat' using 1:2 with linespoints lc rgb '#d62728' pt 5 dt 1 lw 2 title 'uniform 3D', \
-  'ratio-tsplib.dat' using 1:2 with points lc rgb '#2ca02c' pt 9 dt 1 lw 2 title 'TSPLIB'
+set yrange [0:79.3547]
+set label "uniform 3D" at graph 1.04, graph 0.0897 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+set label "TSPLIB instances" at graph 1.04, graph 0.1280 left tc rgb '#2ca02c' point pt 9 lc rgb '#2ca02c' offset char 1,0
+set label "uniform 2D" at graph 1.04, graph 0.1663 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+plot 'ratio-2d.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'ratio-3d.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle, \
+  'ratio-tsplib.dat' using 1:2:3:4 with yerrorbars lc rgb '#2ca02c' pt 9 dt 1 lw 2 notitle
+unset label
 unset multiplot
 set output

@@ -1,146 +1,252 @@
-set terminal pngcairo size 2100,600 font "Sans,11"
+set terminal pngcairo size 1680,800 font "Sans,11"
 set output 'gridvsbvh.png'
 reset
 set encoding utf8
-set multiplot layout 1,3 title "Grid (solid) against BVH (dashed), CPU backend"
+set multiplot layout 2,4 title "Whole solve, grid against BVH, CPU backend; median of the runs, bars: min to max"
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
 set ylabel "median solve time (ms)"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
 unset key
-set title "Whole solve"
-plot 'gridvsbvh-median_ms-uniform-2d-grid.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 1 pt 7 lw 2 title 'uniform 2D, grid', \
-  'gridvsbvh-median_ms-uniform-2d-bvh.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 2 pt 5 lw 2 title 'uniform 2D, bvh', \
-  'gridvsbvh-median_ms-uniform-3d-grid.dat' using 1:2 with linespoints lc rgb '#d62728' dt 1 pt 7 lw 2 title 'uniform 3D, grid', \
-  'gridvsbvh-median_ms-uniform-3d-bvh.dat' using 1:2 with linespoints lc rgb '#d62728' dt 2 pt 5 lw 2 title 'uniform 3D, bvh', \
-  'gridvsbvh-median_ms-normal-2d-grid.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 1 pt 7 lw 2 title 'normal 2D, grid', \
-  'gridvsbvh-median_ms-normal-2d-bvh.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 2 pt 5 lw 2 title 'normal 2D, bvh', \
-  'gridvsbvh-median_ms-normal-3d-grid.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 1 pt 7 lw 2 title 'normal 3D, grid', \
-  'gridvsbvh-median_ms-normal-3d-bvh.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 2 pt 5 lw 2 title 'normal 3D, bvh', \
-  'gridvsbvh-median_ms-clustered-2d-grid.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 1 pt 7 lw 2 title 'clustered 2D, grid', \
-  'gridvsbvh-median_ms-clustered-2d-bvh.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 2 pt 5 lw 2 title 'clustered 2D, bvh', \
-  'gridvsbvh-median_ms-clustered-3d-grid.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 1 pt 7 lw 2 title 'clustered 3D, grid', \
-  'gridvsbvh-median_ms-clustered-3d-bvh.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 2 pt 5 lw 2 title 'clustered 3D, bvh', \
-  'gridvsbvh-median_ms-tsplib-2d-grid.dat' using 1:2 with linespoints lc rgb '#17becf' dt 1 pt 7 lw 2 title 'TSPLIB, grid', \
-  'gridvsbvh-median_ms-tsplib-2d-bvh.dat' using 1:2 with linespoints lc rgb '#17becf' dt 2 pt 5 lw 2 title 'TSPLIB, bvh'
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "uniform 2D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.5014 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.6408 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-uniform-2d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-uniform-2d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
-set ylabel "MFeatures/s = n dim / solve seconds"
+set ylabel "median solve time (ms)"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
 unset key
-set title "Throughput"
-plot 'gridvsbvh-mfeatures_s-uniform-2d-grid.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 1 pt 7 lw 2 title 'uniform 2D, grid', \
-  'gridvsbvh-mfeatures_s-uniform-2d-bvh.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 2 pt 5 lw 2 title 'uniform 2D, bvh', \
-  'gridvsbvh-mfeatures_s-uniform-3d-grid.dat' using 1:2 with linespoints lc rgb '#d62728' dt 1 pt 7 lw 2 title 'uniform 3D, grid', \
-  'gridvsbvh-mfeatures_s-uniform-3d-bvh.dat' using 1:2 with linespoints lc rgb '#d62728' dt 2 pt 5 lw 2 title 'uniform 3D, bvh', \
-  'gridvsbvh-mfeatures_s-normal-2d-grid.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 1 pt 7 lw 2 title 'normal 2D, grid', \
-  'gridvsbvh-mfeatures_s-normal-2d-bvh.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 2 pt 5 lw 2 title 'normal 2D, bvh', \
-  'gridvsbvh-mfeatures_s-normal-3d-grid.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 1 pt 7 lw 2 title 'normal 3D, grid', \
-  'gridvsbvh-mfeatures_s-normal-3d-bvh.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 2 pt 5 lw 2 title 'normal 3D, bvh', \
-  'gridvsbvh-mfeatures_s-clustered-2d-grid.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 1 pt 7 lw 2 title 'clustered 2D, grid', \
-  'gridvsbvh-mfeatures_s-clustered-2d-bvh.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 2 pt 5 lw 2 title 'clustered 2D, bvh', \
-  'gridvsbvh-mfeatures_s-clustered-3d-grid.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 1 pt 7 lw 2 title 'clustered 3D, grid', \
-  'gridvsbvh-mfeatures_s-clustered-3d-bvh.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 2 pt 5 lw 2 title 'clustered 3D, bvh', \
-  'gridvsbvh-mfeatures_s-tsplib-2d-grid.dat' using 1:2 with linespoints lc rgb '#17becf' dt 1 pt 7 lw 2 title 'TSPLIB, grid', \
-  'gridvsbvh-mfeatures_s-tsplib-2d-bvh.dat' using 1:2 with linespoints lc rgb '#17becf' dt 2 pt 5 lw 2 title 'TSPLIB, bvh'
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "uniform 3D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.5993 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.7512 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-uniform-3d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-uniform-3d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
-set ylabel "FindMin1 time, all iterations (ms)"
+set ylabel "median solve time (ms)"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
-set key outside right top vertical box
-set title "FindMin1 (the only step where the indexes differ)"
-plot 'gridvsbvh-findmin1_ms-uniform-2d-grid.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 1 pt 7 lw 2 title 'uniform 2D, grid', \
-  'gridvsbvh-findmin1_ms-uniform-2d-bvh.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 2 pt 5 lw 2 title 'uniform 2D, bvh', \
-  'gridvsbvh-findmin1_ms-uniform-3d-grid.dat' using 1:2 with linespoints lc rgb '#d62728' dt 1 pt 7 lw 2 title 'uniform 3D, grid', \
-  'gridvsbvh-findmin1_ms-uniform-3d-bvh.dat' using 1:2 with linespoints lc rgb '#d62728' dt 2 pt 5 lw 2 title 'uniform 3D, bvh', \
-  'gridvsbvh-findmin1_ms-normal-2d-grid.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 1 pt 7 lw 2 title 'normal 2D, grid', \
-  'gridvsbvh-findmin1_ms-normal-2d-bvh.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 2 pt 5 lw 2 title 'normal 2D, bvh', \
-  'gridvsbvh-findmin1_ms-normal-3d-grid.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 1 pt 7 lw 2 title 'normal 3D, grid', \
-  'gridvsbvh-findmin1_ms-normal-3d-bvh.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 2 pt 5 lw 2 title 'normal 3D, bvh', \
-  'gridvsbvh-findmin1_ms-clustered-2d-grid.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 1 pt 7 lw 2 title 'clustered 2D, grid', \
-  'gridvsbvh-findmin1_ms-clustered-2d-bvh.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 2 pt 5 lw 2 title 'clustered 2D, bvh', \
-  'gridvsbvh-findmin1_ms-clustered-3d-grid.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 1 pt 7 lw 2 title 'clustered 3D, grid', \
-  'gridvsbvh-findmin1_ms-clustered-3d-bvh.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 2 pt 5 lw 2 title 'clustered 3D, bvh', \
-  'gridvsbvh-findmin1_ms-tsplib-2d-grid.dat' using 1:2 with linespoints lc rgb '#17becf' dt 1 pt 7 lw 2 title 'TSPLIB, grid', \
-  'gridvsbvh-findmin1_ms-tsplib-2d-bvh.dat' using 1:2 with linespoints lc rgb '#17becf' dt 2 pt 5 lw 2 title 'TSPLIB, bvh'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "normal 2D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.5562 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.6661 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-normal-2d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-normal-2d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "median solve time (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "normal 3D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.6446 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.7807 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-normal-3d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-normal-3d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "median solve time (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "clustered 2D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.2440 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.3106 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-clustered-2d-grid.dat' using 1:2:3:4 with yerrorbars lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-clustered-2d-bvh.dat' using 1:2:3:4 with yerrorbars lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "median solve time (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "clustered 3D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.2792 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.3618 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-clustered-3d-grid.dat' using 1:2:3:4 with yerrorbars lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-clustered-3d-bvh.dat' using 1:2:3:4 with yerrorbars lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "median solve time (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "TSPLIB instances"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.7467 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.8409 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-tsplib-2d-grid.dat' using 1:2:3:4 with yerrorbars lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-tsplib-2d-bvh.dat' using 1:2:3:4 with yerrorbars lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
 unset multiplot
 set output
-set terminal svg size 2100,600 dynamic font "Sans,11"
+set terminal svg size 1680,800 dynamic font "Sans,11"
 set output 'gridvsbvh.svg'
 reset
 set encoding utf8
-set multiplot layout 1,3 title "Grid (solid) against BVH (dashed), CPU backend"
+set multiplot layout 2,4 title "Whole solve, grid against BVH, CPU backend; median of the runs, bars: min to max"
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
 set ylabel "median solve time (ms)"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
 unset key
-set title "Whole solve"
-plot 'gridvsbvh-median_ms-uniform-2d-grid.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 1 pt 7 lw 2 title 'uniform 2D, grid', \
-  'gridvsbvh-median_ms-uniform-2d-bvh.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 2 pt 5 lw 2 title 'uniform 2D, bvh', \
-  'gridvsbvh-median_ms-uniform-3d-grid.dat' using 1:2 with linespoints lc rgb '#d62728' dt 1 pt 7 lw 2 title 'uniform 3D, grid', \
-  'gridvsbvh-median_ms-uniform-3d-bvh.dat' using 1:2 with linespoints lc rgb '#d62728' dt 2 pt 5 lw 2 title 'uniform 3D, bvh', \
-  'gridvsbvh-median_ms-normal-2d-grid.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 1 pt 7 lw 2 title 'normal 2D, grid', \
-  'gridvsbvh-median_ms-normal-2d-bvh.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 2 pt 5 lw 2 title 'normal 2D, bvh', \
-  'gridvsbvh-median_ms-normal-3d-grid.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 1 pt 7 lw 2 title 'normal 3D, grid', \
-  'gridvsbvh-median_ms-normal-3d-bvh.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 2 pt 5 lw 2 title 'normal 3D, bvh', \
-  'gridvsbvh-median_ms-clustered-2d-grid.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 1 pt 7 lw 2 title 'clustered 2D, grid', \
-  'gridvsbvh-median_ms-clustered-2d-bvh.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 2 pt 5 lw 2 title 'clustered 2D, bvh', \
-  'gridvsbvh-median_ms-clustered-3d-grid.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 1 pt 7 lw 2 title 'clustered 3D, grid', \
-  'gridvsbvh-median_ms-clustered-3d-bvh.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 2 pt 5 lw 2 title 'clustered 3D, bvh', \
-  'gridvsbvh-median_ms-tsplib-2d-grid.dat' using 1:2 with linespoints lc rgb '#17becf' dt 1 pt 7 lw 2 title 'TSPLIB, grid', \
-  'gridvsbvh-median_ms-tsplib-2d-bvh.dat' using 1:2 with linespoints lc rgb '#17becf' dt 2 pt 5 lw 2 title 'TSPLIB, bvh'
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "uniform 2D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.5014 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.6408 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-uniform-2d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-uniform-2d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
-set ylabel "MFeatures/s = n dim / solve seconds"
+set ylabel "median solve time (ms)"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
 unset key
-set title "Throughput"
-plot 'gridvsbvh-mfeatures_s-uniform-2d-grid.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 1 pt 7 lw 2 title 'uniform 2D, grid', \
-  'gridvsbvh-mfeatures_s-uniform-2d-bvh.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 2 pt 5 lw 2 title 'uniform 2D, bvh', \
-  'gridvsbvh-mfeatures_s-uniform-3d-grid.dat' using 1:2 with linespoints lc rgb '#d62728' dt 1 pt 7 lw 2 title 'uniform 3D, grid', \
-  'gridvsbvh-mfeatures_s-uniform-3d-bvh.dat' using 1:2 with linespoints lc rgb '#d62728' dt 2 pt 5 lw 2 title 'uniform 3D, bvh', \
-  'gridvsbvh-mfeatures_s-normal-2d-grid.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 1 pt 7 lw 2 title 'normal 2D, grid', \
-  'gridvsbvh-mfeatures_s-normal-2d-bvh.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 2 pt 5 lw 2 title 'normal 2D, bvh', \
-  'gridvsbvh-mfeatures_s-normal-3d-grid.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 1 pt 7 lw 2 title 'normal 3D, grid', \
-  'gridvsbvh-mfeatures_s-normal-3d-bvh.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 2 pt 5 lw 2 title 'normal 3D, bvh', \
-  'gridvsbvh-mfeatures_s-clustered-2d-grid.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 1 pt 7 lw 2 title 'clustered 2D, grid', \
-  'gridvsbvh-mfeatures_s-clustered-2d-bvh.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 2 pt 5 lw 2 title 'clustered 2D, bvh', \
-  'gridvsbvh-mfeatures_s-clustered-3d-grid.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 1 pt 7 lw 2 title 'clustered 3D, grid', \
-  'gridvsbvh-mfeatures_s-clustered-3d-bvh.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 2 pt 5 lw 2 title 'clustered 3D, bvh', \
-  'gridvsbvh-mfeatures_s-tsplib-2d-grid.dat' using 1:2 with linespoints lc rgb '#17becf' dt 1 pt 7 lw 2 title 'TSPLIB, grid', \
-  'gridvsbvh-mfeatures_s-tsplib-2d-bvh.dat' using 1:2 with linespoints lc rgb '#17becf' dt 2 pt 5 lw 2 title 'TSPLIB, bvh'
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "uniform 3D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.5993 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.7512 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-uniform-3d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-uniform-3d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
-set ylabel "FindMin1 time, all iterations (ms)"
+set ylabel "median solve time (ms)"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
-set key outside right top vertical box
-set title "FindMin1 (the only step where the indexes differ)"
-plot 'gridvsbvh-findmin1_ms-uniform-2d-grid.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 1 pt 7 lw 2 title 'uniform 2D, grid', \
-  'gridvsbvh-findmin1_ms-uniform-2d-bvh.dat' using 1:2 with linespoints lc rgb '#1f77b4' dt 2 pt 5 lw 2 title 'uniform 2D, bvh', \
-  'gridvsbvh-findmin1_ms-uniform-3d-grid.dat' using 1:2 with linespoints lc rgb '#d62728' dt 1 pt 7 lw 2 title 'uniform 3D, grid', \
-  'gridvsbvh-findmin1_ms-uniform-3d-bvh.dat' using 1:2 with linespoints lc rgb '#d62728' dt 2 pt 5 lw 2 title 'uniform 3D, bvh', \
-  'gridvsbvh-findmin1_ms-normal-2d-grid.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 1 pt 7 lw 2 title 'normal 2D, grid', \
-  'gridvsbvh-findmin1_ms-normal-2d-bvh.dat' using 1:2 with linespoints lc rgb '#2ca02c' dt 2 pt 5 lw 2 title 'normal 2D, bvh', \
-  'gridvsbvh-findmin1_ms-normal-3d-grid.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 1 pt 7 lw 2 title 'normal 3D, grid', \
-  'gridvsbvh-findmin1_ms-normal-3d-bvh.dat' using 1:2 with linespoints lc rgb '#ff7f0e' dt 2 pt 5 lw 2 title 'normal 3D, bvh', \
-  'gridvsbvh-findmin1_ms-clustered-2d-grid.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 1 pt 7 lw 2 title 'clustered 2D, grid', \
-  'gridvsbvh-findmin1_ms-clustered-2d-bvh.dat' using 1:2 with linespoints lc rgb '#9467bd' dt 2 pt 5 lw 2 title 'clustered 2D, bvh', \
-  'gridvsbvh-findmin1_ms-clustered-3d-grid.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 1 pt 7 lw 2 title 'clustered 3D, grid', \
-  'gridvsbvh-findmin1_ms-clustered-3d-bvh.dat' using 1:2 with linespoints lc rgb '#8c564b' dt 2 pt 5 lw 2 title 'clustered 3D, bvh', \
-  'gridvsbvh-findmin1_ms-tsplib-2d-grid.dat' using 1:2 with linespoints lc rgb '#17becf' dt 1 pt 7 lw 2 title 'TSPLIB, grid', \
-  'gridvsbvh-findmin1_ms-tsplib-2d-bvh.dat' using 1:2 with linespoints lc rgb '#17becf' dt 2 pt 5 lw 2 title 'TSPLIB, bvh'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "normal 2D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.5562 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.6661 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-normal-2d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-normal-2d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "median solve time (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "normal 3D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.6446 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.7807 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-normal-3d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-normal-3d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "median solve time (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "clustered 2D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.2440 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.3106 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-clustered-2d-grid.dat' using 1:2:3:4 with yerrorbars lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-clustered-2d-bvh.dat' using 1:2:3:4 with yerrorbars lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "median solve time (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "clustered 3D"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.2792 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.3618 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-clustered-3d-grid.dat' using 1:2:3:4 with yerrorbars lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-clustered-3d-bvh.dat' using 1:2:3:4 with yerrorbars lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "median solve time (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [5000:400000]
+set title "TSPLIB instances"
+set yrange [10:1000]
+set label "grid" at graph 1.04, graph 0.7467 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.8409 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-tsplib-2d-grid.dat' using 1:2:3:4 with yerrorbars lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-tsplib-2d-bvh.dat' using 1:2:3:4 with yerrorbars lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
 unset multiplot
 set output

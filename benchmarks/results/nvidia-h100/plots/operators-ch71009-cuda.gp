@@ -1,80 +1,110 @@
-set terminal pngcairo size 1560,480 font "Sans,11"
+set terminal pngcairo size 1800,520 font "Sans,11"
 set output 'operators-ch71009-cuda.png'
 reset
 set encoding utf8
-set multiplot layout 1,3 title "ch71009 (n = 71,009), NVIDIA H100 80GB HBM3: accumulated operator time by iteration (static pruning: its candidate search counts in iteration 1)"
+set multiplot layout 1,3 title "ch71009 (n = 71,009), NVIDIA H100 80GB HBM3: accumulated operator time by iteration, median of the runs, bars: min to max\n(static pruning: its candidate search counts in iteration 1)"
 set title "FindMin1 by pruning (FindMin2 atomic)"
 set xlabel "Borůvka iteration"
 set ylabel "accumulated FindMin1 time (ms)"
-unset logscale y
+set logscale y
 set xtics 1
-set key below horizontal
+unset key
+set rmargin 16
 set grid lc rgb '#dddddd'
-plot 'operators-ch71009-cuda-a-0.dat' using 1:2 with linespoints lc rgb '#9467bd' pt 7 dt 1 lw 2 title 'none', \
-  'operators-ch71009-cuda-a-1.dat' using 1:2 with linespoints lc rgb '#ff7f0e' pt 5 dt 1 lw 2 title 'dynamic', \
-  'operators-ch71009-cuda-a-2.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 9 dt 1 lw 2 title 'static'
-unset logscale y
+set yrange [0.1:10]
+set label "static" at graph 1.04, graph 0.5100 left tc rgb '#1f77b4' point pt 9 lc rgb '#1f77b4' offset char 1,0
+set label "none" at graph 1.04, graph 0.6417 left tc rgb '#9467bd' point pt 7 lc rgb '#9467bd' offset char 1,0
+set label "dynamic" at graph 1.04, graph 0.7294 left tc rgb '#ff7f0e' point pt 5 lc rgb '#ff7f0e' offset char 1,0
+plot 'operators-ch71009-cuda-0-0.dat' using 1:2:3:4 with yerrorlines lc rgb '#9467bd' pt 7 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-0-1.dat' using 1:2:3:4 with yerrorlines lc rgb '#ff7f0e' pt 5 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-0-2.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 9 dt 1 lw 2 notitle
+unset label
 set title "FindMin2 by method (static pruning)"
 set xlabel "Borůvka iteration"
 set ylabel "accumulated FindMin2 time (ms)"
 set logscale y
 set xtics 1
-set key below horizontal
+unset key
+set rmargin 16
 set grid lc rgb '#dddddd'
-plot 'operators-ch71009-cuda-b-0.dat' using 1:2 with linespoints lc rgb '#d62728' pt 7 dt 1 lw 2 title 'list', \
-  'operators-ch71009-cuda-b-1.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 9 dt 1 lw 2 title 'atomic'
-unset logscale y
+set yrange [0.001:1]
+set label "atomic" at graph 1.04, graph 0.6843 left tc rgb '#1f77b4' point pt 9 lc rgb '#1f77b4' offset char 1,0
+set label "list" at graph 1.04, graph 0.9319 left tc rgb '#d62728' point pt 7 lc rgb '#d62728' offset char 1,0
+plot 'operators-ch71009-cuda-1-0.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 7 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-1-1.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 9 dt 1 lw 2 notitle
+unset label
 set title "Every operator (static, atomic)"
 set xlabel "Borůvka iteration"
 set ylabel "accumulated time (ms)"
 set logscale y
 set xtics 1
-set key below horizontal
+unset key
+set rmargin 16
 set grid lc rgb '#dddddd'
-plot 'operators-ch71009-cuda-c-0.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 7 dt 1 lw 2 title 'FindMin1', \
-  'operators-ch71009-cuda-c-1.dat' using 1:2 with linespoints lc rgb '#d62728' pt 5 dt 1 lw 2 title 'FindMin2', \
-  'operators-ch71009-cuda-c-2.dat' using 1:2 with linespoints lc rgb '#2ca02c' pt 9 dt 1 lw 2 title 'connect (union)', \
-  'operators-ch71009-cuda-c-3.dat' using 1:2 with linespoints lc rgb '#ff7f0e' pt 11 dt 1 lw 2 title 'flatten'
-unset logscale y
+set yrange [0.001:10]
+set label "connect (union)" at graph 1.04, graph 0.4298 left tc rgb '#2ca02c' point pt 9 lc rgb '#2ca02c' offset char 1,0
+set label "FindMin2" at graph 1.04, graph 0.5132 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+set label "flatten" at graph 1.04, graph 0.5861 left tc rgb '#ff7f0e' point pt 11 lc rgb '#ff7f0e' offset char 1,0
+set label "FindMin1" at graph 1.04, graph 0.7550 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+plot 'operators-ch71009-cuda-2-0.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-2-1.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-2-2.dat' using 1:2:3:4 with yerrorlines lc rgb '#2ca02c' pt 9 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-2-3.dat' using 1:2:3:4 with yerrorlines lc rgb '#ff7f0e' pt 11 dt 1 lw 2 notitle
+unset label
 unset multiplot
 set output
-set terminal svg size 1560,480 dynamic font "Sans,11"
+set terminal svg size 1800,520 dynamic font "Sans,11"
 set output 'operators-ch71009-cuda.svg'
 reset
 set encoding utf8
-set multiplot layout 1,3 title "ch71009 (n = 71,009), NVIDIA H100 80GB HBM3: accumulated operator time by iteration (static pruning: its candidate search counts in iteration 1)"
+set multiplot layout 1,3 title "ch71009 (n = 71,009), NVIDIA H100 80GB HBM3: accumulated operator time by iteration, median of the runs, bars: min to max\n(static pruning: its candidate search counts in iteration 1)"
 set title "FindMin1 by pruning (FindMin2 atomic)"
 set xlabel "Borůvka iteration"
 set ylabel "accumulated FindMin1 time (ms)"
-unset logscale y
+set logscale y
 set xtics 1
-set key below horizontal
+unset key
+set rmargin 16
 set grid lc rgb '#dddddd'
-plot 'operators-ch71009-cuda-a-0.dat' using 1:2 with linespoints lc rgb '#9467bd' pt 7 dt 1 lw 2 title 'none', \
-  'operators-ch71009-cuda-a-1.dat' using 1:2 with linespoints lc rgb '#ff7f0e' pt 5 dt 1 lw 2 title 'dynamic', \
-  'operators-ch71009-cuda-a-2.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 9 dt 1 lw 2 title 'static'
-unset logscale y
+set yrange [0.1:10]
+set label "static" at graph 1.04, graph 0.5100 left tc rgb '#1f77b4' point pt 9 lc rgb '#1f77b4' offset char 1,0
+set label "none" at graph 1.04, graph 0.6417 left tc rgb '#9467bd' point pt 7 lc rgb '#9467bd' offset char 1,0
+set label "dynamic" at graph 1.04, graph 0.7294 left tc rgb '#ff7f0e' point pt 5 lc rgb '#ff7f0e' offset char 1,0
+plot 'operators-ch71009-cuda-0-0.dat' using 1:2:3:4 with yerrorlines lc rgb '#9467bd' pt 7 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-0-1.dat' using 1:2:3:4 with yerrorlines lc rgb '#ff7f0e' pt 5 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-0-2.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 9 dt 1 lw 2 notitle
+unset label
 set title "FindMin2 by method (static pruning)"
 set xlabel "Borůvka iteration"
 set ylabel "accumulated FindMin2 time (ms)"
 set logscale y
 set xtics 1
-set key below horizontal
+unset key
+set rmargin 16
 set grid lc rgb '#dddddd'
-plot 'operators-ch71009-cuda-b-0.dat' using 1:2 with linespoints lc rgb '#d62728' pt 7 dt 1 lw 2 title 'list', \
-  'operators-ch71009-cuda-b-1.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 9 dt 1 lw 2 title 'atomic'
-unset logscale y
+set yrange [0.001:1]
+set label "atomic" at graph 1.04, graph 0.6843 left tc rgb '#1f77b4' point pt 9 lc rgb '#1f77b4' offset char 1,0
+set label "list" at graph 1.04, graph 0.9319 left tc rgb '#d62728' point pt 7 lc rgb '#d62728' offset char 1,0
+plot 'operators-ch71009-cuda-1-0.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 7 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-1-1.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 9 dt 1 lw 2 notitle
+unset label
 set title "Every operator (static, atomic)"
 set xlabel "Borůvka iteration"
 set ylabel "accumulated time (ms)"
 set logscale y
 set xtics 1
-set key below horizontal
+unset key
+set rmargin 16
 set grid lc rgb '#dddddd'
-plot 'operators-ch71009-cuda-c-0.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 7 dt 1 lw 2 title 'FindMin1', \
-  'operators-ch71009-cuda-c-1.dat' using 1:2 with linespoints lc rgb '#d62728' pt 5 dt 1 lw 2 title 'FindMin2', \
-  'operators-ch71009-cuda-c-2.dat' using 1:2 with linespoints lc rgb '#2ca02c' pt 9 dt 1 lw 2 title 'connect (union)', \
-  'operators-ch71009-cuda-c-3.dat' using 1:2 with linespoints lc rgb '#ff7f0e' pt 11 dt 1 lw 2 title 'flatten'
-unset logscale y
+set yrange [0.001:10]
+set label "connect (union)" at graph 1.04, graph 0.4298 left tc rgb '#2ca02c' point pt 9 lc rgb '#2ca02c' offset char 1,0
+set label "FindMin2" at graph 1.04, graph 0.5132 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+set label "flatten" at graph 1.04, graph 0.5861 left tc rgb '#ff7f0e' point pt 11 lc rgb '#ff7f0e' offset char 1,0
+set label "FindMin1" at graph 1.04, graph 0.7550 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+plot 'operators-ch71009-cuda-2-0.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-2-1.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-2-2.dat' using 1:2:3:4 with yerrorlines lc rgb '#2ca02c' pt 9 dt 1 lw 2 notitle, \
+  'operators-ch71009-cuda-2-3.dat' using 1:2:3:4 with yerrorlines lc rgb '#ff7f0e' pt 11 dt 1 lw 2 notitle
+unset label
 unset multiplot
 set output

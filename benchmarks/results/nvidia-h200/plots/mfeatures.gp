@@ -5,14 +5,20 @@ set encoding utf8
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
-set ylabel "MFeatures/s = n * dim / median seconds"
+set ylabel "MFeatures/s = n * dim / median seconds, bars: slowest to fastest"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
-set key bottom right box opaque
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
 set title "Throughput against n, NVIDIA H200 (cuda)"
-plot 'mfeatures-2d.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 7 dt 1 lw 2 title 'uniform 2D', \
-  'mfeatures-3d.dat' using 1:2 with linespoints lc rgb '#d62728' pt 5 dt 1 lw 2 title 'uniform 3D', \
-  'mfeatures-tsplib.dat' using 1:2 with points lc rgb '#2ca02c' pt 9 dt 1 lw 2 title 'TSPLIB'
+set yrange [0.01:1000]
+set label "TSPLIB instances" at graph 1.04, graph 0.8003 left tc rgb '#2ca02c' point pt 9 lc rgb '#2ca02c' offset char 1,0
+set label "uniform 2D" at graph 1.04, graph 0.9191 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "uniform 3D" at graph 1.04, graph 0.9574 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'mfeatures-2d.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'mfeatures-3d.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle, \
+  'mfeatures-tsplib.dat' using 1:2:3:4 with yerrorbars lc rgb '#2ca02c' pt 9 dt 1 lw 2 notitle
+unset label
 unset multiplot
 set output
 set terminal svg size 900,600 dynamic font "Sans,11"
@@ -22,13 +28,19 @@ set encoding utf8
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
-set ylabel "MFeatures/s = n * dim / median seconds"
+set ylabel "MFeatures/s = n * dim / median seconds, bars: slowest to fastest"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
-set key bottom right box opaque
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
 set title "Throughput against n, NVIDIA H200 (cuda)"
-plot 'mfeatures-2d.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 7 dt 1 lw 2 title 'uniform 2D', \
-  'mfeatures-3d.dat' using 1:2 with linespoints lc rgb '#d62728' pt 5 dt 1 lw 2 title 'uniform 3D', \
-  'mfeatures-tsplib.dat' using 1:2 with points lc rgb '#2ca02c' pt 9 dt 1 lw 2 title 'TSPLIB'
+set yrange [0.01:1000]
+set label "TSPLIB instances" at graph 1.04, graph 0.8003 left tc rgb '#2ca02c' point pt 9 lc rgb '#2ca02c' offset char 1,0
+set label "uniform 2D" at graph 1.04, graph 0.9191 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "uniform 3D" at graph 1.04, graph 0.9574 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'mfeatures-2d.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'mfeatures-3d.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle, \
+  'mfeatures-tsplib.dat' using 1:2:3:4 with yerrorbars lc rgb '#2ca02c' pt 9 dt 1 lw 2 notitle
+unset label
 unset multiplot
 set output

@@ -5,15 +5,24 @@ set encoding utf8
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
-set ylabel "median solve time (ms)"
+set ylabel "median solve time (ms), bars: min to max"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
-set title "EMST time against n, NVIDIA H200 (cuda)"
-plot 'time-2d.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 7 dt 1 lw 2 title 'uniform 2D: EMST', \
-  'floor-2d.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 6 dt 2 lw 1.5 title 'uniform 2D: floor (one all-points NN query)', \
-  'time-3d.dat' using 1:2 with linespoints lc rgb '#d62728' pt 5 dt 1 lw 2 title 'uniform 3D: EMST', \
-  'floor-3d.dat' using 1:2 with linespoints lc rgb '#d62728' pt 6 dt 2 lw 1.5 title 'uniform 3D: floor (one all-points NN query)', \
-  'time-tsplib.dat' using 1:2 with points lc rgb '#2ca02c' pt 9 dt 1 lw 2 title 'TSPLIB: EMST'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set title "EMST time against n, NVIDIA H200 (cuda)\nfloor (dashed): one all-points nearest-neighbour query"
+set yrange [0.01:1000]
+set label "TSPLIB instances" at graph 1.04, graph 0.5201 left tc rgb '#2ca02c' point pt 9 lc rgb '#2ca02c' offset char 1,0
+set label "uniform 2D: floor" at graph 1.04, graph 0.6351 left tc rgb '#1f77b4' point pt 6 lc rgb '#1f77b4' offset char 1,0
+set label "uniform 3D: floor" at graph 1.04, graph 0.7257 left tc rgb '#d62728' point pt 6 lc rgb '#d62728' offset char 1,0
+set label "uniform 2D" at graph 1.04, graph 0.9411 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "uniform 3D" at graph 1.04, graph 0.9794 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'time-2d.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'time-3d.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle, \
+  'time-tsplib.dat' using 1:2:3:4 with yerrorbars lc rgb '#2ca02c' pt 9 dt 1 lw 2 notitle, \
+  'floor-2d.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 6 dt 2 lw 2 notitle, \
+  'floor-3d.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 6 dt 2 lw 2 notitle
+unset label
 unset multiplot
 set output
 set terminal svg size 900,600 dynamic font "Sans,11"
@@ -23,14 +32,23 @@ set encoding utf8
 set logscale xy
 set format x "10^{%L}"
 set xlabel "points n"
-set ylabel "median solve time (ms)"
+set ylabel "median solve time (ms), bars: min to max"
 set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
-set key top left box opaque
-set title "EMST time against n, NVIDIA H200 (cuda)"
-plot 'time-2d.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 7 dt 1 lw 2 title 'uniform 2D: EMST', \
-  'floor-2d.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 6 dt 2 lw 1.5 title 'uniform 2D: floor (one all-points NN query)', \
-  'time-3d.dat' using 1:2 with linespoints lc rgb '#d62728' pt 5 dt 1 lw 2 title 'uniform 3D: EMST', \
-  'floor-3d.dat' using 1:2 with linespoints lc rgb '#d62728' pt 6 dt 2 lw 1.5 title 'uniform 3D: floor (one all-points NN query)', \
-  'time-tsplib.dat' using 1:2 with points lc rgb '#2ca02c' pt 9 dt 1 lw 2 title 'TSPLIB: EMST'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set title "EMST time against n, NVIDIA H200 (cuda)\nfloor (dashed): one all-points nearest-neighbour query"
+set yrange [0.01:1000]
+set label "TSPLIB instances" at graph 1.04, graph 0.5201 left tc rgb '#2ca02c' point pt 9 lc rgb '#2ca02c' offset char 1,0
+set label "uniform 2D: floor" at graph 1.04, graph 0.6351 left tc rgb '#1f77b4' point pt 6 lc rgb '#1f77b4' offset char 1,0
+set label "uniform 3D: floor" at graph 1.04, graph 0.7257 left tc rgb '#d62728' point pt 6 lc rgb '#d62728' offset char 1,0
+set label "uniform 2D" at graph 1.04, graph 0.9411 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "uniform 3D" at graph 1.04, graph 0.9794 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'time-2d.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'time-3d.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle, \
+  'time-tsplib.dat' using 1:2:3:4 with yerrorbars lc rgb '#2ca02c' pt 9 dt 1 lw 2 notitle, \
+  'floor-2d.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 6 dt 2 lw 2 notitle, \
+  'floor-3d.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 6 dt 2 lw 2 notitle
+unset label
 unset multiplot
 set output

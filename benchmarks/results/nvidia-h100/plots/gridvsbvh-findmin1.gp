@@ -1,0 +1,252 @@
+set terminal pngcairo size 1680,800 font "Sans,11"
+set output 'gridvsbvh-findmin1.png'
+reset
+set encoding utf8
+set multiplot layout 2,4 title "FindMin1, the only step where they differ, grid against BVH, NVIDIA H100 80GB HBM3 (cuda); median of the runs"
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "uniform 2D"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.6357 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.7625 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-uniform-2d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-uniform-2d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "uniform 3D"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.6906 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.8399 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-uniform-3d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-uniform-3d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "normal 2D"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.6529 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.7585 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-normal-2d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-normal-2d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "normal 3D"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.7343 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.8372 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-normal-3d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-normal-3d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "clustered 2D"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.7126 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.7792 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-clustered-2d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-clustered-2d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "clustered 3D"
+set yrange [0.1:100]
+set label "BVH" at graph 1.04, graph 0.8338 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+set label "grid" at graph 1.04, graph 0.9005 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+plot 'gridvsbvh-findmin1-clustered-3d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-clustered-3d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "TSPLIB instances"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.2341 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.3116 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-tsplib-2d-grid.dat' using 1:2:3:4 with yerrorbars lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-tsplib-2d-bvh.dat' using 1:2:3:4 with yerrorbars lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+unset multiplot
+set output
+set terminal svg size 1680,800 dynamic font "Sans,11"
+set output 'gridvsbvh-findmin1.svg'
+reset
+set encoding utf8
+set multiplot layout 2,4 title "FindMin1, the only step where they differ, grid against BVH, NVIDIA H100 80GB HBM3 (cuda); median of the runs"
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "uniform 2D"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.6357 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.7625 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-uniform-2d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-uniform-2d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "uniform 3D"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.6906 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.8399 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-uniform-3d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-uniform-3d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "normal 2D"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.6529 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.7585 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-normal-2d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-normal-2d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "normal 3D"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.7343 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.8372 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-normal-3d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-normal-3d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "clustered 2D"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.7126 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.7792 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-clustered-2d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-clustered-2d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "clustered 3D"
+set yrange [0.1:100]
+set label "BVH" at graph 1.04, graph 0.8338 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+set label "grid" at graph 1.04, graph 0.9005 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+plot 'gridvsbvh-findmin1-clustered-3d-grid.dat' using 1:2:3:4 with yerrorlines lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-clustered-3d-bvh.dat' using 1:2:3:4 with yerrorlines lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+set logscale xy
+set format x "10^{%L}"
+set xlabel "points n"
+set ylabel "FindMin1 time, all iterations (ms)"
+set grid xtics ytics mxtics mytics lw 0.5 lc rgb '#dddddd'
+unset key
+set rmargin 30
+set offsets graph 0.02, graph 0.02, 0, 0
+set rmargin 10
+set xrange [42950:2e+07]
+set title "TSPLIB instances"
+set yrange [0.1:100]
+set label "grid" at graph 1.04, graph 0.2341 left tc rgb '#1f77b4' point pt 7 lc rgb '#1f77b4' offset char 1,0
+set label "BVH" at graph 1.04, graph 0.3116 left tc rgb '#d62728' point pt 5 lc rgb '#d62728' offset char 1,0
+plot 'gridvsbvh-findmin1-tsplib-2d-grid.dat' using 1:2:3:4 with yerrorbars lc rgb '#1f77b4' pt 7 dt 1 lw 2 notitle, \
+  'gridvsbvh-findmin1-tsplib-2d-bvh.dat' using 1:2:3:4 with yerrorbars lc rgb '#d62728' pt 5 dt 1 lw 2 notitle
+unset label
+unset multiplot
+set output
