@@ -8,6 +8,25 @@
 . "$(dirname "$0")/testlib.sh"
 
 page=$top_srcdir/doc/gridemst.1
+library=$top_srcdir/doc/gridemst.3
+header=$top_srcdir/src/gridemst.h
+
+# agree WHAT SOURCE VERB DOC: the sorted names in $tmp/source and
+# $tmp/doc are the same, each name missing from one side a failure.
+agree() {
+    if [ ! -s "$tmp/source" ] || [ ! -s "$tmp/doc" ]; then
+        echo "ERROR: no $1 found in $2 or in $4"
+        exit 99
+    fi
+    comm -23 "$tmp/source" "$tmp/doc" >"$tmp/undocumented"
+    comm -13 "$tmp/source" "$tmp/doc" >"$tmp/unknown"
+    while read -r name; do
+        fail "$2 ${3}s $name, which $4 does not document"
+    done <"$tmp/undocumented"
+    while read -r name; do
+        fail "$4 documents $name, which $2 does not $3"
+    done <"$tmp/unknown"
+}
 
 # Options as "-o, --output" or "--json", sorted.  In --help an option's
 # line starts with it, indented by two blanks (a description goes on at 26);
@@ -15,43 +34,19 @@ page=$top_srcdir/doc/gridemst.1
 # roff's \- for each dash.
 "$prog" --help >"$tmp/help" || fail "gridemst --help: exit status $?"
 awk 'match($0, /^  (-[A-Za-z], |    )--[a-z0-9-]+/) { s = substr($0, 3, RLENGTH - 2); sub(/^ +/, "", s); print s }' \
-    "$tmp/help" | sort >"$tmp/help_options"
+    "$tmp/help" | sort >"$tmp/source"
 sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$page" | sed 's/\\-/-/g' |
     awk 'tag && match($0, /(-[A-Za-z], )?--[a-z0-9-]+/) { print substr($0, RSTART, RLENGTH) } { tag = $0 == ".TP" }' |
-    sort >"$tmp/page_options"
-if [ ! -s "$tmp/help_options" ] || [ ! -s "$tmp/page_options" ]; then
-    echo "ERROR: no options found in gridemst --help or in $page"
-    exit 99
-fi
-comm -23 "$tmp/help_options" "$tmp/page_options" >"$tmp/undocumented"
-comm -13 "$tmp/help_options" "$tmp/page_options" >"$tmp/unknown"
-while read -r option; do
-    fail "gridemst --help prints $option, which $page does not document"
-done <"$tmp/undocumented"
-while read -r option; do
-    fail "$page documents $option, which gridemst --help does not print"
-done <"$tmp/unknown"
+    sort >"$tmp/doc"
+agree options "gridemst --help" print "$page"
 
 # The library's functions: in the header each public declaration starts
 # with GRIDEMST_API and its return type; in the page each is named in the
 # SYNOPSIS, on a .B or .BI line, before its opening parenthesis.
-library=$top_srcdir/doc/gridemst.3
-header=$top_srcdir/src/gridemst.h
-sed -n 's/^GRIDEMST_API [^(]*[ *]\(gridemst_[a-z0-9_]*\)(.*/\1/p' "$header" | sort >"$tmp/header_functions"
+sed -n 's/^GRIDEMST_API [^(]*[ *]\(gridemst_[a-z0-9_]*\)(.*/\1/p' "$header" | sort >"$tmp/source"
 sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$library" |
-    sed -n 's/^\.BI\{0,1\} "[^(]*[ *]\(gridemst_[a-z0-9_]*\)(.*/\1/p' | sort >"$tmp/library_functions"
-if [ ! -s "$tmp/header_functions" ] || [ ! -s "$tmp/library_functions" ]; then
-    echo "ERROR: no functions found in $header or in $library"
-    exit 99
-fi
-comm -23 "$tmp/header_functions" "$tmp/library_functions" >"$tmp/undocumented"
-comm -13 "$tmp/header_functions" "$tmp/library_functions" >"$tmp/unknown"
-while read -r function; do
-    fail "$header declares $function, which $library does not document"
-done <"$tmp/undocumented"
-while read -r function; do
-    fail "$library documents $function, which $header does not declare"
-done <"$tmp/unknown"
+    sed -n 's/^\.BI\{0,1\} "[^(]*[ *]\(gridemst_[a-z0-9_]*\)(.*/\1/p' | sort >"$tmp/doc"
+agree functions "$header" declare "$library"
 
 # renders PAGE: the page renders without warnings (-ww, man: --warnings=w:
 # every warning; -z: format, print nothing).
