@@ -293,6 +293,11 @@ expect_error "missing -k value" "option '-k/--segments' needs a value" "$tmp/gre
 expect_error "flag with a value" "option '--json' takes no value" --json=yes -k 2 "$tmp/grey.pgm"
 expect_error "-k 0" "-k: expected an integer >= 1, got '0'" -k 0 "$tmp/grey.pgm"
 expect_error "lambda 0" "--lambda: expected a number > 0" -k 2 --lambda 0 "$tmp/grey.pgm"
+for size in 0 0% 101% % abc% 1.5 -3%; do
+    expect_error "min size $size" "--min-size: expected a pixel count >= 1 or a percentage in \(0, 100\]%, got '$size'" \
+        -k 2 --min-size "$size" "$tmp/grey.pgm"
+done
+expect_error "features hsv" "--features: expected luma, rgb or lab, got 'hsv'" -k 2 --features hsv "$tmp/grey.pgm"
 expect_error "lambda nan" "--lambda: expected a number > 0" -k 2 --lambda nan "$tmp/grey.pgm"
 expect_error "no cut" "give -k K or --cut D" "$tmp/grey.pgm"
 expect_error "two cuts" "give either -k or --cut" -k 2 --cut 3 "$tmp/grey.pgm"

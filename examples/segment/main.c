@@ -15,7 +15,7 @@
 
 #define PROG "gridemst-segment"
 #define DEFAULT_LAMBDA 1.0
-#define DEFAULT_FEATURES SEG_LAB
+#define DEFAULT_FEATURES SEG_RGB
 /* The default smallest segment, in percent of the pixels: a thousandth of
  * the image, so that up to 1000 segments can be made at any size, and a
  * segment is a part of the picture rather than a speck. */
@@ -49,8 +49,9 @@ static void print_help(void)
            "of 3D points; colours of equal luma are not told apart); rgb, R, G and B; lab,\n"
            "CIE L*a*b* of the sRGB colour times 2.55 (L* 0 to 255).  With three coordinates\n"
            "the points are 5D: the tree is the minimum spanning tree of the union of the\n"
-           "three exact 3D trees of (x, y, lambda * c_k), edges weighted by their 5D length.\n"
-           "A grey image has its grey level alone.\n"
+           "exact EMSTs of the ten projections of the points on three of their five\n"
+           "coordinates, edges weighted by their 5D length (ten solves).  A grey image has\n"
+           "its grey level alone.\n"
            "\n"
            "An edge of the tree may be cut only when each of the two parts it joins in the\n"
            "single-linkage hierarchy has at least M pixels (--min-size).  This is cutting the\n"
