@@ -94,8 +94,8 @@ int seg_tree_build(const seg_image *img, seg_features f, double lambda, const gr
     t->n = n;
     t->solves = count;
     double *c = seg_colours(img, f);
-    /* count trees of n - 1 edges each (+1: never malloc(0)) */
-    gridemst_edge *e = malloc(((size_t)count * (size_t)(n > 0 ? n - 1 : 0) + 1) * sizeof *e);
+    /* the tree so far and the next projection's (+1: never malloc(0)) */
+    gridemst_edge *e = malloc((2 * (size_t)(n > 0 ? n - 1 : 0) + 1) * sizeof *e);
     if (!c || !e) {
         free(c);
         free(e);
@@ -125,10 +125,16 @@ int seg_tree_build(const seg_image *img, seg_features f, double lambda, const gr
         }
         t->stats = tree.stats;
         gridemst_result_free(&tree);
+        /* The minimum spanning tree of the union so far: an edge left out
+         * is the heaviest of a cycle of the union, so it stays out of the
+         * final tree (under the (w, u, v) order, which makes that tree
+         * unique), and two trees' edges at a time are enough memory. */
+        if (p > 0) {
+            rc = kruskal(n, e, m, err);
+            m = n - 1;
+        }
     }
     free(c);
-    if (rc == GRIDEMST_OK && count > 1)
-        rc = kruskal(n, e, m, err);
     if (rc != GRIDEMST_OK) {
         free(e);
         return rc;
