@@ -5,9 +5,13 @@
 #    region a brute-force nearest-pixel search names;
 #  * the same cut by the gridemst tool on the same points (its own
 #    clustering code) as an independent reference;
-#  * brightness thresholds from the documented formula;
+#  * brightness and colour distances from the documented formulas;
+#  * colour features: regions of one luma and different colours, which
+#    luma cannot tell apart and rgb and lab must;
+#  * the default smallest segment, a thousandth of the image;
 #  * bad input and bad usage: one line "gridemst-segment: ..." and status 2.
-# tests/segment_photo.sh segments a real photograph.
+# tests/segment_photo.sh segments a real photograph; tests/segment_jpeg.sh
+# reads JPEG.
 
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
@@ -139,7 +143,7 @@ if synth grey 0 >"$tmp/grey.pgm"; then
         if "$prog" $cut --labels "$tmp/ref" "$tmp/points.txt" >/dev/null 2>&1; then
             set -- $cut
             [ "$1" = --clusters ] && set -- -k "$2"
-            run "$@" --labels "$tmp/labels.pgm" "$tmp/grey.pgm"
+            run "$@" --min-size 1 --labels "$tmp/labels.pgm" "$tmp/grey.pgm"
             pgm16_values "$tmp/labels.pgm" >"$tmp/labels"
             cmp -s "$tmp/labels" "$tmp/ref" || fail "$*: labels differ from gridemst $cut"
         else
@@ -153,34 +157,85 @@ fi
 if synth colour 0 >"$tmp/colour.ppm"; then
     to_binary "$tmp/colour.ppm" 255 >"$tmp/colour8.ppm"
     to_binary "$tmp/colour.ppm" 510 >"$tmp/colour16.ppm"
-    segment_as_truth "colour P3 -k 4" "$tmp/colour.ppm" "$tmp/truth" -k 4
-    segment_as_truth "colour P6 8-bit --cut 20" "$tmp/colour8.ppm" "$tmp/truth" --cut 20
-    segment_as_truth "colour P6 maxval 510 --cut 20" "$tmp/colour16.ppm" "$tmp/truth" --cut 20
+    for features in luma rgb lab; do
+        segment_as_truth "colour P3 -k 4 --features $features" "$tmp/colour.ppm" "$tmp/truth" -k 4 --features $features
+    done
+    segment_as_truth "colour P6 8-bit --cut 20" "$tmp/colour8.ppm" "$tmp/truth" --cut 20 --features luma
+    segment_as_truth "colour P6 maxval 510 --cut 20" "$tmp/colour16.ppm" "$tmp/truth" --cut 20 --features luma
+    # lab of the same image at another maxval is the same
+    segment_as_truth "colour P6 maxval 510 lab --cut 20" "$tmp/colour16.ppm" "$tmp/truth" --cut 20 --features lab
 else
     fail "cannot make the colour test image"
 fi
 
-# The brightness of a pixel, from the documented formula: two halves, black
+# The colour of a pixel, from the documented formulas: two halves, black
 # and one colour (or grey), are one segment when cut just above the length
-# of the edge between them, sqrt(1 + (lambda Y)^2), and two just below it.
-# Each case: magic, maxval, lambda, then the grey level or R G B.
-for case in "P3 255 1 200 0 0" "P3 255 1 0 100 0" "P3 255 1 0 0 250" "P2 510 1 200" "P2 255 0.25 200" \
-    "P3 1000 3 300 500 100"; do
+# of the edge between them, sqrt(1 + lambda^2 |c|^2) with c the colour
+# coordinates (black's are 0 in every kind), and two just below it.  Each
+# case: features, magic, maxval, lambda, then the grey level or R G B.
+for case in "luma P3 255 1 200 0 0" "luma P3 255 1 0 100 0" "luma P3 255 1 0 0 250" "luma P2 510 1 200" \
+    "luma P2 255 0.25 200" "luma P3 1000 3 300 500 100" "rgb P3 255 1 200 0 0" "rgb P3 1000 0.5 300 500 100" \
+    "rgb P2 255 1 200" "lab P3 255 1 200 0 0" "lab P3 255 1 0 100 0" "lab P3 255 2 10 20 250" \
+    "lab P3 1000 0.5 300 500 100" "lab P2 255 1 200"; do
     set -- $case
-    magic=$1 maxval=$2 lambda=$3
-    shift 3
+    features=$1 magic=$2 maxval=$3 lambda=$4
+    shift 4
     awk -v magic="$magic" -v maxval="$maxval" -v c="$*" 'BEGIN {
         print magic; print 8, 2; print maxval
         zero = magic == "P2" ? "0" : "0 0 0"
         for (y = 0; y < 2; y++) for (x = 0; x < 8; x++) print x < 4 ? zero : c }' >"$tmp/halves.pnm"
-    w=$(awk -v lambda="$lambda" -v maxval="$maxval" -v r="$1" -v g="${2:-}" -v b="${3:-}" 'BEGIN {
-        Y = (g == "" ? r : 0.299 * r + 0.587 * g + 0.114 * b) * 255 / maxval
-        printf "%.6f", sqrt(1 + (lambda * Y) ^ 2) }')
+    w=$(awk -v features="$features" -v lambda="$lambda" -v maxval="$maxval" -v r="$1" -v g="${2:-}" -v b="${3:-}" '
+        function linear(v) { return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ^ 2.4 }
+        function f(t) { return t > (6 / 29) ^ 3 ? t ^ (1 / 3) : t / (3 * (6 / 29) ^ 2) + 4 / 29 }
+        BEGIN {
+        if (g == "") {
+            c2 = (r * 255 / maxval) ^ 2 # a grey image: its grey level alone
+        } else if (features == "luma") {
+            c2 = ((0.299 * r + 0.587 * g + 0.114 * b) * 255 / maxval) ^ 2
+        } else if (features == "rgb") {
+            c2 = ((r * 255 / maxval) ^ 2 + (g * 255 / maxval) ^ 2 + (b * 255 / maxval) ^ 2)
+        } else { # sRGB to CIE XYZ (D65) to L*a*b*, times 2.55
+            R = linear(r / maxval); G = linear(g / maxval); B = linear(b / maxval)
+            X = (0.4124564 * R + 0.3575761 * G + 0.1804375 * B) / 0.95047
+            Y = 0.2126729 * R + 0.7151522 * G + 0.0721750 * B
+            Z = (0.0193339 * R + 0.1191920 * G + 0.9503041 * B) / 1.08883
+            L = 116 * f(Y) - 16; A = 500 * (f(X) - f(Y)); Bs = 200 * (f(Y) - f(Z))
+            c2 = 2.55 ^ 2 * (L ^ 2 + A ^ 2 + Bs ^ 2)
+        }
+        printf "%.6f", sqrt(1 + lambda ^ 2 * c2) }')
     for cut_segments in "$(awk -v w="$w" 'BEGIN { print w - 0.01 }'):2" "$(awk -v w="$w" 'BEGIN { print w + 0.01 }'):1"; do
-        run --cut "${cut_segments%:*}" --lambda "$lambda" "$tmp/halves.pnm"
+        run --cut "${cut_segments%:*}" --features "$features" --lambda "$lambda" "$tmp/halves.pnm"
         [ "$(summary_segments)" = "${cut_segments#*:}" ] ||
-            fail "brightness of $case: --cut ${cut_segments%:*} gives $(summary_segments) segments"
+            fail "colour of $case: --cut ${cut_segments%:*} gives $(summary_segments) segments"
     done
+done
+
+# Regions of one luma in different colours (three_colours): luma sees one
+# flat region; rgb and lab must give the three back (each region's colours
+# are far apart in every coordinate but luma).
+three_colours >"$tmp/oneluma.ppm"
+# the three colours have one luma, 299 R + 587 G + 114 B
+[ "$(awk 'BEGIN { print 299 * 100 + 587 * 120 + 114 * 140, 299 * 6 + 587 * 184 + 114 * 57, 299 * 204 + 587 * 88 + 114 * 32 }')" = \
+    "116300 116300 116300" ] || fail "one luma: the colours differ in luma"
+for features in rgb lab; do
+    segment_as_truth "one luma --features $features -k 3" "$tmp/oneluma.ppm" "$tmp/truth" -k 3 --features $features
+done
+run -k 3 --features luma --labels "$tmp/labels.pgm" "$tmp/oneluma.ppm"
+pgm16_values "$tmp/labels.pgm" >"$tmp/labels"
+same_partition "$tmp/labels" "$tmp/truth" && fail "one luma --features luma -k 3: the regions, which luma cannot see"
+
+# The default smallest segment is a thousandth of the image, rounded up;
+# --min-size P% is P percent of it.  Each case: width, height, option, the
+# pixels expected (computed here).
+for case in "120 80 none" "101 77 none" "30 20 none" "120 80 2.5%" "101 77 0.37%" "120 80 100%"; do
+    set -- $case
+    awk -v w="$1" -v h="$2" 'BEGIN { print "P2"; print w, h; print 255; for (i = 0; i < w * h; i++) print (i * 7) % 256 }' \
+        >"$tmp/size.pgm"
+    want=$(awk -v n=$(($1 * $2)) -v p="$3" 'BEGIN { p = p == "none" ? 0.1 : p + 0; m = p * n / 100
+        m = m == int(m) ? m : int(m) + 1; print m < 1 ? 1 : m }')
+    if [ "$3" = none ]; then run -k 2 --json "$tmp/size.pgm"; else run -k 2 --json --min-size "$3" "$tmp/size.pgm"; fi
+    [ "$status" -eq 0 ] && [ "$(json_number min_size "$tmp/out")" = "$want" ] ||
+        fail "min size of a $1 x $2 image with $3: $(json_number min_size "$tmp/out"), expected $want"
 done
 
 # specks: cut first without --min-size (so -k 4 is not the regions), merged
@@ -189,7 +244,7 @@ done
 if synth grey 1 >"$tmp/specks.pgm"; then
     [ "$(paste -d ' ' "$tmp/truth" "$tmp/expect" | awk '$1 != $2' | wc -l)" -eq 8 ] ||
         fail "specks: expected two specks to join a region other than their own"
-    run -k 4 --labels "$tmp/labels.pgm" "$tmp/specks.pgm"
+    run -k 4 --min-size 1 --labels "$tmp/labels.pgm" "$tmp/specks.pgm"
     pgm16_values "$tmp/labels.pgm" >"$tmp/labels"
     same_partition "$tmp/labels" "$tmp/expect" && fail "specks -k 4: the regions without --min-size"
     segment_as_truth "specks -k 4 --min-size 10" "$tmp/specks.pgm" "$tmp/expect" -k 4 --min-size 10
@@ -217,7 +272,7 @@ printf 'P2\n123456789012345678901234567890 0\n255\n' >"$tmp/long.pgm"
 expect_error "missing file" "$tmp/none.pgm: cannot open: No such file" -k 2 "$tmp/none.pgm"
 expect_error "truncated PNM" "truncated.pgm: truncated raster: 10 of 16 bytes" -k 2 "$tmp/truncated.pgm"
 expect_error "truncated plain PNM" "truncated_plain.pgm: truncated raster: 3 of 4 samples" -k 2 "$tmp/truncated_plain.pgm"
-expect_error "wrong magic" "magic.pgm: not a PNM or PNG image" -k 2 "$tmp/magic.pgm"
+expect_error "wrong magic" "magic.pgm: not a PNM, PNG or JPEG image" -k 2 "$tmp/magic.pgm"
 expect_error "maxval 0" "maxval0.pgm: bad header: maxval 0" -k 2 "$tmp/maxval0.pgm"
 expect_error "sample above maxval" "above.pgm: bad raster: sample 2 exceeds maxval 100" -k 2 "$tmp/above.pgm"
 expect_error "bitmap" "bitmap.pbm: PBM bitmaps \\(P1\\) are not supported" -k 2 "$tmp/bitmap.pbm"
@@ -238,6 +293,11 @@ expect_error "missing -k value" "option '-k/--segments' needs a value" "$tmp/gre
 expect_error "flag with a value" "option '--json' takes no value" --json=yes -k 2 "$tmp/grey.pgm"
 expect_error "-k 0" "-k: expected an integer >= 1, got '0'" -k 0 "$tmp/grey.pgm"
 expect_error "lambda 0" "--lambda: expected a number > 0" -k 2 --lambda 0 "$tmp/grey.pgm"
+for size in 0 0% 101% % abc% 1.5 -3%; do
+    expect_error "min size $size" "--min-size: expected a pixel count >= 1 or a percentage in \(0, 100\]%, got '$size'" \
+        -k 2 --min-size "$size" "$tmp/grey.pgm"
+done
+expect_error "features hsv" "--features: expected luma, rgb or lab, got 'hsv'" -k 2 --features hsv "$tmp/grey.pgm"
 expect_error "lambda nan" "--lambda: expected a number > 0" -k 2 --lambda nan "$tmp/grey.pgm"
 expect_error "no cut" "give -k K or --cut D" "$tmp/grey.pgm"
 expect_error "two cuts" "give either -k or --cut" -k 2 --cut 3 "$tmp/grey.pgm"
@@ -246,7 +306,8 @@ expect_error "bad backend" "--backend: expected auto, cpu or cuda" --backend gpu
 expect_error "unwritable output" "/nonexistent/x.ppm: cannot open for writing" -k 2 -o /nonexistent/x.ppm "$tmp/grey.pgm"
 # --cut 0 leaves every pixel alone (no two are at distance 0): too many labels for a 16-bit PGM
 awk 'BEGIN { print "P2"; print 300, 300; print 255; for (i = 0; i < 90000; i++) print 0 }' >"$tmp/flat.pgm"
-expect_error "labels overflow" "labels.pgm: 90000 segments do not fit in a 16-bit PGM" --cut 0 --labels "$tmp/labels.pgm" "$tmp/flat.pgm"
+expect_error "labels overflow" "labels.pgm: 90000 segments do not fit in a 16-bit PGM" --cut 0 --min-size 1 \
+    --labels "$tmp/labels.pgm" "$tmp/flat.pgm"
 if [ "$png" = no ]; then
     printf '\211PNG\r\n\032\n' >"$tmp/fake.png"
     expect_error "PNG input without libpng" "fake.png: PNG input needs libpng" -k 2 "$tmp/fake.png"

@@ -1,7 +1,8 @@
 # Shared start of the gridemst-segment tests (tests/segment.sh,
-# tests/segment_photo.sh), sourced after tests/testlib.sh: sets seg (the
-# command) and png (yes when it reads and writes PNG), skips when it is not
-# built, and defines the helpers below.
+# tests/segment_photo.sh, tests/segment_jpeg.sh), sourced after
+# tests/testlib.sh: sets seg (the command), png (yes when it reads and
+# writes PNG) and jpeg (yes when it reads JPEG), skips when it is not built,
+# and defines the helpers below.
 # shellcheck shell=sh disable=SC2034
 
 seg=$(cd "$top_builddir" && pwd)/gridemst-segment
@@ -78,5 +79,27 @@ same_partition() {
         } END { exit bad }'
 }
 
+# three_colours: a 90 x 60 plain PPM (maxval 255) of three regions, a
+# background, a rectangle and a disc, in three colours of one luma, with
+# Park-Miller noise of -3 .. 3 on each sample; each pixel's region 0 .. 2
+# in $tmp/truth.
+three_colours() {
+    awk -v truth="$tmp/truth" 'BEGIN {
+        state = 777; W = 90; H = 60
+        split("100 120 140", col0); split("6 184 57", col1); split("204 88 32", col2)
+        print "P3"; print W, H; print 255
+        for (y = 0; y < H; y++) for (x = 0; x < W; x++) {
+            r = (x >= 8 && x < 40 && y >= 8 && y < 50) ? 1 : ((x - 65) ^ 2 + (y - 30) ^ 2 <= 225) ? 2 : 0
+            print r > truth
+            for (k = 1; k <= 3; k++) {
+                state = (state * 16807) % 2147483647
+                v = (r == 0 ? col0[k] : r == 1 ? col1[k] : col2[k]) + state % 7 - 3
+                printf "%d%s", (v < 0 ? 0 : v > 255 ? 255 : v), (k < 3 ? " " : "\n")
+            }
+        } }'
+}
+
 png=no
 "$seg" --help | grep -q "^PNG support: yes" && png=yes
+jpeg=no
+"$seg" --help | grep -q "^JPEG support: yes" && jpeg=yes

@@ -1,4 +1,4 @@
-/* Reading an image file whole and telling PNM from PNG; choosing the output
+/* Reading an image file whole and telling PNM, PNG and JPEG apart; choosing the output
  * format from the file name. */
 #include "image.h"
 
@@ -60,6 +60,7 @@ done:
 int seg_image_read(const char *path, seg_image *img, char *msg)
 {
     static const unsigned char png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const unsigned char jpeg_start[3] = {0xff, 0xd8, 0xff}; /* SOI, then a marker */
     unsigned char *data = NULL;
     size_t size = 0;
     memset(img, 0, sizeof *img);
@@ -72,8 +73,10 @@ int seg_image_read(const char *path, seg_image *img, char *msg)
         rc = seg_pnm_parse(data, size, img, msg);
     else if (size >= sizeof png_signature && memcmp(data, png_signature, sizeof png_signature) == 0)
         rc = seg_png_parse(data, size, img, msg);
+    else if (size >= sizeof jpeg_start && memcmp(data, jpeg_start, sizeof jpeg_start) == 0)
+        rc = seg_jpeg_parse(data, size, img, msg);
     else
-        rc = seg_fail(msg, "not a PNM or PNG image (unknown magic number)");
+        rc = seg_fail(msg, "not a PNM, PNG or JPEG image (unknown magic number)");
     free(data);
     if (rc != 0)
         seg_image_free(img);

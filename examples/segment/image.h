@@ -1,4 +1,4 @@
-/* Images of gridemst-segment: reading PNM and PNG, writing PPM, PNG and
+/* Images of gridemst-segment: reading PNM, PNG and JPEG, writing PPM, PNG and
  * 16-bit PGM.  Every function that can fail returns 0 or -1, and on failure
  * writes a one-line message (no file name, no newline) to msg, which has
  * room for SEG_MSG bytes. */
@@ -33,7 +33,7 @@ int seg_fail(char *msg, const char *fmt, ...)
 #endif
     ;
 
-/* Reads a PNM (P2, P3, P5, P6) or PNG file, told apart by their first
+/* Reads a PNM (P2, P3, P5, P6), PNG or JPEG file, told apart by their first
  * bytes.  Alpha is dropped; palettes and grey levels below 8 bits are
  * expanded.  Free *img with seg_image_free. */
 int seg_image_read(const char *path, seg_image *img, char *msg);
@@ -42,6 +42,7 @@ void seg_image_free(seg_image *img);
 /* The parsers behind seg_image_read: data[0 .. size) is the whole file. */
 int seg_pnm_parse(const unsigned char *data, size_t size, seg_image *img, char *msg);
 int seg_png_parse(const unsigned char *data, size_t size, seg_image *img, char *msg);
+int seg_jpeg_parse(const unsigned char *data, size_t size, seg_image *img, char *msg);
 
 /* Writes rgb as PNG when path ends in ".png" (any case), else as binary PPM. */
 int seg_rgb_write(const char *path, const seg_rgb *rgb, char *msg);
@@ -54,5 +55,8 @@ int seg_pgm16_write(const char *path, int64_t width, int64_t height, const int32
 
 /* 1 when this build reads and writes PNG (configure found libpng). */
 int seg_have_png(void);
+
+/* 1 when this build reads JPEG (configure found libjpeg). */
+int seg_have_jpeg(void);
 
 #endif

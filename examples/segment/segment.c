@@ -1,39 +1,11 @@
 /* Segments from the spanning tree, and their picture. */
 #include "segment.h"
+#include "unionfind.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t find(uint32_t *parent, uint32_t x)
-{
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]]; /* path halving */
-        x = parent[x];
-    }
-    return x;
-}
-
-static void reset(uint32_t *parent, uint32_t *size, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++) {
-        parent[i] = (uint32_t)i;
-        size[i] = 1;
-    }
-}
-
-/* Joins the sets of a and b (union by size). */
-static void join(uint32_t *parent, uint32_t *size, uint32_t a, uint32_t b)
-{
-    if (size[a] < size[b]) {
-        uint32_t t = a;
-        a = b;
-        b = t;
-    }
-    parent[b] = a;
-    size[a] += size[b];
-}
-
-int seg_segment(const gridemst_result *tree, const seg_params *p, int32_t *labels, seg_summary *s, char *msg)
+int seg_segment(const seg_tree *tree, const seg_params *p, int32_t *labels, seg_summary *s, char *msg)
 {
     int64_t n = tree->n, m = tree->n_edges;
     const gridemst_edge *e = tree->edges;
@@ -48,13 +20,13 @@ int seg_segment(const gridemst_result *tree, const seg_params *p, int32_t *label
     }
     /* Kruskal in the tree's order: the sets at an edge's ends just before it
      * joins them are the two parts it splits in the single-linkage hierarchy. */
-    reset(parent, size, n);
+    uf_reset(parent, size, n);
     s->splits = 0;
     for (int64_t i = 0; i < m; i++) {
-        uint32_t a = find(parent, (uint32_t)e[i].u), b = find(parent, (uint32_t)e[i].v);
+        uint32_t a = uf_find(parent, (uint32_t)e[i].u), b = uf_find(parent, (uint32_t)e[i].v);
         cut[i] = size[a] >= p->min_size && size[b] >= p->min_size;
         s->splits += cut[i];
-        join(parent, size, a, b);
+        uf_join(parent, size, a, b);
     }
     /* keep the cuts wanted among the edges that may be cut */
     if (p->k > 0) {
@@ -69,16 +41,16 @@ int seg_segment(const gridemst_result *tree, const seg_params *p, int32_t *label
         for (int64_t i = 0; i < m; i++)
             cut[i] = cut[i] && e[i].w > p->cut;
     }
-    reset(parent, size, n);
+    uf_reset(parent, size, n);
     for (int64_t i = 0; i < m; i++)
         if (!cut[i])
-            join(parent, size, find(parent, (uint32_t)e[i].u), find(parent, (uint32_t)e[i].v));
+            uf_join(parent, size, uf_find(parent, (uint32_t)e[i].u), uf_find(parent, (uint32_t)e[i].v));
     /* number the segments in the order of their first pixel; size[] becomes
      * each root's label, then each label's pixel count */
     memset(size, 0xff, (size_t)n * sizeof *size);
     int64_t segments = 0;
     for (int64_t i = 0; i < n; i++) {
-        uint32_t r = find(parent, (uint32_t)i);
+        uint32_t r = uf_find(parent, (uint32_t)i);
         if (size[r] == UINT32_MAX)
             size[r] = (uint32_t)segments++;
         labels[i] = (int32_t)size[r];
