@@ -51,6 +51,7 @@ typedef struct {
 typedef struct {
     int can_split;       /* no periodic axis of one or two cells (fof_grid.h measures no gaps there) */
     int m_tight;         /* the fewest sub-cells per axis that are tight, 0 when none up to the maximum */
+    double tight_leaves; /* m_tight^dim */
     double occupancy;    /* points per sub-cell planned for */
     int dim;
 } fof_split_rule;
@@ -149,6 +150,13 @@ static __global__ void GEMST_FN(k_fof_top)(fof_dev dv, const T *coords, uint32_t
     atomicAdd(&count[k], 1u);
 }
 
+/* A crowded cell splits into tight sub-cells also where they number at
+ * most this many per point (the leaf table then stays within a few entries
+ * per point): points on a surface or a line fill few of the sub-cells that
+ * their count would ask for in a volume, and those sub-cells, untight,
+ * would hold many points each. */
+#define GEMST_FOF_TIGHT_PER_POINT 2
+
 /* Sub-cells per axis of a top cell of `count` points, and whether they are
  * tight: about the planned occupancy each, but no finer than tight. */
 static __device__ int GEMST_FN(fof_split_of)(const fof_split_rule &r, uint32_t count, uint8_t *tight)
@@ -158,7 +166,7 @@ static __device__ int GEMST_FN(fof_split_of)(const fof_split_rule &r, uint32_t c
         return 1;
     int m = (int)ceil(pow((double)count / r.occupancy, 1.0 / r.dim));
     m = m > GEMST_FOF_MAX_SPLIT ? GEMST_FOF_MAX_SPLIT : m;
-    if (r.m_tight > 0 && m >= r.m_tight) {
+    if (r.m_tight > 0 && (m >= r.m_tight || r.tight_leaves <= (double)GEMST_FOF_TIGHT_PER_POINT * count)) {
         *tight = 1;
         return r.m_tight;
     }
@@ -219,54 +227,72 @@ static __global__ void GEMST_FN(k_fof_gather)(fof_dev dv, const T *coords, uint3
 
 /* ---------------------------------------------------------------- pairs */
 
-/* Point i (at q, in leaf mine) against the points of a leaf: those after
- * it in its own leaf, every one of a later leaf, none of an earlier one
- * (that leaf's points test i). */
-static __device__ void GEMST_FN(fof_scan_leaf)(const fof_dev &dv, uint32_t i, const gemst_real q[3], uint32_t mine,
-                                               uint32_t leaf, int tight)
+/* The point a thread links: its index, coordinates and leaf, and a root
+ * its tree had.  Roots never come back once hooked, so a point whose root
+ * is that one is in its tree (the union is skipped); any other is joined
+ * by the union, which finds the roots anew. */
+#define fof_query GEMST_FN(fof_query)
+typedef struct {
+    uint32_t i, leaf, root;
+    gemst_real q[3];
+} fof_query;
+
+/* The query against the points of a leaf: those after it in its own leaf,
+ * every one of a later leaf, none of an earlier one (that leaf's points
+ * test the query). */
+static __device__ void GEMST_FN(fof_scan_leaf)(const fof_dev &dv, fof_query *qr, uint32_t leaf, int tight)
 {
-    if (leaf < mine)
+    if (leaf < qr->leaf)
         return;
     uint32_t b = dv.g.leaf_start[leaf];
     const uint32_t e = dv.g.leaf_start[leaf + 1];
-    if (leaf == mine) {
+    if (leaf == qr->leaf) {
         if (tight)
             return; /* one tree from the start */
-        b = i + 1;
+        b = qr->i + 1;
     }
-    if (b >= e)
-        return;
-    if (tight && GEMST_FN(fof_find)(dv.parent, i) == GEMST_FN(fof_find)(dv.parent, b))
+    if (b >= e || (tight && GEMST_FN(fof_find)(dv.parent, b) == qr->root))
         return;
     for (uint32_t p = b; p < e; p++)
-        if (GEMST_FN(gemst_fof_dist2)(&dv.g, q, p) <= dv.g.t) {
-            GEMST_FN(fof_union)(dv.parent, i, p);
+        if (GEMST_FN(gemst_fof_dist2)(&dv.g, qr->q, p) <= dv.g.t) {
+            if (GEMST_FN(fof_find)(dv.parent, p) != qr->root) {
+                GEMST_FN(fof_union)(dv.parent, qr->i, p);
+                qr->root = GEMST_FN(fof_find)(dv.parent, qr->i);
+            }
             if (tight)
                 return; /* one friend there joins its whole tree */
         }
 }
 
 /* The leaves of split top cell `top` (low corner lo in the query's image
- * of the box) within reach of q, per axis the sub-cells from
- * reach below q to reach above it. */
-static __device__ void GEMST_FN(fof_scan_split)(const fof_dev &dv, uint32_t i, const gemst_real q[3], uint32_t mine,
-                                                uint32_t top, const gemst_real lo[3])
+ * of the box) within reach of q: per axis the sub-cells from reach below
+ * q to reach above it, less those whose gaps to q (fof_grid.h) add up to
+ * more than the linking length. */
+static __device__ void GEMST_FN(fof_scan_split)(const fof_dev &dv, fof_query *qr, uint32_t top, const gemst_real lo[3])
 {
     const gemst_fof_grid *g = &dv.g;
     const int32_t m = g->split[top];
     const int32_t mm[3] = {m, m, g->dim == 3 ? m : 1};
+    const gemst_real inv_m = (gemst_real)(1.0 / (double)m);
     int32_t from[3] = {0, 0, 0}, to[3] = {0, 0, 0};
+    gemst_real rel[3] = {0, 0, 0}, side[3] = {0, 0, 0};
     for (int d = 0; d < g->dim; d++) {
-        const gemst_real rel = GEMST_SUB(q[d], lo[d]);
-        from[d] = GEMST_FN(gemst_fof_sub_slot)(g, d, GEMST_SUB(rel, dv.reach), m);
-        to[d] = GEMST_FN(gemst_fof_sub_slot)(g, d, GEMST_ADD(rel, dv.reach), m);
+        rel[d] = GEMST_SUB(qr->q[d], lo[d]);
+        side[d] = GEMST_MUL(g->L[d], inv_m);
+        from[d] = GEMST_FN(gemst_fof_sub_slot)(g, d, GEMST_SUB(rel[d], dv.reach), m);
+        to[d] = GEMST_FN(gemst_fof_sub_slot)(g, d, GEMST_ADD(rel[d], dv.reach), m);
     }
     const int tight = dv.tight[top];
     int32_t s[3];
-    for (s[2] = from[2]; s[2] <= to[2]; s[2]++)
-        for (s[1] = from[1]; s[1] <= to[1]; s[1]++)
-            for (s[0] = from[0]; s[0] <= to[0]; s[0]++)
-                GEMST_FN(fof_scan_leaf)(dv, i, q, mine, g->leaf_of[top] + gemst_fof_cell_index(mm, s), tight);
+    for (s[2] = from[2]; s[2] <= to[2]; s[2]++) {
+        const gemst_real gz = g->dim == 3 ? GEMST_FN(gemst_fof_sub_gap2)(g, rel[2], s[2], side[2]) : (gemst_real)0;
+        for (s[1] = from[1]; s[1] <= to[1] && gz <= g->t; s[1]++) {
+            const gemst_real gy = GEMST_ADD(gz, GEMST_FN(gemst_fof_sub_gap2)(g, rel[1], s[1], side[1]));
+            for (s[0] = from[0]; s[0] <= to[0] && gy <= g->t; s[0]++)
+                if (GEMST_ADD(gy, GEMST_FN(gemst_fof_sub_gap2)(g, rel[0], s[0], side[0])) <= g->t)
+                    GEMST_FN(fof_scan_leaf)(dv, qr, g->leaf_of[top] + gemst_fof_cell_index(mm, s), tight);
+        }
+    }
 }
 
 /* Each point joins the trees of its friends in the leaves within reach:
@@ -276,8 +302,9 @@ static __global__ void GEMST_FN(k_fof_link)(fof_dev dv, uint32_t n)
 {
     GEMST_INDEX(i, n);
     const gemst_fof_grid *g = &dv.g;
-    const gemst_real q[3] = {g->x[i], g->y[i], g->dim == 3 ? g->z[i] : (gemst_real)0};
-    const uint32_t mine = dv.leaf[i];
+    fof_query qr = {i, dv.leaf[i], GEMST_FN(fof_find)(dv.parent, i),
+                    {g->x[i], g->y[i], g->dim == 3 ? g->z[i] : (gemst_real)0}};
+    const gemst_real *q = qr.q;
     int32_t c[3], cell[3][3] = {{0}};
     gemst_real shift[3][3] = {{0}}, gap2[3][3] = {{0}};
     int count[3] = {1, 1, 1};
@@ -298,9 +325,9 @@ static __global__ void GEMST_FN(k_fof_link)(fof_dev dv, uint32_t n)
             continue;
         const uint32_t top = gemst_fof_cell_index(g->nc, cn);
         if (g->leaf_of[top + 1] - g->leaf_of[top] > 1)
-            GEMST_FN(fof_scan_split)(dv, i, q, mine, top, lo);
+            GEMST_FN(fof_scan_split)(dv, &qr, top, lo);
         else
-            GEMST_FN(fof_scan_leaf)(dv, i, q, mine, g->leaf_of[top], 0);
+            GEMST_FN(fof_scan_leaf)(dv, &qr, g->leaf_of[top], 0);
     }
 }
 
@@ -412,6 +439,7 @@ static int GEMST_FN(fof_plan)(fof_gpu *c, const T *coords, gridemst_error *err)
     for (int d = 0; d < pb->dim; d++)
         c->rule.can_split &= !(g->periodic && g->nc[d] <= 2);
     c->rule.m_tight = GEMST_FN(fof_tight_split)(&c->plan);
+    c->rule.tight_leaves = pow((double)c->rule.m_tight, pb->dim);
     c->rule.occupancy = c->plan.occupancy;
     c->rule.dim = pb->dim;
     return GRIDEMST_OK;

@@ -245,6 +245,19 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_leaf)(const gemst_fof_grid *
     }
 }
 
+/* The squared gap (less the slack) from rel, a query's coordinate
+ * relative to a split cell's low face, to the cell's sub-cell t of the
+ * given side along that axis: a lower bound on the distance to its points
+ * along the axis. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_fof_sub_gap2)(const gemst_fof_grid *g, gemst_real rel, int32_t t,
+                                                             gemst_real side)
+{
+    const gemst_real flo = GEMST_MUL((gemst_real)t, side), fhi = GEMST_MUL((gemst_real)(t + 1), side);
+    const gemst_real gap = GEMST_FN(gemst_fof_gap)(
+        g, rel < flo ? GEMST_SUB(flo, rel) : rel > fhi ? GEMST_SUB(rel, fhi) : (gemst_real)0);
+    return GEMST_MUL(gap, gap);
+}
+
 /* The leaves of split top cell `top` (whose low corner is lo, and where
  * the query's x is qx) within nr's bound of the query, scanned: per axis
  * the query's sub-cell and those beside it within the bound. */
@@ -264,13 +277,11 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid 
         const int32_t k = GEMST_FN(gemst_fof_sub_slot)(g, d, rel, m);
         int n = 0;
         for (int32_t t = k > 0 ? k - 1 : 0; t <= k + 1 && t < m; t++) {
-            const gemst_real flo = GEMST_MUL((gemst_real)t, side), fhi = GEMST_MUL((gemst_real)(t + 1), side);
-            const gemst_real gap = GEMST_FN(gemst_fof_gap)(
-                g, rel < flo ? GEMST_SUB(flo, rel) : rel > fhi ? GEMST_SUB(rel, fhi) : (gemst_real)0);
-            if (GEMST_MUL(gap, gap) > nr->bound.d2)
+            const gemst_real gap_2 = GEMST_FN(gemst_fof_sub_gap2)(g, rel, t, side);
+            if (gap_2 > nr->bound.d2)
                 continue;
             sub[d][n] = t;
-            gap2[d][n++] = GEMST_MUL(gap, gap);
+            gap2[d][n++] = gap_2;
         }
         count[d] = n;
     }
