@@ -10,9 +10,10 @@
  *   1. each point's working coordinates and top cell (fof_plan.h: cells no
  *      narrower than the linking length), and the points per top cell;
  *   2. crowded top cells split into sub-cells: of about the planned
- *      occupancy, or where that is finer, "tight" ones, whose diagonal is
- *      shorter than the linking length by a margin for rounding, so that
- *      all their points are friends of each other;
+ *      occupancy, or where that is finer or they would number only a few
+ *      per point, "tight" ones, whose diagonal is shorter than the linking
+ *      length by a margin for rounding, so that all their points are
+ *      friends of each other;
  *   3. the points sorted by leaf (CUB radix sort) and the leaf table;
  *   4. union-find: every point's parent is the first point of its leaf when
  *      the leaf is tight (already one tree), else itself; then each point
