@@ -607,8 +607,8 @@ GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_clu
  * back to the CPU when the job does not fit on the device), or where
  * labels stay on the device; else on the CPU.  With options.result
  * GRIDEMST_RESULT_DEVICE (CUDA only), labels is device memory of
- * options.device (n entries, the caller's, written in the order of the
- * call's stream) and nothing but n_groups comes to the host.
+ * options.device (n entries, the caller's, written when the call
+ * returns) and nothing but n_groups comes to the host.
  * options.device, context and cuda_stream apply on the CUDA backend as in
  * gridemst_solve.
  *
