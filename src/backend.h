@@ -95,6 +95,18 @@ int gemst_cuda_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *
 int gemst_cuda_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cuda_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 
+/* Friends-of-friends on the CUDA backend, on fp->pb.ctx: each point's group
+ * label (numbered as gemst_label_components numbers them, groups of fewer
+ * than min_size points -1) into labels (NULL: not wanted), in host memory,
+ * or in device memory with a device result; the number of groups into
+ * *n_groups (may be NULL).  No forest. */
+int gemst_cuda_fof(const gemst_fof_problem *fp, int64_t min_size, int64_t *labels, int64_t *n_groups,
+                   gridemst_error *err);
+int gemst_cuda_fof_f32(const gemst_fof_problem *fp, int64_t min_size, int64_t *labels, int64_t *n_groups,
+                       gridemst_error *err);
+int gemst_cuda_fof_f64(const gemst_fof_problem *fp, int64_t min_size, int64_t *labels, int64_t *n_groups,
+                       gridemst_error *err);
+
 /* Registers bytes of host memory at p with CUDA (pinned in place, so that
  * device copies reach it at the bus's speed), from a thread that works
  * for CUDA device `device`; 0 on success. */

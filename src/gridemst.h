@@ -556,8 +556,9 @@ GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_clu
  * gridemst_fof finds the friends-of-friends groups of n points at one
  * linking length b: the groups of points joined by chains of pairs at most
  * b apart.  It builds no whole tree: a grid of cells no narrower than b,
- * and Boruvka over the pairs within b only, until no component has a
- * friend outside it.  Pairs are friends exactly when the tree edge between
+ * and (CPU backend) Boruvka over the pairs within b only, until no
+ * component has a friend outside it, or (CUDA backend) a union-find over
+ * those pairs.  Pairs are friends exactly when the tree edge between
  * them would have a length w <= b (the rule of gridemst_clusters_cut, in
  * the working precision of opt->precision), so that on the same points
  * and options
@@ -595,15 +596,44 @@ GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_clu
  * opt (NULL: defaults): precision, threads, cell_occupancy (mean points
  * per cell when that gives cells wider than b; default 2), max_host_bytes
  * and progress apply; nns, prune, findmin2, crowded_cell and late_bvh do
- * not.  It runs
- * on the CPU backend: backend AUTO and CPU run there, CUDA returns
- * GRIDEMST_ERR_UNSUPPORTED.  Failures are as in gridemst_solve (bad
- * arguments, non-finite coordinates named by point, memory); then *forest
- * is empty and labels unspecified.  Thread safety as gridemst_solve.
+ * not.
+ *
+ * Backends: both find the same pairs of friends (the same working frame,
+ * precision and rounding) and give identical labels.  The CPU backend
+ * builds the forest; the CUDA backend gives labels and n_groups alone,
+ * joining the pairs of friends by a union-find, and returns
+ * GRIDEMST_ERR_UNSUPPORTED when a forest is asked.  Backend AUTO runs on
+ * the CUDA backend where a device is usable and forest is NULL (and falls
+ * back to the CPU when the job does not fit on the device), or where
+ * labels stay on the device; else on the CPU.  With options.result
+ * GRIDEMST_RESULT_DEVICE (CUDA only), labels is device memory of
+ * options.device (n entries, the caller's, written when the call
+ * returns) and nothing but n_groups comes to the host.
+ * options.device, context and cuda_stream apply on the CUDA backend as in
+ * gridemst_solve.
+ *
+ * Failures are as in gridemst_solve (bad arguments, non-finite coordinates
+ * named by point, memory); then *forest is empty and labels unspecified.
+ * Thread safety as gridemst_solve.
  */
 GRIDEMST_API int gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
                               const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
                               int64_t *n_groups, gridemst_result *forest, gridemst_error *err);
+
+/*
+ * gridemst_fof for points already on the GPU: d_coords is device or managed
+ * memory of CUDA device opt->device, laid out as for gridemst_fof, only
+ * read.  It runs on the CUDA backend (backend AUTO or CUDA; CPU is
+ * GRIDEMST_ERR_INVALID_ARGUMENT, with no fallback) and gives no forest.
+ * labels (n entries, or NULL) is host memory, or device memory of
+ * opt->device with options.result GRIDEMST_RESULT_DEVICE: points and labels
+ * then never leave the device.  Without CUDA in the build:
+ * GRIDEMST_ERR_UNSUPPORTED.
+ */
+GRIDEMST_API int gridemst_fof_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
+                                     double linking_length, const double *box, int64_t min_size,
+                                     const gridemst_options *opt, int64_t *labels, int64_t *n_groups,
+                                     gridemst_error *err);
 
 /* Number of usable CUDA devices; 0 when none or when built without CUDA. */
 GRIDEMST_API int gridemst_cuda_device_count(void);

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,18 @@ static inline int run_suite(Suite *s)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* A CUDA test's suite, run; or exit status 77 (skipped) where no GPU is
+ * present. */
+static inline int run_gpu_suite(Suite *s)
+{
+    if (gridemst_cuda_device_count() == 0) {
+        srunner_free(srunner_create(s));
+        printf("no CUDA device: skipped\n");
+        return 77;
+    }
+    return run_suite(s);
 }
 
 /* Assertions that cost nothing when they hold (Check records every passing

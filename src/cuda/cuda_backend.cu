@@ -76,3 +76,11 @@ extern "C" int gemst_cuda_solve(const gemst_problem *pb, gemst_tree *tree, gride
         return gemst_cuda_solve_f64(pb, tree, stats, err);
     return gemst_cuda_solve_f32(pb, tree, stats, err);
 }
+
+extern "C" int gemst_cuda_fof(const gemst_fof_problem *fp, int64_t min_size, int64_t *labels, int64_t *n_groups,
+                              gridemst_error *err)
+{
+    if (fp->pb.opt.precision == GRIDEMST_PRECISION_DOUBLE)
+        return gemst_cuda_fof_f64(fp, min_size, labels, n_groups, err);
+    return gemst_cuda_fof_f32(fp, min_size, labels, n_groups, err);
+}

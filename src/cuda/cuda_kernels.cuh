@@ -79,6 +79,40 @@ static __global__ void GEMST_FN(k_bbox)(const T *coords, int64_t n, int dim, gem
         out[blockIdx.x].bad = b;
 }
 
+/* The bounding box of n caller points on the device (k_bbox, then the
+ * blocks' boxes reduced here); GRIDEMST_ERR_INPUT naming the first point
+ * with a non-finite coordinate. */
+template <typename T>
+static int GEMST_FN(gemst_cuda_bbox)(gemst_dmem *mem, cudaStream_t s, const T *coords, int64_t n, int dim, double lo[3],
+                                    double hi[3], gridemst_error *err)
+{
+    unsigned blocks = gemst_blocks((uint64_t)n);
+    if (blocks > GEMST_BBOX_BLOCKS)
+        blocks = GEMST_BBOX_BLOCKS;
+    gemst_bbox *d_part, part[GEMST_BBOX_BLOCKS];
+    GEMST_DALLOC(mem, d_part, blocks, "the bounding box");
+    GEMST_FN(k_bbox)<T><<<blocks, GEMST_THREADS, 0, s>>>(coords, n, dim, d_part);
+    GEMST_LAUNCHED();
+    GEMST_CU(cudaMemcpyAsync(part, d_part, sizeof *part * blocks, cudaMemcpyDeviceToHost, s));
+    GEMST_CU(cudaStreamSynchronize(s));
+    gemst_dfree(mem, d_part);
+    long long bad = n;
+    for (int d = 0; d < 3; d++) {
+        lo[d] = d < dim ? INFINITY : 0.0;
+        hi[d] = d < dim ? -INFINITY : 0.0;
+    }
+    for (unsigned b = 0; b < blocks; b++) {
+        for (int d = 0; d < dim; d++) {
+            lo[d] = part[b].lo[d] < lo[d] ? part[b].lo[d] : lo[d];
+            hi[d] = part[b].hi[d] > hi[d] ? part[b].hi[d] : hi[d];
+        }
+        bad = part[b].bad < bad ? part[b].bad : bad;
+    }
+    if (bad < n)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "point %lld has a non-finite coordinate", bad);
+    return GRIDEMST_OK;
+}
+
 /* Working coordinate of the caller's point i along axis d. */
 template <typename T>
 static __device__ __forceinline__ gemst_real GEMST_FN(d_working)(const T *coords, int dim, gemst_frame f, uint32_t i,

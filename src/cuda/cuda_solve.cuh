@@ -147,32 +147,7 @@ static int GEMST_FN(read_counters)(cuda_ctx *c, gridemst_error *err)
 template <typename T>
 static int GEMST_FN(bbox)(cuda_ctx *c, const T *coords, double lo[3], double hi[3], gridemst_error *err)
 {
-    const gemst_problem *pb = c->pb;
-    unsigned blocks = gemst_blocks((uint64_t)pb->n);
-    if (blocks > GEMST_BBOX_BLOCKS)
-        blocks = GEMST_BBOX_BLOCKS;
-    gemst_bbox *d_part, part[GEMST_BBOX_BLOCKS];
-    GEMST_DALLOC(&c->mem, d_part, blocks, "the bounding box");
-    GEMST_FN(k_bbox)<T><<<blocks, GEMST_THREADS, 0, c->s>>>(coords, pb->n, pb->dim, d_part);
-    GEMST_LAUNCHED();
-    GEMST_CU(cudaMemcpyAsync(part, d_part, sizeof *part * blocks, cudaMemcpyDeviceToHost, c->s));
-    GEMST_CU(cudaStreamSynchronize(c->s));
-    gemst_dfree(&c->mem, d_part);
-    long long bad = pb->n;
-    for (int d = 0; d < 3; d++) {
-        lo[d] = d < pb->dim ? INFINITY : 0.0;
-        hi[d] = d < pb->dim ? -INFINITY : 0.0;
-    }
-    for (unsigned b = 0; b < blocks; b++) {
-        for (int d = 0; d < pb->dim; d++) {
-            lo[d] = part[b].lo[d] < lo[d] ? part[b].lo[d] : lo[d];
-            hi[d] = part[b].hi[d] > hi[d] ? part[b].hi[d] : hi[d];
-        }
-        bad = part[b].bad < bad ? part[b].bad : bad;
-    }
-    if (bad < pb->n)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "point %lld has a non-finite coordinate", bad);
-    return GRIDEMST_OK;
+    return GEMST_FN(gemst_cuda_bbox)<T>(&c->mem, c->s, coords, c->pb->n, c->pb->dim, lo, hi, err);
 }
 
 /* Bytes of device memory the solve needs at its peak, for n points and the

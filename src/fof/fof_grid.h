@@ -25,6 +25,7 @@
 #define GEMST_FOF_GRID_H
 
 #include "graph/edge_order.h"
+#include "grid/grid_plan.h"
 
 /* Leaves of more points than this hold them sorted by x (then caller
  * id), and a search sweeps them from the query's x outwards until the gap
@@ -114,6 +115,30 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_fof_dist2)(const gemst_fof_grid
         s = GEMST_ADD(s, GEMST_MUL(dz, dz));
     }
     return s;
+}
+
+/* v - box * floor(v / box), each operation rounded alone on either
+ * backend (no fused multiply-add on the device). */
+#ifdef __CUDA_ARCH__
+#define GEMST_FOF_WRAP(v, box) __dsub_rn((v), __dmul_rn((box), floor((v) / (box))))
+#else
+#define GEMST_FOF_WRAP(v, box) ((v) - (box) * floor((v) / (box)))
+#endif
+
+/* Caller coordinate v along axis d in working units: translated and
+ * scaled as the EMST solver does (frame f), or with a periodic box
+ * (box: its sides in caller units; box_w: along d in working units)
+ * wrapped into [0, box) first, and once more should rounding reach the
+ * box's side. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_fof_working)(const gemst_frame *f, const double *box,
+                                                            gemst_real box_w, double v, int d)
+{
+    if (!box)
+        return (gemst_real)gemst_frame_working(f, v, d);
+    if (!(v >= 0.0 && v < box[d]))
+        v = GEMST_FOF_WRAP(v, box[d]);
+    const gemst_real w = (gemst_real)(v * f->scale);
+    return w >= box_w ? GEMST_SUB(w, box_w) : w;
 }
 
 /* Index in [0, count) of the slot of side 1/inv holding v (v relative to
@@ -220,6 +245,19 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_leaf)(const gemst_fof_grid *
     }
 }
 
+/* The squared gap (less the slack) from rel, a query's coordinate
+ * relative to a split cell's low face, to the cell's sub-cell t of the
+ * given side along that axis: a lower bound on the distance to its points
+ * along the axis. */
+static inline GEMST_HD gemst_real GEMST_FN(gemst_fof_sub_gap2)(const gemst_fof_grid *g, gemst_real rel, int32_t t,
+                                                             gemst_real side)
+{
+    const gemst_real flo = GEMST_MUL((gemst_real)t, side), fhi = GEMST_MUL((gemst_real)(t + 1), side);
+    const gemst_real gap = GEMST_FN(gemst_fof_gap)(
+        g, rel < flo ? GEMST_SUB(flo, rel) : rel > fhi ? GEMST_SUB(rel, fhi) : (gemst_real)0);
+    return GEMST_MUL(gap, gap);
+}
+
 /* The leaves of split top cell `top` (whose low corner is lo, and where
  * the query's x is qx) within nr's bound of the query, scanned: per axis
  * the query's sub-cell and those beside it within the bound. */
@@ -239,13 +277,11 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid 
         const int32_t k = GEMST_FN(gemst_fof_sub_slot)(g, d, rel, m);
         int n = 0;
         for (int32_t t = k > 0 ? k - 1 : 0; t <= k + 1 && t < m; t++) {
-            const gemst_real flo = GEMST_MUL((gemst_real)t, side), fhi = GEMST_MUL((gemst_real)(t + 1), side);
-            const gemst_real gap = GEMST_FN(gemst_fof_gap)(
-                g, rel < flo ? GEMST_SUB(flo, rel) : rel > fhi ? GEMST_SUB(rel, fhi) : (gemst_real)0);
-            if (GEMST_MUL(gap, gap) > nr->bound.d2)
+            const gemst_real gap_2 = GEMST_FN(gemst_fof_sub_gap2)(g, rel, t, side);
+            if (gap_2 > nr->bound.d2)
                 continue;
             sub[d][n] = t;
-            gap2[d][n++] = GEMST_MUL(gap, gap);
+            gap2[d][n++] = gap_2;
         }
         count[d] = n;
     }
@@ -267,6 +303,40 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_scan_split)(const gemst_fof_grid 
             }
 }
 
+/* Along axis d, the top cells within cut of q (whose top cell there is
+ * c): their index, the shift of the query's image of the box for them,
+ * and their squared gap; returns how many (1 to 3, q's own first). */
+static inline GEMST_HD int GEMST_FN(gemst_fof_axis_cells)(const gemst_fof_grid *g, const gemst_real q[3], int32_t c,
+                                                        int d, gemst_real cut, int32_t cell[3], gemst_real shift[3],
+                                                        gemst_real gap2[3])
+{
+    const int32_t nc = g->nc[d];
+    cell[0] = c;
+    shift[0] = gap2[0] = 0;
+    if (g->periodic && nc < 3) {
+        /* a periodic axis of one or two cells: every cell is a
+         * neighbour, and gaps are not measured (cells are then never
+         * split, nor leaves swept) */
+        cell[1] = 1 - c;
+        shift[1] = gap2[1] = 0;
+        return nc;
+    }
+    int m = 1;
+    const gemst_real below = GEMST_FN(gemst_fof_gap)(g, GEMST_SUB(q[d], GEMST_MUL((gemst_real)c, g->L[d])));
+    const gemst_real above = GEMST_FN(gemst_fof_gap)(g, GEMST_SUB(GEMST_MUL((gemst_real)(c + 1), g->L[d]), q[d]));
+    if (GEMST_MUL(below, below) <= cut && (c > 0 || g->periodic)) {
+        cell[m] = c > 0 ? c - 1 : nc - 1;
+        shift[m] = c > 0 ? (gemst_real)0 : g->box[d];
+        gap2[m++] = GEMST_MUL(below, below);
+    }
+    if (GEMST_MUL(above, above) <= cut && (c < nc - 1 || g->periodic)) {
+        cell[m] = c < nc - 1 ? c + 1 : 0;
+        shift[m] = c < nc - 1 ? (gemst_real)0 : -g->box[d];
+        gap2[m++] = GEMST_MUL(above, above);
+    }
+    return m;
+}
+
 /*
  * The search of friends-of-friends: the nr->k nearest points (edge order)
  * of other components than comp[i] within the bound nr was set up with
@@ -286,35 +356,8 @@ static inline GEMST_HD void GEMST_FN(gemst_fof_search)(const gemst_fof_grid *g, 
     int32_t cell[3][3];
     gemst_real shift[3][3], gap2[3][3];
     int count[3] = {1, 1, 1};
-    for (int d = 0; d < g->dim; d++) {
-        const int32_t nc = g->nc[d];
-        cell[d][0] = c[d];
-        shift[d][0] = gap2[d][0] = 0;
-        if (g->periodic && nc < 3) {
-            /* a periodic axis of one or two cells: every cell is a
-             * neighbour, and gaps are not measured (cells are then never
-             * split, nor leaves swept) */
-            count[d] = nc;
-            cell[d][1] = 1 - c[d];
-            shift[d][1] = gap2[d][1] = 0;
-            continue;
-        }
-        int m = 1;
-        const gemst_real below = GEMST_FN(gemst_fof_gap)(g, GEMST_SUB(q[d], GEMST_MUL((gemst_real)c[d], g->L[d])));
-        const gemst_real above =
-            GEMST_FN(gemst_fof_gap)(g, GEMST_SUB(GEMST_MUL((gemst_real)(c[d] + 1), g->L[d]), q[d]));
-        if (GEMST_MUL(below, below) <= cut && (c[d] > 0 || g->periodic)) {
-            cell[d][m] = c[d] > 0 ? c[d] - 1 : nc - 1;
-            shift[d][m] = c[d] > 0 ? (gemst_real)0 : g->box[d];
-            gap2[d][m++] = GEMST_MUL(below, below);
-        }
-        if (GEMST_MUL(above, above) <= cut && (c[d] < nc - 1 || g->periodic)) {
-            cell[d][m] = c[d] < nc - 1 ? c[d] + 1 : 0;
-            shift[d][m] = c[d] < nc - 1 ? (gemst_real)0 : -g->box[d];
-            gap2[d][m++] = GEMST_MUL(above, above);
-        }
-        count[d] = m;
-    }
+    for (int d = 0; d < g->dim; d++)
+        count[d] = GEMST_FN(gemst_fof_axis_cells)(g, q, c[d], d, cut, cell[d], shift[d], gap2[d]);
     int k[3];
     for (k[2] = 0; k[2] < count[2]; k[2]++)
         for (k[1] = 0; k[1] < count[1]; k[1]++)
