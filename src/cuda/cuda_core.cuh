@@ -18,9 +18,14 @@
 #include "bvh/bvh_core.h"
 #include "nns/duplicate_anchor.h"
 
-/* Threads of a core distance search, one heap each, per resident thread
- * of the device at most; fewer where their heaps would take more than
+/* A core distance search's heap holds min_samples entries at most.  Up
+ * to this many, it lives in the thread's local memory, which the hardware
+ * lays out so that a warp's threads reading the same entry read adjacent
+ * words; larger heaps in slices of a scratch array (a slice's entries are
+ * adjacent, a warp's reads scattered), for one resident thread of the
+ * device each at most, fewer where they would take more than
  * GEMST_CORE_HEAP_BYTES (a min_samples of thousands). */
+#define GEMST_CORE_LOCAL_HEAP 32
 #define GEMST_CORE_HEAP_BYTES ((size_t)256 << 20)
 
 /* Step 1: at[oid[i]] = i for every unique point, whose copies start at 1 ... */
@@ -41,47 +46,56 @@ static __global__ void GEMST_FN(k_core_copies)(uint32_t n_dup, const uint32_t *d
     atomicAdd(&mult[rep], 1u);
 }
 
-/* A thread's heap for grid point q's search: slice t of the scratch, and
- * the copies it needs beyond q's own. */
-static __device__ __forceinline__ void GEMST_FN(d_core_heap)(gemst_core_heap *h, gemst_real *heap_d2,
-                                                            uint32_t *heap_copies, uint32_t t, uint32_t k,
-                                                            const uint32_t *mult, uint32_t q)
+/* The heap's entries of thread t: its local arrays (LOCAL), or its slice
+ * of the scratch. */
+#define GEMST_CORE_HEAP_ARRAYS(LOCAL, t, k, heap_d2, heap_copies, hd, hc)                                        \
+    gemst_real local_d2_[(LOCAL) ? GEMST_CORE_LOCAL_HEAP : 1];                                                  \
+    uint32_t local_copies_[(LOCAL) ? GEMST_CORE_LOCAL_HEAP : 1];                                                \
+    gemst_real *hd = (LOCAL) ? local_d2_ : (heap_d2) + (size_t)(t) * (k);                                       \
+    uint32_t *hc = (LOCAL) ? local_copies_ : (heap_copies) + (size_t)(t) * (k)
+
+/* A thread's heap for point q's search, on its entries: the copies it
+ * needs beyond q's own. */
+static __device__ __forceinline__ void GEMST_FN(d_core_heap)(gemst_core_heap *h, gemst_real *hd, uint32_t *hc,
+                                                            uint32_t k, const uint32_t *mult, uint32_t q)
 {
     const uint32_t own = gemst_copies(mult, q);
-    GEMST_FN(gemst_core_heap_init)(h, heap_d2 + (size_t)t * k, heap_copies + (size_t)t * k, k > own ? k - own : 0);
+    GEMST_FN(gemst_core_heap_init)(h, hd, hc, k > own ? k - own : 0);
 }
 
 /* Step 2 on the grid: the points in grid order, strided over the
  * launch's first `threads` threads, one heap each; one instance per grid
- * shape (CROWDED, as k_findmin1). */
-template <int CROWDED>
+ * shape (CROWDED, as k_findmin1) and heap place (LOCAL). */
+template <int CROWDED, int LOCAL>
 static __global__ void GEMST_FN(k_core_grid)(gemst_grid g, const uint32_t *mult, uint32_t k, uint32_t threads,
                                            gemst_real *heap_d2, uint32_t *heap_copies, gemst_real *core2)
 {
     GEMST_INDEX(t, threads);
     GEMST_CROWDED_PATH(g, CROWDED);
+    GEMST_CORE_HEAP_ARRAYS(LOCAL, t, k, heap_d2, heap_copies, hd, hc);
     for (uint32_t q = t; q < g.n; q += threads) {
         gemst_core_heap h;
         gemst_query qq;
-        GEMST_FN(d_core_heap)(&h, heap_d2, heap_copies, t, k, mult, q);
+        GEMST_FN(d_core_heap)(&h, hd, hc, k, mult, q);
         GEMST_FN(gemst_query_make)(&g, q, &qq);
         core2[q] = GEMST_FN(gemst_core_dist2_grid)(&g, &qq, mult, &h);
     }
 }
 
 /* Step 2 on the BVH (nns bvh), the points in Morton order; one instance
- * per dimension (DIM), as k_bvh_findmin1. */
-template <int DIM>
+ * per dimension (DIM, as k_bvh_findmin1) and heap place (LOCAL). */
+template <int DIM, int LOCAL>
 static __global__ void GEMST_FN(k_core_bvh)(gemst_bvh b, gemst_grid pts, const uint32_t *mult, uint32_t k,
                                           uint32_t threads, gemst_real *heap_d2, uint32_t *heap_copies,
                                           gemst_real *core2)
 {
     GEMST_INDEX(t, threads);
     b.dim = pts.dim = DIM;
+    GEMST_CORE_HEAP_ARRAYS(LOCAL, t, k, heap_d2, heap_copies, hd, hc);
     for (uint32_t q = t; q < pts.n; q += threads) {
         gemst_core_heap h;
         gemst_query qq;
-        GEMST_FN(d_core_heap)(&h, heap_d2, heap_copies, t, k, mult, q);
+        GEMST_FN(d_core_heap)(&h, hd, hc, k, mult, q);
         GEMST_FN(gemst_query_point)(&pts, q, &qq);
         core2[q] = GEMST_FN(gemst_core_dist2_bvh)(&b, &pts, &qq, mult, &h);
     }
@@ -104,8 +118,9 @@ static __global__ void GEMST_FN(k_dup_anchors)(uint32_t n_dup, gemst_grid g, con
     dup_lo[k] = GEMST_FN(gemst_duplicate_anchor)(&g, win_in, win_out, dup_rep[k]);
 }
 
-/* The threads of a core distance search and so its heaps: the device's
- * resident threads, fewer for large heaps, and no more than the points. */
+/* The threads of a core distance search with its heaps in a scratch
+ * array: the device's resident threads, fewer for large heaps, and no
+ * more than the points. */
 static int GEMST_FN(core_threads)(const cuda_ctx *c, uint32_t k, uint32_t *threads, gridemst_error *err)
 {
     int sms = 0, per_sm = 0;
@@ -117,6 +132,31 @@ static int GEMST_FN(core_threads)(const cuda_ctx *c, uint32_t k, uint32_t *threa
     t = t < c->nu ? t : c->nu;
     *threads = t > 0 ? (uint32_t)t : 1u;
     return GRIDEMST_OK;
+}
+
+/* Step 2's kernel in its instance for the index, the grid's shape or the
+ * dimension, and the heaps' place (LOCAL). */
+template <int LOCAL>
+static void GEMST_FN(launch_core)(const cuda_ctx *c, const uint32_t *mult, uint32_t k, uint32_t threads,
+                                  gemst_real *heap_d2, uint32_t *heap_copies)
+{
+    const unsigned b = gemst_blocks(threads);
+    const int crowded = c->bvh ? 0 : GEMST_FN(crowded_instance)(c);
+    if (c->bvh && c->g.dim == 3)
+        GEMST_FN(k_core_bvh)<3, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->tree, c->g, mult, k, threads, heap_d2,
+                                                                     heap_copies, c->core2);
+    else if (c->bvh)
+        GEMST_FN(k_core_bvh)<2, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->tree, c->g, mult, k, threads, heap_d2,
+                                                                     heap_copies, c->core2);
+    else if (crowded == 2)
+        GEMST_FN(k_core_grid)<2, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->g, mult, k, threads, heap_d2, heap_copies,
+                                                                      c->core2);
+    else if (crowded == 1)
+        GEMST_FN(k_core_grid)<1, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->g, mult, k, threads, heap_d2, heap_copies,
+                                                                      c->core2);
+    else
+        GEMST_FN(k_core_grid)<0, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->g, mult, k, threads, heap_d2, heap_copies,
+                                                                      c->core2);
 }
 
 /* Steps 1 and 2: the core distances into c->core2, which the grid then
@@ -136,25 +176,16 @@ static int GEMST_FN(core_distances)(cuda_ctx *c, gridemst_error *err)
         GEMST_LAUNCHED();
         gemst_dfree(&c->mem, at);
     }
-    GEMST_TRY(GEMST_FN(core_threads)(c, k, &threads, err));
-    gemst_real *heap_d2;
-    uint32_t *heap_copies;
-    GEMST_DALLOC(&c->mem, heap_d2, (size_t)threads * k, "core distance searches");
-    GEMST_DALLOC(&c->mem, heap_copies, (size_t)threads * k, "core distance searches");
-    const unsigned blocks = gemst_blocks(threads);
-    if (c->bvh) {
-        GEMST_LAUNCH_DIM(c, k_core_bvh, blocks, c->tree, c->g, mult, k, threads, heap_d2, heap_copies, c->core2);
+    gemst_real *heap_d2 = NULL;
+    uint32_t *heap_copies = NULL;
+    if (k <= GEMST_CORE_LOCAL_HEAP) {
+        threads = nu;
+        GEMST_FN(launch_core)<1>(c, mult, k, threads, NULL, NULL);
     } else {
-        const int crowded = GEMST_FN(crowded_instance)(c);
-        if (crowded == 2)
-            GEMST_FN(k_core_grid)<2><<<blocks, GEMST_THREADS, 0, c->s>>>(c->g, mult, k, threads, heap_d2, heap_copies,
-                                                                        c->core2);
-        else if (crowded == 1)
-            GEMST_FN(k_core_grid)<1><<<blocks, GEMST_THREADS, 0, c->s>>>(c->g, mult, k, threads, heap_d2, heap_copies,
-                                                                        c->core2);
-        else
-            GEMST_FN(k_core_grid)<0><<<blocks, GEMST_THREADS, 0, c->s>>>(c->g, mult, k, threads, heap_d2, heap_copies,
-                                                                        c->core2);
+        GEMST_TRY(GEMST_FN(core_threads)(c, k, &threads, err));
+        GEMST_DALLOC(&c->mem, heap_d2, (size_t)threads * k, "core distance searches");
+        GEMST_DALLOC(&c->mem, heap_copies, (size_t)threads * k, "core distance searches");
+        GEMST_FN(launch_core)<0>(c, mult, k, threads, heap_d2, heap_copies);
     }
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, heap_d2);
