@@ -64,14 +64,16 @@ static __device__ __forceinline__ void GEMST_FN(d_core_heap)(gemst_core_heap *h,
 }
 
 /* Step 2 on the grid: the points in grid order, strided over the
- * launch's first `threads` threads, one heap each; one instance per grid
- * shape (CROWDED, as k_findmin1) and heap place (LOCAL). */
-template <int CROWDED, int LOCAL>
-static __global__ void GEMST_FN(k_core_grid)(gemst_grid g, const uint32_t *mult, uint32_t k, uint32_t threads,
-                                           gemst_real *heap_d2, uint32_t *heap_copies, gemst_real *core2)
+ * launch's first `threads` threads, one heap each; one instance per
+ * dimension and grid shape (DIM, CROWDED: a wide search, as
+ * k_static_prepare's) and heap place (LOCAL). */
+template <int DIM, int CROWDED, int LOCAL>
+static __global__ void __launch_bounds__(GEMST_THREADS, GEMST_WIDE_SEARCH_BLOCKS(CROWDED))
+    GEMST_FN(k_core_grid)(gemst_grid g, const uint32_t *mult, uint32_t k, uint32_t threads, gemst_real *heap_d2,
+                          uint32_t *heap_copies, gemst_real *core2)
 {
     GEMST_INDEX(t, threads);
-    GEMST_CROWDED_PATH(g, CROWDED);
+    GEMST_GRID_INSTANCE(g, DIM, CROWDED);
     GEMST_CORE_HEAP_ARRAYS(LOCAL, t, k, heap_d2, heap_copies, hd, hc);
     for (uint32_t q = t; q < g.n; q += threads) {
         gemst_core_heap h;
@@ -134,29 +136,38 @@ static int GEMST_FN(core_threads)(const cuda_ctx *c, uint32_t k, uint32_t *threa
     return GRIDEMST_OK;
 }
 
-/* Step 2's kernel in its instance for the index, the grid's shape or the
- * dimension, and the heaps' place (LOCAL). */
+/* k_core_grid's instance for the dimension and the grid's shape, inside
+ * launch_core. */
+#define GEMST_LAUNCH_CORE_GRID(DIM, CROWDED)                                                                    \
+    GEMST_FN(k_core_grid)<DIM, CROWDED, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->g, mult, k, threads, heap_d2, \
+                                                                              heap_copies, c->core2)
+
+/* Step 2's kernel in its instance for the index, the dimension, the
+ * grid's shape, and the heaps' place (LOCAL). */
 template <int LOCAL>
 static void GEMST_FN(launch_core)(const cuda_ctx *c, const uint32_t *mult, uint32_t k, uint32_t threads,
                                   gemst_real *heap_d2, uint32_t *heap_copies)
 {
     const unsigned b = gemst_blocks(threads);
-    const int crowded = c->bvh ? 0 : GEMST_FN(crowded_instance)(c);
-    if (c->bvh && c->g.dim == 3)
+    const int dim3 = c->g.dim == 3, crowded = c->bvh ? 0 : GEMST_FN(crowded_instance)(c);
+    if (c->bvh && dim3)
         GEMST_FN(k_core_bvh)<3, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->tree, c->g, mult, k, threads, heap_d2,
                                                                      heap_copies, c->core2);
     else if (c->bvh)
         GEMST_FN(k_core_bvh)<2, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->tree, c->g, mult, k, threads, heap_d2,
                                                                      heap_copies, c->core2);
+    else if (dim3 && crowded == 2)
+        GEMST_LAUNCH_CORE_GRID(3, 2);
+    else if (dim3 && crowded == 1)
+        GEMST_LAUNCH_CORE_GRID(3, 1);
+    else if (dim3)
+        GEMST_LAUNCH_CORE_GRID(3, 0);
     else if (crowded == 2)
-        GEMST_FN(k_core_grid)<2, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->g, mult, k, threads, heap_d2, heap_copies,
-                                                                      c->core2);
+        GEMST_LAUNCH_CORE_GRID(2, 2);
     else if (crowded == 1)
-        GEMST_FN(k_core_grid)<1, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->g, mult, k, threads, heap_d2, heap_copies,
-                                                                      c->core2);
+        GEMST_LAUNCH_CORE_GRID(2, 1);
     else
-        GEMST_FN(k_core_grid)<0, LOCAL><<<b, GEMST_THREADS, 0, c->s>>>(c->g, mult, k, threads, heap_d2, heap_copies,
-                                                                      c->core2);
+        GEMST_LAUNCH_CORE_GRID(2, 0);
 }
 
 /* Steps 1 and 2: the core distances into c->core2, which the grid then
