@@ -225,7 +225,7 @@ static int GEMST_FN(duplicate_anchors)(cuda_ctx *c, gridemst_error *err)
  * (erring high: as many as points), the map from caller ids during step 1;
  * on the grid, the late BVH from the first iteration with a leaf per point
  * (nns/late_bvh.h): its nodes, label breaks, bounds and sort; and the
- * searches' heaps. */
+ * searches' heaps where they take a scratch array. */
 static size_t GEMST_FN(core_bytes_needed)(const gemst_problem *pb)
 {
     if (pb->opt.min_samples < 2)
@@ -234,5 +234,5 @@ static size_t GEMST_FN(core_bytes_needed)(const gemst_problem *pb)
     size_t per_point = R + 4 + 4 + R + 4;
     if (pb->opt.nns == GRIDEMST_NNS_GRID)
         per_point += sizeof(gemst_bvh_node) + 4 + 8 + 2 * 8 + 2 * 4;
-    return n * per_point + GEMST_CORE_HEAP_BYTES;
+    return n * per_point + (pb->opt.min_samples > GEMST_CORE_LOCAL_HEAP ? GEMST_CORE_HEAP_BYTES : 0);
 }
