@@ -225,8 +225,9 @@ typedef struct gridemst_options {
                                      k is k + 1 here).  The tree is exact and ordered as the
                                      Euclidean one (by d, then the ids), duplicates included:
                                      each joins the point of smallest id at its core distance.
-                                     k must not exceed the point count.  CPU backend only for now
-                                     (CUDA: GRIDEMST_ERR_UNSUPPORTED; AUTO picks the CPU).  The
+                                     k must not exceed the point count.  Both backends (the
+                                     identical tree), device input and results included; not
+                                     with partitions (GRIDEMST_ERR_UNSUPPORTED).  The
                                      slab pruning being unsound for this length, the grid index
                                      searches with prune none (stats.prune says so): it computes
                                      the core distances, then hands Boruvka to the late BVH from

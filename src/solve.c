@@ -69,10 +69,10 @@ int gemst_check_options(const gridemst_options *o, gridemst_error *err)
     return check_partitions(o, err);
 }
 
-/* The mutual-reachability tree (min_samples >= 2) runs on the CPU backend
- * (AUTO means CPU), and on the grid with its plain ring search: the slab
- * pruning of the other strategies is unsound for that length
- * (nns/edge_length.h). */
+/* The mutual-reachability tree (min_samples >= 2) runs on either backend,
+ * on the grid with its plain ring search: the slab pruning of the other
+ * strategies is unsound for that length (nns/edge_length.h).  (A
+ * partitioned solve refuses it: check_partitions.) */
 static int mutual_reachability_options(gemst_problem *pb, gridemst_error *err)
 {
     gridemst_options *o = &pb->opt;
@@ -81,11 +81,6 @@ static int mutual_reachability_options(gemst_problem *pb, gridemst_error *err)
     if (pb->n > 0 && o->min_samples > pb->n)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "min_samples %lld exceeds the number of points, %lld",
                           (long long)o->min_samples, (long long)pb->n);
-    if (o->backend == GRIDEMST_BACKEND_CUDA || o->result == GRIDEMST_RESULT_DEVICE || o->context)
-        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
-                          "the mutual-reachability tree (min_samples >= 2) is not yet on the cuda backend; use the cpu "
-                          "backend");
-    o->backend = GRIDEMST_BACKEND_CPU;
     o->prune = GRIDEMST_PRUNE_NONE;
     return GRIDEMST_OK;
 }

@@ -318,7 +318,7 @@ run --generate blobs --n 3000 --hdbscan --min-cluster-size 10
 expect_ok "--hdbscan summary"
 grep -Eq "^clusters: $clusters \([0-9]+ noise points?\) in [0-9.]+ ms$" "$tmp/out" ||
     fail "--hdbscan summary: $(cat "$tmp/out")"
-expect_error "--min-samples on cuda" "cuda backend" --generate uniform --n 100 --min-samples 5 --backend cuda
+expect_error "--min-samples with --partitions" "mutual-reachability" --generate uniform --n 100 --min-samples 5 --partitions 2
 expect_error "--min-samples above n" "exceeds the number of points" --generate uniform --n 10 --min-samples 11
 
 # --labels - keeps standard output for the labels; the summary goes to stderr.

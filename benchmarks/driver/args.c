@@ -178,6 +178,7 @@ enum {
     OPT_OCCUPANCY,
     OPT_CROWDED,
     OPT_LATE_BVH,
+    OPT_MIN_SAMPLES,
     OPT_REPEAT,
     OPT_WARMUP,
     OPT_MAX_SECONDS,
@@ -202,6 +203,7 @@ static const struct option long_options[] = {
     {"occupancy", required_argument, NULL, OPT_OCCUPANCY},
     {"crowded", required_argument, NULL, OPT_CROWDED},
     {"late-bvh", required_argument, NULL, OPT_LATE_BVH},
+    {"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
     {"repeat", required_argument, NULL, OPT_REPEAT},
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"max-seconds", required_argument, NULL, OPT_MAX_SECONDS},
@@ -241,6 +243,7 @@ static int apply(bench_args *a, int c, const char *v, int *given_n, char *msg, s
     case OPT_OCCUPANCY: bad = parse_number(v, &a->opt.cell_occupancy); break;
     case OPT_CROWDED: bad = parse_int64(v, 0, INT64_MAX, &a->opt.crowded_cell); break;
     case OPT_LATE_BVH: bad = gridemst_parse_late_bvh(v, &a->opt.late_bvh); break;
+    case OPT_MIN_SAMPLES: bad = parse_int64(v, 1, INT64_MAX, &a->opt.min_samples); break;
     case OPT_REPEAT: bad = parse_int(v, 1, INT_MAX, &a->repeat); break;
     case OPT_WARMUP: bad = parse_int(v, 0, INT_MAX, &a->warmup); break;
     case OPT_MAX_SECONDS: bad = parse_number(v, &a->max_seconds); break;
@@ -341,6 +344,9 @@ void bench_print_help(FILE *f)
           "  --crowded N             cells of more points get a grid of their own (default: the library's)\n"
           "  --late-bvh auto|never|K the grid's static pruning searches a BVH from iteration K\n"
           "                          on (default auto: the library's rule)\n"
+          "  --min-samples K         HDBSCAN*'s mutual-reachability tree with core distances\n"
+          "                          to the K-th nearest point, itself counted (default 1:\n"
+          "                          the Euclidean tree); the grid then searches with prune none\n"
           "  --repeat R              timed solves per configuration (default 5)\n"
           "  --warmup W              untimed solves before them (default 1)\n"
           "  --max-seconds S         stop repeating a configuration once its solves, warm-ups\n"

@@ -639,10 +639,11 @@ static __global__ void GEMST_FN(k_late_codes)(gemst_grid g, uint64_t *code, uint
 }
 
 /* ... each leaf's code, its first point's ... */
-static __global__ void GEMST_FN(k_late_leaf_codes)(uint32_t leaves, const uint64_t *code, uint64_t *leaf_code)
+static __global__ void GEMST_FN(k_late_leaf_codes)(uint32_t leaves, uint32_t leaf, const uint64_t *code,
+                                                 uint64_t *leaf_code)
 {
     GEMST_INDEX(j, leaves);
-    leaf_code[j] = code[(size_t)j * GEMST_LATE_BVH_LEAF];
+    leaf_code[j] = code[(size_t)j * leaf];
 }
 
 /* ... the order's inverse, for the move into it: inv[order[k]] = k ... */
@@ -1004,14 +1005,16 @@ static __global__ void GEMST_FN(k_uncertain_flags)(uint32_t n, const gemst_real 
 
 /* ---------------------------------------------------------------- edges */
 
+/* The duplicates' edges after the unique points' tree: of length 0, or
+ * dup_d2's (the mutual-reachability tree, cuda_core.cuh). */
 static __global__ void GEMST_FN(k_append_dups)(uint32_t n_dup, const uint32_t *dup_lo, const uint32_t *dup_hi,
-                                             uint32_t offset, uint32_t *edge_lo, uint32_t *edge_hi,
-                                             gemst_real *edge_d2)
+                                             const gemst_real *dup_d2, uint32_t offset, uint32_t *edge_lo,
+                                             uint32_t *edge_hi, gemst_real *edge_d2)
 {
     GEMST_INDEX(k, n_dup);
     edge_lo[offset + k] = dup_lo[k];
     edge_hi[offset + k] = dup_hi[k];
-    edge_d2[offset + k] = 0;
+    edge_d2[offset + k] = dup_d2 ? dup_d2[k] : 0;
 }
 
 #endif

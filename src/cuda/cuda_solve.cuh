@@ -74,6 +74,10 @@ typedef struct {
     gemst_real *edge_d2;
     uint32_t n_active, n_roots, n_uncertain; /* exact at the start of an iteration */
     uint32_t *breaks;          /* component breaks (nns/walk.h), kept in link; NULL when not counted */
+    /* mutual reachability (options.min_samples >= 2; cuda_core.cuh), else NULL */
+    gemst_real *core2;         /* squared core distances, which the grid carries (g.core2) */
+    uint32_t *dup_rep;         /* each duplicate's representative (grid point) */
+    gemst_real *dup_d2;        /* each duplicate's edge length */
     gemst_host_tree host_tree; /* a host result's array, made ready during the solve */
 } cuda_ctx;
 
@@ -115,6 +119,9 @@ static int GEMST_FN(ensure_temp)(cuda_ctx *c, size_t bytes, gridemst_error *err)
         else                                                                                                  \
             GEMST_FN(kernel)<2><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                         \
     } while (0)
+
+static int GEMST_FN(crowded_instance)(const cuda_ctx *c);
+#include "cuda/cuda_core.cuh"
 
 /* Keeps, in place, the entries of list[0..n) whose keep flag is set; the
  * count goes to *d_count. */
@@ -169,7 +176,7 @@ static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
         per_point += 8;
     if (pb->on_device) /* not copied */
         input = 0;
-    return n * (per_point + input) + (size_t)(cells + 1) * 4 + ((size_t)64 << 20);
+    return n * (per_point + input) + (size_t)(cells + 1) * 4 + GEMST_FN(core_bytes_needed)(pb) + ((size_t)64 << 20);
 }
 
 /* The same for the BVH, phase by phase (erring high): the Morton sort (codes
@@ -192,7 +199,7 @@ static size_t GEMST_FN(bvh_bytes_needed)(const gemst_problem *pb)
                      + 2 * 4 + R + 8;                     /* tree edges, duplicate edges */
     size_t peak = build > tree ? build : tree;
     peak = peak > boruvka ? peak : boruvka;
-    return n * peak + ((size_t)64 << 20);
+    return n * peak + GEMST_FN(core_bytes_needed)(pb) + ((size_t)64 << 20);
 }
 
 /* Refuses a job whose estimate (need) exceeds the free device memory or the
@@ -880,6 +887,13 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
         GEMST_DALLOC(m, c->ncand, nu, "static candidate counts");
         GEMST_DALLOC(m, c->uncertain, nu, "the uncertain list");
     }
+    if (c->pb->opt.min_samples >= 2) {
+        GEMST_DALLOC(m, c->core2, nu, "core distances");
+        if (c->n_dup) {
+            GEMST_DALLOC(m, c->dup_rep, c->n_dup, "the duplicates' representatives");
+            GEMST_DALLOC(m, c->dup_d2, c->n_dup, "duplicate edges");
+        }
+    }
     return GRIDEMST_OK;
 }
 
@@ -891,7 +905,7 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
                      c->active, c->roots, c->uncertain, c->extra, c->keep, c->best_d2, c->rb2, c->w1, c->w2,
                      c->open, (void *)c->g.x, (void *)c->g.y, (void *)c->g.z, (void *)c->g.oid,
                      (void *)c->g.cell_start, c->brk, c->ub, c->tree.node, c->code, c->sub_cell, c->crowd,
-                     c->nest, c->sub, c->sub_start};
+                     c->nest, c->sub, c->sub_start, c->core2, c->dup_rep};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++)
         gemst_dfree(&c->mem, state[i]);
     memset(&c->g, 0, sizeof c->g);
@@ -902,6 +916,8 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     c->sub_cell = c->sub_start = NULL;
     c->crowd = c->nest = NULL;
     c->sub = NULL;
+    c->core2 = NULL;
+    c->dup_rep = NULL;
 }
 
 /* The instance of the grid searches for the grid (cuda_kernels.cuh's
@@ -978,7 +994,10 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_stats *stats, gridemst_e
                                                                   c->best_to, c->rb2, c->open,
                                                                   gemst_slab_full_mask(c->g.dim));
     GEMST_LAUNCHED();
-    if (c->bvh) /* no lower bound on any point's nearest foreign distance yet (bvh_query.h) */
+    /* the lower bound on each point's nearest foreign distance (bvh_query.h): its core distance, else none yet */
+    if (c->bvh && c->core2)
+        GEMST_CU(cudaMemcpyAsync(c->best_d2, c->core2, sizeof *c->best_d2 * nu, cudaMemcpyDeviceToDevice, c->s));
+    else if (c->bvh)
         GEMST_CU(cudaMemsetAsync(c->best_d2, 0, sizeof *c->best_d2 * nu, c->s));
     GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));
     c->n_active = c->n_roots = nu;
@@ -1219,14 +1238,18 @@ static int GEMST_FN(iteration_times)(cudaEvent_t ev[6], gridemst_iteration_times
     return GRIDEMST_OK;
 }
 
-/* The points' arrays (their bounds among them) and labels moved into the
- * order `order` (point k gets point order[k]; inv is its inverse), each
- * through a new array. */
+/* The points' arrays (their bounds and core distances among them) and
+ * labels moved into the order `order` (point k gets point order[k]; inv is
+ * its inverse), each through a new array; the duplicates' representatives
+ * renamed. */
 static int GEMST_FN(late_bvh_relayout)(cuda_ctx *c, const uint32_t *order, const uint32_t *inv, gridemst_error *err)
 {
     const uint32_t nu = c->nu;
-    const gemst_real **reals[4] = {(const gemst_real **)&c->best_d2, &c->g.x, &c->g.y, &c->g.z};
-    for (int d = 0; d <= c->g.dim; d++) {
+    const gemst_real **reals[5] = {(const gemst_real **)&c->best_d2, (const gemst_real **)&c->core2, &c->g.x,
+                                   &c->g.y, &c->g.z};
+    for (int d = 0; d < 5; d++) {
+        if (!*reals[d])
+            continue;
         gemst_real *moved;
         GEMST_DALLOC(&c->mem, moved, nu, "moved points");
         GEMST_FN(k_gather)<gemst_real><<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, order, *reals[d], moved);
@@ -1240,6 +1263,12 @@ static int GEMST_FN(late_bvh_relayout)(cuda_ctx *c, const uint32_t *order, const
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, (void *)c->g.oid);
     c->g.oid = oid;
+    c->g.core2 = c->core2;
+    if (c->dup_rep) { /* in place: each entry is read, then written, by one thread */
+        GEMST_FN(k_gather)<uint32_t><<<gemst_blocks(c->n_dup), GEMST_THREADS, 0, c->s>>>(c->n_dup, c->dup_rep, inv,
+                                                                                        c->dup_rep);
+        GEMST_LAUNCHED();
+    }
     uint32_t **labels[2] = {&c->comp, &c->link};
     for (int l = 0; l < 2; l++) {
         uint32_t *moved;
@@ -1256,16 +1285,21 @@ static int GEMST_FN(late_bvh_relayout)(cuda_ctx *c, const uint32_t *order, const
 
 /* From this iteration on, FindMin1 searches a BVH over the points
  * (nns/late_bvh.h), as cpu_solve.inc's late_bvh: each point's lower bound
- * from the static search, then its candidates and bounds and the grid's
- * tables make room for the tree, the points move into Morton order, and
- * every point is listed active (the BVH search answers for each).  Its
- * allocations stay within what it frees (nns/late_bvh.h), so the solve
- * needs no more than bytes_needed. */
+ * from the static search (or its core distance), then its candidates and
+ * bounds and the grid's tables make room for the tree, the points move
+ * into Morton order, and every point is listed active (the BVH search
+ * answers for each).  Its allocations stay within what it frees
+ * (nns/late_bvh.h), or for the mutual-reachability tree within
+ * core_bytes_needed, so the solve needs no more than bytes_needed. */
 static int GEMST_FN(late_bvh)(cuda_ctx *c, gridemst_error *err)
 {
-    const uint32_t nu = c->nu, leaves = gemst_late_bvh_leaves(nu);
-    GEMST_FN(k_late_bounds)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, GEMST_FN(findmin1_state)(c));
-    GEMST_LAUNCHED();
+    const uint32_t nu = c->nu, leaf = gemst_late_bvh_leaf(c->core2 != NULL), leaves = gemst_late_bvh_leaves(nu, leaf);
+    if (c->core2) {
+        GEMST_CU(cudaMemcpyAsync(c->best_d2, c->core2, sizeof *c->best_d2 * nu, cudaMemcpyDeviceToDevice, c->s));
+    } else {
+        GEMST_FN(k_late_bounds)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, GEMST_FN(findmin1_state)(c));
+        GEMST_LAUNCHED();
+    }
     void *static_state[] = {c->cand, c->ncand, c->uncertain, c->rb2, (void *)c->g.cell_start, c->sub_cell,
                             c->sub_start, c->crowd, c->nest, c->sub};
     for (size_t i = 0; i < sizeof static_state / sizeof static_state[0]; i++)
@@ -1293,7 +1327,8 @@ static int GEMST_FN(late_bvh)(cuda_ctx *c, gridemst_error *err)
     GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, vals, nu, 0, GEMST_MORTON_BITS, c->s));
     gemst_dfree(&c->mem, keys.Alternate());
     GEMST_DALLOC(&c->mem, leaf_code, leaves, "BVH codes");
-    GEMST_FN(k_late_leaf_codes)<<<gemst_blocks(leaves), GEMST_THREADS, 0, c->s>>>(leaves, keys.Current(), leaf_code);
+    GEMST_FN(k_late_leaf_codes)<<<gemst_blocks(leaves), GEMST_THREADS, 0, c->s>>>(leaves, leaf, keys.Current(),
+                                                                                  leaf_code);
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, keys.Current());
     uint32_t *inv = vals.Alternate();
@@ -1302,7 +1337,7 @@ static int GEMST_FN(late_bvh)(cuda_ctx *c, gridemst_error *err)
     GEMST_TRY(GEMST_FN(late_bvh_relayout)(c, vals.Current(), inv, err));
     gemst_dfree(&c->mem, vals.Current());
     gemst_dfree(&c->mem, inv);
-    GEMST_TRY(GEMST_FN(build_tree)(c, leaf_code, GEMST_LATE_BVH_LEAF, err));
+    GEMST_TRY(GEMST_FN(build_tree)(c, leaf_code, leaf, err));
     gemst_dfree(&c->mem, leaf_code);
     GEMST_DALLOC(&c->mem, c->brk, nu, "BVH labels");
     GEMST_DALLOC(&c->mem, c->ub, nu, "component bounds");
@@ -1324,20 +1359,23 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
     GEMST_TRY(GEMST_FN(boruvka_init)(c, stats, err));
     GEMST_CU(cudaEventRecord(ev[1], c->s));
     GEMST_CU(cudaEventSynchronize(ev[1]));
-    GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.prepare, err));
-    stats->time_ms.findmin1 += stats->time_ms.prepare;
+    double init = 0.0;
+    GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &init, err));
+    stats->time_ms.prepare += init;
+    stats->time_ms.findmin1 += init;
     while (c->host->edges < c->nu - 1 && stats->iterations < GRIDEMST_MAX_ITERATIONS) {
         gridemst_iteration_times *it = &stats->iteration_ms[stats->iterations++];
         it->components = c->n_roots;
         it->fallback_searches = 0;
         const int iteration = stats->iterations - 1;
         GEMST_CU(cudaEventRecord(ev[0], c->s));
-        if (c->prune == GRIDEMST_PRUNE_STATIC && iteration > 0 &&
-            gemst_late_bvh_due(c->pb->opt.late_bvh, iteration, c->nu, (uint64_t)it[-1].fallback_searches,
-                               (uint64_t)stats->fallback_searches,
-                               gemst_late_bvh_reach(it[-1].longest_edge, stats->cell_side, (uint64_t)stats->cells,
-                                                    c->nu, c->g.dim),
-                               c->clustered && c->g.dim == 3)) {
+        if ((c->prune == GRIDEMST_PRUNE_STATIC && iteration > 0 &&
+             gemst_late_bvh_due(c->pb->opt.late_bvh, iteration, c->nu, (uint64_t)it[-1].fallback_searches,
+                                (uint64_t)stats->fallback_searches,
+                                gemst_late_bvh_reach(it[-1].longest_edge, stats->cell_side, (uint64_t)stats->cells,
+                                                      c->nu, c->g.dim),
+                                c->clustered && c->g.dim == 3)) ||
+            (!c->bvh && gemst_late_bvh_mutual(c->pb->opt.late_bvh, c->core2 != NULL, iteration, c->nu))) {
             GEMST_TRY(GEMST_FN(late_bvh)(c, err));
             stats->late_bvh_iteration = iteration;
         }
@@ -1350,6 +1388,8 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         GEMST_TRY(GEMST_FN(fallback)(c, iteration, &it->fallback_searches, err));
         stats->fallback_searches += it->fallback_searches;
         GEMST_TRY(GEMST_FN(restore_links)(c, err));
+        if (iteration == 0 && c->dup_rep)
+            GEMST_TRY(GEMST_FN(duplicate_anchors)(c, err));
         GEMST_CU(cudaEventRecord(ev[3], c->s));
         GEMST_TRY(GEMST_FN(connect)(c, err));
         GEMST_CU(cudaEventRecord(ev[4], c->s));
@@ -1442,6 +1482,14 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     if (pb->opt.progress)
         pb->opt.progress(pb->opt.progress_ctx, "grid", 0, c->nu);
     GEMST_TRY(GEMST_FN(alloc_state)(c, err));
+    if (c->core2) { /* a search before the loop, as static pruning's: preparation, and FindMin1's */
+        GEMST_CU(cudaEventRecord(ev[0], c->s));
+        GEMST_TRY(GEMST_FN(core_distances)(c, err));
+        GEMST_CU(cudaEventRecord(ev[1], c->s));
+        GEMST_CU(cudaEventSynchronize(ev[1]));
+        GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.prepare, err));
+        stats->time_ms.findmin1 = stats->time_ms.prepare;
+    }
     if (c->nu > 1) {
         int rc = GEMST_FN(boruvka)(c, ev, stats, err);
         /* Points too close together for the precision are the reason to

@@ -224,7 +224,7 @@ static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree
     const uint32_t m = c->n - 1;
     if (c->n_dup) {
         GEMST_FN(k_append_dups)<<<gemst_blocks(c->n_dup), GEMST_THREADS, 0, c->s>>>(
-            c->n_dup, c->dup_lo, c->dup_hi, c->nu - 1, c->edge_lo, c->edge_hi, c->edge_d2);
+            c->n_dup, c->dup_lo, c->dup_hi, c->dup_d2, c->nu - 1, c->edge_lo, c->edge_hi, c->edge_d2);
         GEMST_LAUNCHED();
     }
     const int bits = GEMST_FN(id_bits)(c->n);

@@ -149,10 +149,10 @@ static inline GEMST_HD uint32_t gemst_late_bvh_relabel(const uint32_t *order, co
     return inv[label[order[k]]];
 }
 
-/* The leaves' count for nu points. */
-static inline GEMST_HD uint32_t gemst_late_bvh_leaves(uint32_t nu)
+/* The leaves' count for nu points in leaves of `leaf` points. */
+static inline GEMST_HD uint32_t gemst_late_bvh_leaves(uint32_t nu, uint32_t leaf)
 {
-    return (uint32_t)(((uint64_t)nu + GEMST_LATE_BVH_LEAF - 1) / GEMST_LATE_BVH_LEAF);
+    return (uint32_t)(((uint64_t)nu + leaf - 1) / leaf);
 }
 
 /* Points per leaf: GEMST_LATE_BVH_LEAF, or 1 for the mutual-reachability
