@@ -63,9 +63,9 @@ static int label(int64_t n, const gridemst_edge *edges, int64_t m, int64_t min_s
     return rc;
 }
 
-int gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
-                 const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
-                 int64_t *n_groups, gridemst_result *forest, gridemst_error *err)
+gridemst_status gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
+                             const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
+                             int64_t *n_groups, gridemst_result *forest, gridemst_error *err)
 {
     const double t0 = gemst_now_ms();
     if (err) {

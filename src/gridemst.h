@@ -86,7 +86,7 @@ typedef enum gridemst_status {
 
 /* Error details: the code and a one-line message naming the problem. */
 typedef struct gridemst_error {
-    int code;
+    gridemst_status code;
     char message[512];
 } gridemst_error;
 
@@ -389,9 +389,9 @@ GRIDEMST_API void gridemst_options_init(gridemst_options *opt);
  * n = 0 or 1 gives an empty tree; n may be up to 2^32 - 2 (point indices
  * are 32-bit inside), beyond that the status is GRIDEMST_ERR_INPUT.
  */
-GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
-                                const gridemst_options *opt, gridemst_result *result,
-                                gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
+                                            const gridemst_options *opt, gridemst_result *result,
+                                            gridemst_error *err);
 
 /*
  * gridemst_solve for points already on the GPU: d_coords is device memory
@@ -407,9 +407,9 @@ GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_
  * device-wide synchronization).  Without CUDA in the build:
  * GRIDEMST_ERR_UNSUPPORTED.
  */
-GRIDEMST_API int gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
-                                       const gridemst_options *opt, gridemst_result *result,
-                                       gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
+                                                   const gridemst_options *opt, gridemst_result *result,
+                                                   gridemst_error *err);
 
 /*
  * Host memory, in bytes, that gridemst_solve of n points of dimension dim
@@ -436,8 +436,8 @@ GRIDEMST_API void gridemst_result_free(gridemst_result *result);
  * a status: GRIDEMST_ERR_NO_DEVICE for a device that is not there,
  * GRIDEMST_ERR_UNSUPPORTED without CUDA in the build.
  */
-GRIDEMST_API int gridemst_context_create(int device, void *cuda_stream, gridemst_context **ctx,
-                                         gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_context_create(int device, void *cuda_stream, gridemst_context **ctx,
+                                                     gridemst_error *err);
 
 /* Gives the context up; its memory goes back once no result holds it.
  * NULL is fine. */
@@ -458,7 +458,7 @@ typedef struct gridemst_merge {
 
 /* The n - 1 merges, in edge order (equal distances merge in (u, v) order).
  * rows has room for n - 1 entries (none needed when n < 2). */
-GRIDEMST_API int gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst_error *err);
 
 /*
  * Flat clusters: labels[i] for each of the n points, numbered 0, 1, ... in
@@ -470,10 +470,10 @@ GRIDEMST_API int gridemst_linkage(const gridemst_result *tree, gridemst_merge *r
  * are labelled -1 (noise) and take no number.  *n_clusters (may be NULL)
  * receives the number of labels used.
  */
-GRIDEMST_API int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size, int64_t *labels,
-                                     int64_t *n_clusters, gridemst_error *err);
-GRIDEMST_API int gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size,
-                                       int64_t *labels, int64_t *n_clusters, gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size,
+                                                 int64_t *labels, int64_t *n_clusters, gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size,
+                                                   int64_t *labels, int64_t *n_clusters, gridemst_error *err);
 
 /* ------------------------------------------------------------ HDBSCAN*
  * Density-based clusters from a tree, as scikit-learn's HDBSCAN and the
@@ -541,8 +541,8 @@ GRIDEMST_API void gridemst_hdbscan_options_init(gridemst_hdbscan_options *opt);
  * when not NULL, and leaves *out empty.  Reads only *tree; safe to call
  * from several threads on different outputs.
  */
-GRIDEMST_API int gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options *opt,
-                                  gridemst_hdbscan_result *out, gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options *opt,
+                                              gridemst_hdbscan_result *out, gridemst_error *err);
 
 /* Releases what gridemst_hdbscan allocated; safe on an empty result. */
 GRIDEMST_API void gridemst_hdbscan_free(gridemst_hdbscan_result *out);
@@ -601,9 +601,10 @@ GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_clu
  * arguments, non-finite coordinates named by point, memory); then *forest
  * is empty and labels unspecified.  Thread safety as gridemst_solve.
  */
-GRIDEMST_API int gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
-                              const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
-                              int64_t *n_groups, gridemst_result *forest, gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
+                                          double linking_length, const double *box, int64_t min_size,
+                                          const gridemst_options *opt, int64_t *labels, int64_t *n_groups,
+                                          gridemst_result *forest, gridemst_error *err);
 
 /* Number of usable CUDA devices; 0 when none or when built without CUDA. */
 GRIDEMST_API int gridemst_cuda_device_count(void);
@@ -611,7 +612,7 @@ GRIDEMST_API int gridemst_cuda_device_count(void);
 /* Short names of status codes and option values ("invalid argument",
  * "static", "cuda", "device", ...), and the parser for option value names.
  * gridemst_parse_* return 0 on success, -1 for an unknown name. */
-GRIDEMST_API const char *gridemst_status_name(int status);
+GRIDEMST_API const char *gridemst_status_name(gridemst_status status);
 GRIDEMST_API const char *gridemst_backend_name(gridemst_backend b);
 GRIDEMST_API const char *gridemst_nns_name(gridemst_nns s);
 GRIDEMST_API const char *gridemst_prune_name(gridemst_prune p);

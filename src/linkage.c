@@ -80,7 +80,7 @@ int gemst_check_tree_argument(const gridemst_result *tree, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-int gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst_error *err)
+gridemst_status gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst_error *err)
 {
     int rc = gemst_check_tree_argument(tree, err);
     if (rc != GRIDEMST_OK)
@@ -156,8 +156,8 @@ static int label_components(const gridemst_result *tree, int64_t keep, int64_t m
     return gemst_label_components(tree->n, tree->edges, keep, min_size, labels, n_clusters, err);
 }
 
-int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size, int64_t *labels,
-                        int64_t *n_clusters, gridemst_error *err)
+gridemst_status gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size, int64_t *labels,
+                                    int64_t *n_clusters, gridemst_error *err)
 {
     int rc = gemst_check_tree_argument(tree, err);
     if (rc != GRIDEMST_OK)
@@ -169,8 +169,8 @@ int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size
     return label_components(tree, keep > 0 ? keep : 0, min_size, labels, n_clusters, err);
 }
 
-int gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size, int64_t *labels,
-                          int64_t *n_clusters, gridemst_error *err)
+gridemst_status gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size, int64_t *labels,
+                                      int64_t *n_clusters, gridemst_error *err)
 {
     int rc = gemst_check_tree_argument(tree, err);
     if (rc != GRIDEMST_OK)

@@ -51,7 +51,7 @@ static const char *const precision_names[] = {"float", "double"};
 static const char *const result_place_names[] = {"host", "device"};
 static const char *const cluster_selection_names[] = {"eom", "leaf"};
 
-const char *gridemst_status_name(int status)
+const char *gridemst_status_name(gridemst_status status)
 {
     return name_of(status_names, COUNT(status_names), status);
 }

@@ -411,14 +411,14 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     return GRIDEMST_OK;
 }
 
-int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim, const gridemst_options *opt,
-                   gridemst_result *result, gridemst_error *err)
+gridemst_status gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
+                               const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
     return solve(coords, 0, dtype, n, dim, opt, result, err);
 }
 
-int gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
-                          const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
+gridemst_status gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
+                                      const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
     return solve(d_coords, 1, dtype, n, dim, opt, result, err);
 }

@@ -57,8 +57,8 @@ static void no_hierarchy(gridemst_hdbscan_result *out)
     }
 }
 
-int gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options *opt, gridemst_hdbscan_result *out,
-                     gridemst_error *err)
+gridemst_status gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options *opt,
+                                 gridemst_hdbscan_result *out, gridemst_error *err)
 {
     if (err) {
         err->code = GRIDEMST_OK;
