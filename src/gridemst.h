@@ -69,7 +69,9 @@ extern "C" {
 #define GRIDEMST_API
 #endif
 
-#define GRIDEMST_VERSION_STRING "0.1.0"
+/* GRIDEMST_VERSION_MAJOR, _MINOR, _PATCH and _STRING: the version of these
+ * headers (gridemst_version() gives the library's). */
+#include "gridemst_version.h"
 
 /* Status codes returned by every function that can fail. */
 typedef enum gridemst_status {
@@ -628,7 +630,9 @@ GRIDEMST_API int gridemst_parse_result_place(const char *name, gridemst_result_p
 /* options.late_bvh from "auto" (0), "never" (-1) or an iteration >= 1. */
 GRIDEMST_API int gridemst_parse_late_bvh(const char *name, int *out);
 
-/* The library version, "MAJOR.MINOR.PATCH". */
+/* The version of the library the program runs with, "MAJOR.MINOR.PATCH"
+ * (GRIDEMST_VERSION_STRING is that of the headers it was compiled with).
+ * A static string. */
 GRIDEMST_API const char *gridemst_version(void);
 
 #ifdef __cplusplus

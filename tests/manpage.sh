@@ -6,7 +6,7 @@
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
 
-page=$top_srcdir/doc/gridemst.1
+page=$top_builddir/doc/gridemst.1
 
 # Options as "-o, --output" or "--json", sorted.  In --help an option's
 # line starts with it, indented by two blanks (a description goes on at 26);
