@@ -83,7 +83,8 @@ typedef enum gridemst_status {
     GRIDEMST_ERR_NO_DEVICE = 5,        /* CUDA asked for but not usable */
     GRIDEMST_ERR_CUDA = 6,             /* a CUDA call failed */
     GRIDEMST_ERR_UNSUPPORTED = 7,      /* valid request this build cannot do */
-    GRIDEMST_ERR_INTERNAL = 8          /* a bug: please report it */
+    GRIDEMST_ERR_INTERNAL = 8,         /* a bug: please report it */
+    GRIDEMST_ERR_CANCELLED = 9         /* the progress callback asked the solve to stop */
 } gridemst_status;
 
 /* Error details: the code and a one-line message naming the problem. */
@@ -170,7 +171,15 @@ typedef struct gridemst_context gridemst_context;
  * (part number `iteration`, counted from 1, has its tree; components = its
  * points), "boundary" (a Boruvka iteration across the parts ended;
  * components = components left) and "edges". */
-typedef void (*gridemst_progress_fn)(void *ctx, const char *phase, int iteration, int64_t components);
+/*
+ * The callback returns 0 to go on, or nonzero to stop the solve: it then
+ * frees what it made, leaves the result empty and returns
+ * GRIDEMST_ERR_CANCELLED (err names the phase).  Every report is a point
+ * where the solve can stop, on either backend (the CUDA backend asks between
+ * its kernels); a single Boruvka iteration is not interrupted.  Friends-of-
+ * friends (gridemst_fof) reports "grid" and "iteration" the same way.
+ */
+typedef int (*gridemst_progress_fn)(void *ctx, const char *phase, int iteration, int64_t components);
 
 /* Solver options; gridemst_options_init() fills in the defaults. */
 typedef struct gridemst_options {

@@ -42,7 +42,7 @@ static int parse_name(const char *const *names, int count, const char *name, int
 
 static const char *const status_names[] = {"ok", "invalid argument", "invalid input", "out of host memory",
                                            "out of device memory", "no CUDA device", "CUDA error",
-                                           "unsupported", "internal error"};
+                                           "unsupported", "internal error", "cancelled"};
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
 static const char *const nns_names[] = {"grid", "bvh"};
 static const char *const prune_names[] = {"none", "dynamic", "static"};

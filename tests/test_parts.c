@@ -302,7 +302,7 @@ typedef struct {
     int64_t last_components;
 } progress_log;
 
-static void log_progress(void *ctx, const char *phase, int iteration, int64_t components)
+static int log_progress(void *ctx, const char *phase, int iteration, int64_t components)
 {
     progress_log *l = ctx;
     if (strcmp(phase, "partition") == 0) {
@@ -323,6 +323,7 @@ static void log_progress(void *ctx, const char *phase, int iteration, int64_t co
     } else {
         l->order_ok = 0; /* the local solves' own phases stay inside */
     }
+    return 0;
 }
 
 START_TEST(test_progress)

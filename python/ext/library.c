@@ -69,15 +69,14 @@ static int make_options(const pyg_request *rq, gridemst_options *opt, pyg_failur
 }
 
 /* The library's progress report, passed on as the question whether to
- * stop.  The library's callback cannot stop a solve yet: the solve runs on
- * and the caller discards its tree.  Once it can, its answer goes back. */
-static void on_progress(void *arg, const char *phase, int iteration, int64_t components)
+ * stop: a nonzero answer cancels the solve (GRIDEMST_ERR_CANCELLED). */
+static int on_progress(void *arg, const char *phase, int iteration, int64_t components)
 {
     const pyg_request *rq = arg;
     (void)phase;
     (void)iteration;
     (void)components;
-    rq->stop(rq->stop_arg);
+    return rq->stop(rq->stop_arg);
 }
 
 int pyg_solve(const pyg_request *rq, pyg_tree **tree, pyg_failure *fail)

@@ -1387,8 +1387,7 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         it->longest_edge = sqrt((double)gemst_edge_word1_value(c->host->longest)) / c->frame.scale;
         c->n_active = (uint32_t)c->host->active;
         c->n_roots = (uint32_t)c->host->roots;
-        if (c->pb->opt.progress)
-            c->pb->opt.progress(c->pb->opt.progress_ctx, "iteration", stats->iterations, c->n_roots);
+        GEMST_TRY(gemst_progress(&c->pb->opt, "iteration", stats->iterations, c->n_roots, err));
         if (c->host->edges > c->nu - 1 || !gemst_merge_consistent(roots, c->n_roots, added))
             return gemst_fail(err, GRIDEMST_ERR_INTERNAL,
                               "inconsistent component minima: %u edges joined %u components into %u", added, roots,
@@ -1464,8 +1463,7 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     GEMST_CU(cudaEventSynchronize(ev[2]));
     GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.upload, err));
     GEMST_TRY(GEMST_FN(add_time)(ev[1], ev[2], &stats->time_ms.grid, err));
-    if (pb->opt.progress)
-        pb->opt.progress(pb->opt.progress_ctx, "grid", 0, c->nu);
+    GEMST_TRY(gemst_progress(&pb->opt, "grid", 0, c->nu, err));
     GEMST_TRY(GEMST_FN(alloc_state)(c, err));
     if (c->nu > 1) {
         int rc = GEMST_FN(boruvka)(c, ev, stats, err);
@@ -1478,8 +1476,7 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
         if (rc != GRIDEMST_OK)
             return rc;
     }
-    if (pb->opt.progress)
-        pb->opt.progress(pb->opt.progress_ctx, "edges", stats->iterations, 1);
+    GEMST_TRY(gemst_progress(&pb->opt, "edges", stats->iterations, 1, err));
     GEMST_FN(free_state)(c);
     GEMST_CU(cudaEventRecord(ev[0], c->s));
     GEMST_TRY(GEMST_FN(emit_tree)(c, ev[1], tree, err));
