@@ -113,7 +113,7 @@ typedef enum gridemst_nns {
                               single-tree traversal: subtree skipping by component and
                               Morton-neighbour bounds (Prokopenko et al. 2022), on
                               either backend (and gridemst_solve_device).  The
-                              prune option does not apply and is ignored (stats.prune
+                              tuning.prune does not apply and is ignored (stats.prune
                               reads none); stats.cells is 0 */
 } gridemst_nns;
 
@@ -181,15 +181,17 @@ typedef struct gridemst_context gridemst_context;
  */
 typedef int (*gridemst_progress_fn)(void *ctx, const char *phase, int iteration, int64_t components);
 
-/* Solver options; gridemst_options_init() fills in the defaults. */
-typedef struct gridemst_options {
-    gridemst_backend backend;     /* default AUTO */
-    gridemst_nns nns;             /* default GRID */
+/*
+ * Knobs of the search that change how fast a solve runs, never its tree:
+ * every setting gives the identical edge list.  gridemst_options_init()
+ * sets the defaults, the library's own choice for each input, and nobody
+ * needs to touch them but to measure the alternatives (gridemst-bench, and
+ * the command line's --prune, --findmin2, --cell-occupancy, --crowded-cell
+ * and --late-bvh).
+ */
+typedef struct gridemst_tuning {
     gridemst_prune prune;         /* default STATIC; grid only (ignored with nns BVH) */
     gridemst_findmin2 findmin2;   /* default ATOMIC */
-    gridemst_precision precision; /* default FLOAT */
-    int threads;                  /* CPU threads; 0 = OpenMP default */
-    int device;                   /* CUDA device ordinal; default 0 */
     double cell_occupancy;        /* target mean points per grid cell; 0 = the backend's
                                      default (CPU 2, refined on skewed inputs; CUDA 3, or
                                      24 or 768 on large sparse inputs with static pruning) */
@@ -210,6 +212,19 @@ typedef struct gridemst_options {
                                      from 1/36 of them;
                                      -1 = never.  The tree is the same either way.  Other
                                      strategies and nns BVH ignore it (but see min_samples). */
+    int reserved[15];             /* zero (gridemst_options_init sets it; a solve refuses
+                                     anything else): room for knobs to come, each with 0
+                                     for its default, so that gridemst_options keeps its
+                                     layout */
+} gridemst_tuning;
+
+/* Solver options; gridemst_options_init() fills in the defaults. */
+typedef struct gridemst_options {
+    gridemst_backend backend;     /* default AUTO */
+    gridemst_nns nns;             /* default GRID */
+    gridemst_precision precision; /* default FLOAT */
+    int threads;                  /* CPU threads; 0 = OpenMP default */
+    int device;                   /* CUDA device ordinal; default 0 */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
     int64_t max_host_bytes;       /* CPU: host memory the solve may use besides the result's
                                      edges; 0 = what the process may use when the solve
@@ -241,8 +256,8 @@ typedef struct gridemst_options {
                                      slab pruning being unsound for this length, the grid index
                                      searches with prune none (stats.prune says so): it computes
                                      the core distances, then hands Boruvka to the late BVH from
-                                     iteration 0, or late_bvh (stats.late_bvh_iteration; -1 keeps
-                                     the grid's ring search). */
+                                     iteration 0, or tuning.late_bvh (stats.late_bvh_iteration;
+                                     -1 keeps the grid's ring search). */
     int partitions;               /* split the points into this many spatial parts (at most
                                      64), solve each part's tree on its own, and join the
                                      parts along the edges that cross between them: the
@@ -251,6 +266,7 @@ typedef struct gridemst_options {
                                      now (AUTO then means CPU; CUDA is
                                      GRIDEMST_ERR_UNSUPPORTED); the parts run in turn in this
                                      process.  0 or 1: one part, the plain solve */
+    gridemst_tuning tuning;       /* how the search goes; the defaults suit every input */
 } gridemst_options;
 
 /* One tree edge: endpoints as 0-based indices into the caller's array,
@@ -357,7 +373,7 @@ typedef struct gridemst_stats {
     int64_t fallback_searches;   /* searches beyond a point's candidate radius (the count may vary from
                                     run to run: concurrent searches share their bounds) */
     int late_bvh_iteration;      /* the iteration from which FindMin1 searched the late BVH
-                                    (options.late_bvh), or -1 */
+                                    (options.tuning.late_bvh), or -1 */
     int64_t peak_device_bytes;   /* device memory the solve held at its peak, buffers in use and freed ones its
                                     memory pool kept for reuse (CUDA) */
     int64_t device_bytes_reserved; /* device memory the solve's memory pool took from the device (CUDA): all
@@ -603,10 +619,10 @@ GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_clu
  * split into sub-cells).  A forest is no spanning tree: gridemst_linkage
  * and gridemst_clusters_* refuse it.
  *
- * opt (NULL: defaults): precision, threads, cell_occupancy (mean points
- * per cell when that gives cells wider than b; default 2), max_host_bytes
- * and progress apply; nns, prune, findmin2, crowded_cell and late_bvh do
- * not.  It runs
+ * opt (NULL: defaults): precision, threads, tuning.cell_occupancy (mean
+ * points per cell when that gives cells wider than b; default 2),
+ * max_host_bytes and progress apply; nns and the rest of tuning do not.
+ * It runs
  * on the CPU backend: backend AUTO and CPU run there, CUDA returns
  * GRIDEMST_ERR_UNSUPPORTED.  Failures are as in gridemst_solve (bad
  * arguments, non-finite coordinates named by point, memory); then *forest
@@ -636,7 +652,7 @@ GRIDEMST_API int gridemst_parse_prune(const char *name, gridemst_prune *out);
 GRIDEMST_API int gridemst_parse_findmin2(const char *name, gridemst_findmin2 *out);
 GRIDEMST_API int gridemst_parse_precision(const char *name, gridemst_precision *out);
 GRIDEMST_API int gridemst_parse_result_place(const char *name, gridemst_result_place *out);
-/* options.late_bvh from "auto" (0), "never" (-1) or an iteration >= 1. */
+/* options.tuning.late_bvh from "auto" (0), "never" (-1) or an iteration >= 1. */
 GRIDEMST_API int gridemst_parse_late_bvh(const char *name, int *out);
 
 /* The version of the library the program runs with, "MAJOR.MINOR.PATCH"

@@ -9,12 +9,12 @@ void gridemst_options_init(gridemst_options *opt)
     memset(opt, 0, sizeof *opt);
     opt->backend = GRIDEMST_BACKEND_AUTO;
     opt->nns = GRIDEMST_NNS_GRID;
-    opt->prune = GRIDEMST_PRUNE_STATIC;
-    opt->findmin2 = GRIDEMST_FINDMIN2_ATOMIC;
     opt->precision = GRIDEMST_PRECISION_FLOAT;
     opt->threads = 0;
     opt->device = 0;
-    opt->cell_occupancy = 0.0;
+    opt->tuning.prune = GRIDEMST_PRUNE_STATIC;
+    opt->tuning.findmin2 = GRIDEMST_FINDMIN2_ATOMIC;
+    opt->tuning.cell_occupancy = 0.0;
 }
 
 const char *gridemst_version(void)

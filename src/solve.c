@@ -35,10 +35,10 @@ int gemst_check_options(const gridemst_options *o, gridemst_error *err)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)o->backend);
     if ((unsigned)o->nns > GRIDEMST_NNS_BVH)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown nearest-neighbour index %d", (int)o->nns);
-    if ((unsigned)o->prune > GRIDEMST_PRUNE_STATIC)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown pruning strategy %d", (int)o->prune);
-    if ((unsigned)o->findmin2 > GRIDEMST_FINDMIN2_ATOMIC)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown FindMin2 method %d", (int)o->findmin2);
+    if ((unsigned)o->tuning.prune > GRIDEMST_PRUNE_STATIC)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown pruning strategy %d", (int)o->tuning.prune);
+    if ((unsigned)o->tuning.findmin2 > GRIDEMST_FINDMIN2_ATOMIC)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown FindMin2 method %d", (int)o->tuning.findmin2);
     if ((unsigned)o->precision > GRIDEMST_PRECISION_DOUBLE)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown precision %d", (int)o->precision);
     if (o->threads < 0)
@@ -46,15 +46,20 @@ int gemst_check_options(const gridemst_options *o, gridemst_error *err)
                           o->threads);
     if (o->device < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "device must be >= 0, got %d", o->device);
-    if (!(o->cell_occupancy >= 0.0) || !isfinite(o->cell_occupancy))
+    if (!(o->tuning.cell_occupancy >= 0.0) || !isfinite(o->tuning.cell_occupancy))
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "cell occupancy must be a finite number >= 0");
-    if (o->crowded_cell < 0)
+    if (o->tuning.crowded_cell < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "crowded cell size must be >= 0 (0 = default), got %lld",
-                          (long long)o->crowded_cell);
-    if (o->late_bvh < -1)
+                          (long long)o->tuning.crowded_cell);
+    for (size_t k = 0; k < sizeof o->tuning.reserved / sizeof o->tuning.reserved[0]; k++)
+        if (o->tuning.reserved[k] != 0)
+            return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
+                              "tuning.reserved[%zu] is %d; it must be 0 (as gridemst_options_init sets it)", k,
+                              o->tuning.reserved[k]);
+    if (o->tuning.late_bvh < -1)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
                           "late BVH iteration must be >= 1, 0 (the library's rule) or -1 (never), got %d",
-                          o->late_bvh);
+                          o->tuning.late_bvh);
     if (o->max_device_bytes < 0 || o->max_host_bytes < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "memory limits must be >= 0 (0 = no limit)");
     if ((unsigned)o->result > GRIDEMST_RESULT_DEVICE)
@@ -86,7 +91,7 @@ static int mutual_reachability_options(gemst_problem *pb, gridemst_error *err)
                           "the mutual-reachability tree (min_samples >= 2) is not yet on the cuda backend; use the cpu "
                           "backend");
     o->backend = GRIDEMST_BACKEND_CPU;
-    o->prune = GRIDEMST_PRUNE_NONE;
+    o->tuning.prune = GRIDEMST_PRUNE_NONE;
     return GRIDEMST_OK;
 }
 
@@ -94,7 +99,7 @@ static int mutual_reachability_options(gemst_problem *pb, gridemst_error *err)
  * becomes none); it runs on either backend. */
 static void bvh_options(gridemst_options *o)
 {
-    o->prune = GRIDEMST_PRUNE_NONE;
+    o->tuning.prune = GRIDEMST_PRUNE_NONE;
 }
 
 /* The backend that runs: AUTO becomes CUDA when a device is present. */
@@ -132,8 +137,8 @@ static int fall_back_to_cpu(gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     pb->opt.backend = GRIDEMST_BACKEND_CPU;
     st->backend = GRIDEMST_BACKEND_CPU;
     st->nns = pb->opt.nns;
-    st->prune = pb->opt.prune;
-    st->findmin2 = pb->opt.findmin2;
+    st->prune = pb->opt.tuning.prune;
+    st->findmin2 = pb->opt.tuning.findmin2;
     st->precision = pb->opt.precision;
     strcpy(st->device_name, "cpu");
     snprintf(st->note, sizeof st->note, "solved on the CPU: the GPU could not take it (%.200s)", why);
@@ -366,8 +371,8 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     gridemst_stats *st = &result->stats;
     st->backend = pb.opt.backend;
     st->nns = pb.opt.nns;
-    st->prune = pb.opt.prune;
-    st->findmin2 = pb.opt.findmin2;
+    st->prune = pb.opt.tuning.prune;
+    st->findmin2 = pb.opt.tuning.findmin2;
     st->precision = pb.opt.precision;
     strcpy(st->device_name, "cpu");
     st->n_unique = n;

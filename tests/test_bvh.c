@@ -467,7 +467,7 @@ START_TEST(test_memory_cap)
 END_TEST
 
 /* When the grid hands over to the late BVH (nns/late_bvh.h's rule and
- * gridemst_options.late_bvh): forced from an iteration, never, or by the
+ * gridemst_options.tuning.late_bvh): forced from an iteration, never, or by the
  * rule, which takes a wide fallback reaching far, or for clustered 3D
  * points fallbacks from one point in GEMST_LATE_BVH_CLUSTERED_FALLBACKS in
  * all iterations so far. */

@@ -125,7 +125,7 @@ END_TEST
 START_TEST(test_grid_none_double)
 {
     job j = base("grid, prune none, double");
-    j.opt.prune = GRIDEMST_PRUNE_NONE;
+    j.opt.tuning.prune = GRIDEMST_PRUNE_NONE;
     j.opt.precision = GRIDEMST_PRECISION_DOUBLE;
     check_job(&j);
 }

@@ -101,8 +101,8 @@ static void compare_backends(const char *name, const gemst_pointset *ps, double 
         gridemst_options o;
         gridemst_result ref;
         gridemst_options_init(&o);
-        o.cell_occupancy = occupancy;
-        o.crowded_cell = crowded;
+        o.tuning.cell_occupancy = occupancy;
+        o.tuning.crowded_cell = crowded;
         o.backend = GRIDEMST_BACKEND_CPU;
         o.precision = (gridemst_precision)prec;
         solve_or_fail(ps, &o, &ref);
@@ -113,9 +113,9 @@ static void compare_backends(const char *name, const gemst_pointset *ps, double 
                 const int bvh = strategy == STRATEGY_BVH, late = strategy == STRATEGY_LATE_BVH;
                 o.backend = GRIDEMST_BACKEND_CUDA;
                 o.nns = bvh ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
-                o.prune = bvh ? GRIDEMST_PRUNE_NONE : late ? GRIDEMST_PRUNE_STATIC : (gridemst_prune)strategy;
-                o.late_bvh = late ? 3 : 0;
-                o.findmin2 = (gridemst_findmin2)fm;
+                o.tuning.prune = bvh ? GRIDEMST_PRUNE_NONE : late ? GRIDEMST_PRUNE_STATIC : (gridemst_prune)strategy;
+                o.tuning.late_bvh = late ? 3 : 0;
+                o.tuning.findmin2 = (gridemst_findmin2)fm;
                 solve_or_fail(ps, &o, &got);
                 if (late) /* it took over where there was an iteration 3 and more than two leaves */
                     ck_assert_int_eq(got.stats.late_bvh_iteration,
@@ -134,8 +134,8 @@ static void compare_backends(const char *name, const gemst_pointset *ps, double 
                               "%s n=%lld dim=%d %s nns=%s prune=%s late_bvh=%d findmin2=%s: edge %lld differs: gpu "
                               "(%lld,%lld,%.17g) cpu (%lld,%lld,%.17g)",
                               name, (long long)ps->n, ps->dim, gridemst_precision_name(o.precision),
-                              gridemst_nns_name(o.nns), gridemst_prune_name(o.prune), o.late_bvh,
-                              gridemst_findmin2_name(o.findmin2), (long long)first,
+                              gridemst_nns_name(o.nns), gridemst_prune_name(o.tuning.prune), o.tuning.late_bvh,
+                              gridemst_findmin2_name(o.tuning.findmin2), (long long)first,
                               first < 0 ? 0LL : (long long)got.edges[first].u,
                               first < 0 ? 0LL : (long long)got.edges[first].v, first < 0 ? 0.0 : got.edges[first].w,
                               first < 0 ? 0LL : (long long)ref.edges[first].u,
@@ -240,10 +240,10 @@ START_TEST(test_block_pass_rule)
     gridemst_result r;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CUDA;
-    o.cell_occupancy = block_rule_sets[_i].occupancy;
+    o.tuning.cell_occupancy = block_rule_sets[_i].occupancy;
     solve_or_fail(&ps, &o, &r);
     ck_assert_msg((r.stats.block_points > 0) == block_rule_sets[_i].block, "%dD, occupancy %g: %lld points settled",
-                  ps.dim, o.cell_occupancy, (long long)r.stats.block_points);
+                  ps.dim, o.tuning.cell_occupancy, (long long)r.stats.block_points);
     ck_assert_int_eq(r.n_edges, ps.n - 1);
     gridemst_result_free(&r);
     free(ps.coords);
@@ -268,7 +268,7 @@ START_TEST(test_crowded_sets)
     gridemst_options o;
     gridemst_result r, ref;
     gridemst_options_init(&o);
-    o.cell_occupancy = 1000.0;
+    o.tuning.cell_occupancy = 1000.0;
     o.backend = GRIDEMST_BACKEND_CPU;
     solve_or_fail(&ps, &o, &ref);
     o.backend = GRIDEMST_BACKEND_CUDA;

@@ -50,8 +50,8 @@ static gridemst_options cpu_options(int prec, gridemst_prune prune, gridemst_fin
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CPU;
     o.precision = prec;
-    o.prune = prune;
-    o.findmin2 = fm2;
+    o.tuning.prune = prune;
+    o.tuning.findmin2 = fm2;
     o.threads = threads;
     return o;
 }
@@ -328,8 +328,9 @@ static void check_tree_shape(const gridemst_result *r, int64_t n, int dim, const
     const gridemst_stats *st = &r->stats;
     REQUIRE(st->backend == GRIDEMST_BACKEND_CPU, "%s: backend %d", what, (int)st->backend);
     /* The BVH ignores the grid's pruning: none ran. */
-    gridemst_prune prune = o->nns == GRIDEMST_NNS_BVH ? GRIDEMST_PRUNE_NONE : o->prune;
-    REQUIRE(st->precision == o->precision && st->nns == o->nns && st->prune == prune && st->findmin2 == o->findmin2,
+    gridemst_prune prune = o->nns == GRIDEMST_NNS_BVH ? GRIDEMST_PRUNE_NONE : o->tuning.prune;
+    REQUIRE(st->precision == o->precision && st->nns == o->nns && st->prune == prune &&
+                st->findmin2 == o->tuning.findmin2,
             "%s: stats do not echo the options", what);
     REQUIRE(o->nns == GRIDEMST_NNS_GRID || st->cells == 0, "%s: the BVH reports %lld cells", what,
             (long long)st->cells);
@@ -426,13 +427,15 @@ static gridemst_options search_options(int prec, int search, gridemst_findmin2 f
     if (search == SEARCH_BVH)
         o.nns = GRIDEMST_NNS_BVH;
     if (search == SEARCH_LATE_BVH)
-        o.late_bvh = 3;
+        o.tuning.late_bvh = 3;
     return o;
 }
 
 static const char *search_name(const gridemst_options *o)
 {
-    return o->nns == GRIDEMST_NNS_BVH ? "bvh" : o->late_bvh > 0 ? "static, then the late BVH" : gridemst_prune_name(o->prune);
+    return o->nns == GRIDEMST_NNS_BVH  ? "bvh"
+           : o->tuning.late_bvh > 0    ? "static, then the late BVH"
+                                       : gridemst_prune_name(o->tuning.prune);
 }
 
 #define COMBOS (4 * SEARCHES) /* search x findmin2 x threads (1, 2) */
@@ -477,12 +480,12 @@ START_TEST(test_against_prim)
             o = c < SMALL_COMBOS ? combo_options(prec, c)
                                  : cpu_options(prec, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
             snprintf(what, sizeof what, "%s, %s, search %s, findmin2 %s, %d threads%s", ds.name, prec_name(prec),
-                     search_name(&o), gridemst_findmin2_name(o.findmin2), o.threads,
+                     search_name(&o), gridemst_findmin2_name(o.tuning.findmin2), o.threads,
                      c < SMALL_COMBOS ? "" : " (repeated)");
             solve_ok(&ds, &o, &r, what);
             check_tree_shape(&r, ds.n, ds.dim, &o, what);
             REQUIRE(same_edges(&r, &first), "%s: edges differ from the default strategy's", what);
-            if (o.late_bvh > 0) /* it took over where there was an iteration 3 and more than two leaves */
+            if (o.tuning.late_bvh > 0) /* it took over where there was an iteration 3 and more than two leaves */
                 REQUIRE(r.stats.late_bvh_iteration == (r.stats.iterations > 3 && r.stats.n_unique > 8 ? 3 : -1),
                         "%s: the late BVH took over at iteration %d of %d", what, r.stats.late_bvh_iteration,
                         r.stats.iterations);
@@ -513,7 +516,7 @@ START_TEST(test_strategies_threads)
             char what[160];
             gridemst_options o = combo_options(prec, c);
             snprintf(what, sizeof what, "%s, %s, search %s, findmin2 %s, %d threads", ds.name, prec_name(prec),
-                     search_name(&o), gridemst_findmin2_name(o.findmin2), o.threads);
+                     search_name(&o), gridemst_findmin2_name(o.tuning.findmin2), o.threads);
             solve_ok(&ds, &o, c == 0 ? &first : &r, what);
             if (c == 0) {
                 check_tree_shape(&first, n, 2, &o, what);
@@ -583,7 +586,7 @@ static int solve_status(const void *coords, gridemst_dtype dtype, int64_t n, int
     int rc = gridemst_solve(coords, dtype, n, dim, o, &r, err);
     if (rc != GRIDEMST_OK) {
         REQUIRE(r.edges == NULL && r.n_edges == 0, "a failed solve left a result behind");
-        REQUIRE(err == NULL || err->code == rc, "error code %d, status %d", err ? err->code : 0, rc);
+        REQUIRE(err == NULL || (int)err->code == rc, "error code %d, status %d", err ? (int)err->code : 0, rc);
     }
     gridemst_result_free(&r);
     return rc;
@@ -711,16 +714,16 @@ START_TEST(test_bad_arguments)
         switch (k) {
         case 0: b.backend = (gridemst_backend)3; break;
         case 1: b.nns = (gridemst_nns)2; break;
-        case 2: b.prune = (gridemst_prune)3; break;
-        case 3: b.findmin2 = (gridemst_findmin2)2; break;
+        case 2: b.tuning.prune = (gridemst_prune)3; break;
+        case 3: b.tuning.findmin2 = (gridemst_findmin2)2; break;
         case 4: b.precision = (gridemst_precision)2; break;
         case 5: b.threads = -1; break;
         case 6: b.device = -1; break;
-        case 7: b.cell_occupancy = -1.0; break;
-        case 8: b.cell_occupancy = NAN; break;
-        case 9: b.crowded_cell = -1; break;
-        case 10: b.late_bvh = -2; break;
-        default: b.cell_occupancy = INFINITY; break;
+        case 7: b.tuning.cell_occupancy = -1.0; break;
+        case 8: b.tuning.cell_occupancy = NAN; break;
+        case 9: b.tuning.crowded_cell = -1; break;
+        case 10: b.tuning.late_bvh = -2; break;
+        default: b.tuning.cell_occupancy = INFINITY; break;
         }
         REQUIRE(solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, &err) == GRIDEMST_ERR_INVALID_ARGUMENT, "option %d", k);
         REQUIRE(solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, NULL) == GRIDEMST_ERR_INVALID_ARGUMENT,
@@ -946,7 +949,7 @@ static void check_strategies_isolated(child_fn fn, const dataset *ds, const pair
             continue;
         failures++;
         used += (size_t)snprintf(report + used, sizeof report - used, "\n  search %s, findmin2 %s: %s",
-                                 search_name(&job.opt), gridemst_findmin2_name(job.opt.findmin2), msg);
+                                 search_name(&job.opt), gridemst_findmin2_name(job.opt.tuning.findmin2), msg);
         if (used >= sizeof report)
             used = sizeof report - 1;
     }
@@ -1048,7 +1051,7 @@ static int child_occupancy(const void *arg, char *msg, size_t len)
         for (int d = 0; d < 3; d++)
             c[3 * i + d] = (i >> d) & 1;
     gridemst_options o = cpu_options(DOUBLE, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
-    o.cell_occupancy = 8.0 / (m * m * m);
+    o.tuning.cell_occupancy = 8.0 / (m * m * m);
     gridemst_result r;
     gridemst_error err = {0};
     int rc = gridemst_solve(c, GRIDEMST_FLOAT64, 8, 3, &o, &r, &err);

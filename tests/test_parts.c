@@ -230,8 +230,8 @@ START_TEST(test_local_options)
     for (int v = 0; v < 4; v++) {
         o = cpu_options(5, GRIDEMST_PRECISION_FLOAT);
         o.nns = v == 0 ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
-        o.prune = v == 1 ? GRIDEMST_PRUNE_NONE : v == 2 ? GRIDEMST_PRUNE_DYNAMIC : GRIDEMST_PRUNE_STATIC;
-        o.findmin2 = v == 2 ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
+        o.tuning.prune = v == 1 ? GRIDEMST_PRUNE_NONE : v == 2 ? GRIDEMST_PRUNE_DYNAMIC : GRIDEMST_PRUNE_STATIC;
+        o.tuning.findmin2 = v == 2 ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
         o.threads = v == 3 ? 1 : 0;
         char what[64];
         snprintf(what, sizeof what, "blobs 3D, 5 parts, variant %d", v);

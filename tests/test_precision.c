@@ -37,13 +37,15 @@ static gridemst_options options(gridemst_backend backend, int prec, int search, 
     o.backend = backend;
     o.precision = prec;
     o.threads = 1;
-    o.findmin2 = list ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
-    o.crowded_cell = crowded ? 1 : 0;
+    o.tuning.findmin2 = list ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
+    o.tuning.crowded_cell = crowded ? 1 : 0;
     if (search == 4) {
         o.nns = GRIDEMST_NNS_BVH;
     } else {
-        o.prune = search == 0 ? GRIDEMST_PRUNE_NONE : search == 1 ? GRIDEMST_PRUNE_DYNAMIC : GRIDEMST_PRUNE_STATIC;
-        o.late_bvh = search == 3 ? 1 : 0;
+        o.tuning.prune = search == 0   ? GRIDEMST_PRUNE_NONE
+                         : search == 1 ? GRIDEMST_PRUNE_DYNAMIC
+                                       : GRIDEMST_PRUNE_STATIC;
+        o.tuning.late_bvh = search == 3 ? 1 : 0;
     }
     return o;
 }

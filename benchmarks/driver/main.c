@@ -306,8 +306,8 @@ static int run_all(bench *b, gridemst_error *err)
         gridemst_options opt = a->opt;
         opt.backend = ct->c.backend;
         opt.nns = ct->c.nns;
-        opt.prune = ct->c.prune;
-        opt.findmin2 = ct->c.findmin2;
+        opt.tuning.prune = ct->c.prune;
+        opt.tuning.findmin2 = ct->c.findmin2;
         opt.result = ct->c.result;
         rc = run_config(b, ct, &opt, err);
         if (rc != GRIDEMST_OK) {
