@@ -336,7 +336,7 @@ static int run_case(const fuzz_case *fc, int devices)
                 for (int list = 0; list <= 1; list++)
                     for (int crowded = 0; crowded <= 1; crowded++) {
                         gridemst_options o = options(fc, backend, prec, search, list, crowded);
-                        gridemst_result r = {0};
+                        gridemst_result r = GRIDEMST_RESULT_INIT;
                         gridemst_error err = {0};
                         char why[400];
                         describe(fc, backend, prec, search, list, crowded, current, sizeof current);

@@ -5,6 +5,7 @@
 
 #include "backend.h"
 #include "result_edges.h"
+#include "struct_size.h"
 
 static int check_arguments(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double b, const double *box,
                            int64_t min_size, gridemst_error *err)
@@ -63,17 +64,13 @@ static int label(int64_t n, const gridemst_edge *edges, int64_t m, int64_t min_s
     return rc;
 }
 
-gridemst_status gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
-                             const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
-                             int64_t *n_groups, gridemst_result *forest, gridemst_error *err)
+/* gridemst_fof on the library's own layout of the forest and the options
+ * (opt NULL: the defaults). */
+static int fof_full(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
+                    const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
+                    int64_t *n_groups, gridemst_result *forest, gridemst_error *err)
 {
     const double t0 = gemst_now_ms();
-    if (err) {
-        err->code = GRIDEMST_OK;
-        err->message[0] = '\0';
-    }
-    if (forest)
-        memset(forest, 0, sizeof *forest);
     gemst_fof_problem fp = {.linking_length = linking_length, .box = box};
     gemst_problem *pb = &fp.pb;
     gridemst_options_init(&pb->opt);
@@ -136,4 +133,29 @@ gridemst_status gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n
     st.time_ms.total = gemst_now_ms() - t0;
     forest->stats = st;
     return GRIDEMST_OK;
+}
+
+gridemst_status gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
+                             const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
+                             int64_t *n_groups, gridemst_result *forest, gridemst_error *err)
+{
+    if (err) {
+        err->code = GRIDEMST_OK;
+        err->message[0] = '\0';
+    }
+    int rc = forest ? gemst_struct_check(&gemst_result_kind, forest, err) : GRIDEMST_OK;
+    if (rc != GRIDEMST_OK)
+        return (gridemst_status)rc;
+    gridemst_options given;
+    gridemst_options_init(&given);
+    if (opt)
+        rc = gemst_struct_import(&gemst_options_kind, opt, &given, err);
+    gridemst_result full;
+    gridemst_result_init(&full);
+    if (rc == GRIDEMST_OK)
+        rc = fof_full(coords, dtype, n, dim, linking_length, box, min_size, opt ? &given : NULL, labels, n_groups,
+                      forest ? &full : NULL, err);
+    if (forest)
+        gemst_struct_export(&gemst_result_kind, forest, &full);
+    return (gridemst_status)rc;
 }

@@ -6,7 +6,7 @@
  * This header is the whole public API.  Typical use:
  *
  *     gridemst_options opt;
- *     gridemst_result res;
+ *     gridemst_result res = GRIDEMST_RESULT_INIT;
  *     gridemst_error err;
  *     gridemst_options_init(&opt);
  *     if (gridemst_solve(xyz, GRIDEMST_FLOAT64, n, 3, &opt, &res, &err) != GRIDEMST_OK) {
@@ -58,6 +58,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,6 +73,37 @@ extern "C" {
 /* GRIDEMST_VERSION_MAJOR, _MINOR, _PATCH and _STRING: the version of these
  * headers (gridemst_version() gives the library's). */
 #include "gridemst_version.h"
+
+/*
+ * Structs that grow.  gridemst_options, gridemst_result (with the
+ * gridemst_stats it ends with), gridemst_hdbscan_options and
+ * gridemst_hdbscan_result start with `size_t struct_size`: the size of the
+ * struct as the caller's program knows it.  A later version of the library
+ * adds members to them only at their end (to gridemst_result only at the end
+ * of its stats; to gridemst_tuning only in place of its reserved ints), past
+ * the end of the older struct, so that each older layout is a prefix of the
+ * newer ones.  Programs compiled against an older gridemst.h keep working
+ * with a newer library, and the reverse, because the library:
+ *   - reads and writes only the first struct_size bytes of the caller's
+ *     struct: a member past them takes its default when the library reads
+ *     the struct, and is not given back when it fills it;
+ *   - takes a struct_size larger than its own when every byte past its own
+ *     size is zero (the members it does not know are at their defaults);
+ *   - refuses any other struct_size with GRIDEMST_ERR_INVALID_ARGUMENT and a
+ *     message naming the struct: one below the struct's head (struct_size
+ *     alone for options, the members before stats for gridemst_result,
+ *     the whole struct for gridemst_hdbscan_result), not a multiple of the
+ *     struct's alignment, or above 65536, and a larger one with a nonzero
+ *     byte past the library's size.  gridemst_result_free and
+ *     gridemst_hdbscan_free do nothing with such a struct.
+ * So set struct_size before a struct goes to the library: the *_init
+ * functions below do (gridemst_options_init, gridemst_result_init, or the
+ * initializer GRIDEMST_RESULT_INIT, ...).  A binding from another language
+ * declares the members it needs, in order, and sets struct_size to its
+ * struct's size, e.g. a gridemst_result that ends before stats.  The other
+ * public structs (gridemst_error, gridemst_edge, gridemst_merge,
+ * gridemst_condensed_row and the structs inside the stats) never change.
+ */
 
 /* Status codes returned by every function that can fail. */
 typedef enum gridemst_status {
@@ -220,6 +252,8 @@ typedef struct gridemst_tuning {
 
 /* Solver options; gridemst_options_init() fills in the defaults. */
 typedef struct gridemst_options {
+    size_t struct_size;           /* sizeof(gridemst_options) as the caller knows it (see
+                                     "Structs that grow"); set by gridemst_options_init */
     gridemst_backend backend;     /* default AUTO */
     gridemst_nns nns;             /* default GRID */
     gridemst_precision precision; /* default FLOAT */
@@ -390,6 +424,8 @@ typedef struct gridemst_stats {
 } gridemst_stats;
 
 typedef struct gridemst_result {
+    size_t struct_size;     /* sizeof(gridemst_result) as the caller knows it (see "Structs that
+                               grow"); set by gridemst_result_init or GRIDEMST_RESULT_INIT */
     int64_t n;              /* points given */
     int dim;                /* 2 or 3 */
     int64_t n_edges;        /* n - 1, or 0 when n < 2 */
@@ -400,19 +436,40 @@ typedef struct gridemst_result {
     double total_weight;    /* sum of w, added in groups of 1024 edges in edge order, then
                                the groups' sums the same way (the same value on every
                                backend) */
-    gridemst_stats stats;
     struct gemst_result_owner *owner; /* the library's: what gridemst_result_free releases */
+    gridemst_stats stats;   /* last: it grows at its end; a caller's struct may stop before
+                               it or anywhere in it */
 } gridemst_result;
 
-/* Fills *opt with the defaults. */
-GRIDEMST_API void gridemst_options_init(gridemst_options *opt);
+/* Fills the first struct_size bytes of *opt with the defaults and sets
+ * opt->struct_size: GRIDEMST_OK, or GRIDEMST_ERR_INVALID_ARGUMENT (and
+ * nothing written) for a NULL opt or a struct_size no version of the struct
+ * has.  For bindings; C and C++ call gridemst_options_init. */
+GRIDEMST_API gridemst_status gridemst_options_init_size(gridemst_options *opt, size_t struct_size);
+
+/* Fills *opt with the defaults, its struct_size that of the caller's
+ * gridemst.h. */
+static inline void gridemst_options_init(gridemst_options *opt)
+{
+    gridemst_options_init_size(opt, sizeof *opt);
+}
+
+/* An empty result for a solve to fill: zeros, and struct_size. */
+#define GRIDEMST_RESULT_INIT {.struct_size = sizeof(gridemst_result)}
+static inline void gridemst_result_init(gridemst_result *result)
+{
+    memset(result, 0, sizeof *result);
+    result->struct_size = sizeof *result;
+}
 
 /*
  * Computes the Euclidean minimum spanning tree of n points of dimension dim
  * (2 or 3), given interleaved (x0, y0[, z0], x1, ...) in coords.  opt may be
- * NULL for the defaults.  On success fills *result (free it with
+ * NULL for the defaults.  *result must have its struct_size set
+ * (gridemst_result_init).  On success fills *result (free it with
  * gridemst_result_free) and returns GRIDEMST_OK; otherwise returns a status
- * code, fills *err when it is not NULL, and leaves *result empty.
+ * code, fills *err when it is not NULL, and leaves *result empty (but
+ * untouched where its struct_size is refused).
  * n = 0 or 1 gives an empty tree; n may be up to 2^32 - 2 (point indices
  * are 32-bit inside), beyond that the status is GRIDEMST_ERR_INPUT.
  */
@@ -451,8 +508,9 @@ GRIDEMST_API gridemst_status gridemst_solve_device(const void *d_coords, gridems
  */
 GRIDEMST_API int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_options *opt);
 
-/* Releases what gridemst_solve allocated, the device edges included;
- * safe on an empty result. */
+/* Releases what gridemst_solve allocated, the device edges included, and
+ * empties *result (its struct_size stays, so that it can be solved into
+ * again); safe on an empty result. */
 GRIDEMST_API void gridemst_result_free(gridemst_result *result);
 
 /*
@@ -522,6 +580,8 @@ typedef enum gridemst_cluster_selection {
 } gridemst_cluster_selection;
 
 typedef struct gridemst_hdbscan_options {
+    size_t struct_size;                   /* set by gridemst_hdbscan_options_init (see "Structs that
+                                             grow") */
     int64_t min_cluster_size;             /* >= 2; default 5 (scikit-learn's) */
     gridemst_cluster_selection selection; /* default EOM */
     double cluster_selection_epsilon;     /* >= 0 (default 0): clusters split below this distance
@@ -544,6 +604,7 @@ typedef struct gridemst_condensed_row {
 /* The clustering, allocated by gridemst_hdbscan; free with
  * gridemst_hdbscan_free. */
 typedef struct gridemst_hdbscan_result {
+    size_t struct_size;              /* set by gridemst_hdbscan_result_init (see "Structs that grow") */
     int64_t n;                       /* points */
     int64_t n_clusters;              /* clusters selected: labels 0 .. n_clusters - 1 */
     int64_t *labels;                 /* n: each point's cluster, -1 for noise; clusters numbered in
@@ -556,8 +617,20 @@ typedef struct gridemst_hdbscan_result {
     double *stability;               /* n_tree_clusters: each tree cluster's stability (cluster n + i) */
 } gridemst_hdbscan_result;
 
-/* Fills *opt with the defaults. */
-GRIDEMST_API void gridemst_hdbscan_options_init(gridemst_hdbscan_options *opt);
+/* As gridemst_options_init_size and gridemst_options_init. */
+GRIDEMST_API gridemst_status gridemst_hdbscan_options_init_size(gridemst_hdbscan_options *opt,
+                                                                size_t struct_size);
+static inline void gridemst_hdbscan_options_init(gridemst_hdbscan_options *opt)
+{
+    gridemst_hdbscan_options_init_size(opt, sizeof *opt);
+}
+
+/* An empty clustering for gridemst_hdbscan to fill: zeros, and struct_size. */
+static inline void gridemst_hdbscan_result_init(gridemst_hdbscan_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+}
 
 /*
  * HDBSCAN* clusters from a tree (a gridemst_solve result over n points,

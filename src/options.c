@@ -3,10 +3,13 @@
 #include <string.h>
 
 #include "common.h"
+#include "struct_size.h"
 
-void gridemst_options_init(gridemst_options *opt)
+gridemst_status gridemst_options_init_size(gridemst_options *caller, size_t struct_size)
 {
+    gridemst_options full, *opt = &full;
     memset(opt, 0, sizeof *opt);
+    opt->struct_size = sizeof *opt;
     opt->backend = GRIDEMST_BACKEND_AUTO;
     opt->nns = GRIDEMST_NNS_GRID;
     opt->precision = GRIDEMST_PRECISION_FLOAT;
@@ -15,6 +18,7 @@ void gridemst_options_init(gridemst_options *opt)
     opt->tuning.prune = GRIDEMST_PRUNE_STATIC;
     opt->tuning.findmin2 = GRIDEMST_FINDMIN2_ATOMIC;
     opt->tuning.cell_occupancy = 0.0;
+    return (gridemst_status)gemst_struct_init(&gemst_options_kind, caller, struct_size, opt);
 }
 
 const char *gridemst_version(void)

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "host_memory.h"
 #include "result_edges.h"
+#include "struct_size.h"
 #include "parts/parts.h"
 
 /* A partitioned solve runs on the CPU backend, with a tree in host memory. */
@@ -321,17 +322,12 @@ static int adopt_tree(gemst_problem *pb, gemst_tree *tree, gridemst_result *resu
     return GRIDEMST_OK;
 }
 
-static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_t n, int dim,
-                 const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
+/* A solve into the library's own layout of the result, with options in it
+ * too (or NULL for the defaults). */
+static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, int64_t n, int dim,
+                      const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
     double t0 = gemst_now_ms();
-    if (err) {
-        err->code = GRIDEMST_OK;
-        err->message[0] = '\0';
-    }
-    if (!result)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "result must not be NULL");
-    memset(result, 0, sizeof *result);
     if (dim != 2 && dim != 3)
         return gemst_fail(err, GRIDEMST_ERR_INPUT, "points must have 2 or 3 coordinates, got %d", dim);
     if (n < 0)
@@ -416,6 +412,32 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     return GRIDEMST_OK;
 }
 
+/* The caller's structs in and out of the library's layout (gridemst.h,
+ * "Structs that grow"). */
+static gridemst_status solve(const void *coords, int on_device, gridemst_dtype dtype, int64_t n, int dim,
+                             const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
+{
+    if (err) {
+        err->code = GRIDEMST_OK;
+        err->message[0] = '\0';
+    }
+    if (!result)
+        return (gridemst_status)gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "result must not be NULL");
+    int rc = gemst_struct_check(&gemst_result_kind, result, err);
+    if (rc != GRIDEMST_OK)
+        return (gridemst_status)rc;
+    gridemst_options given;
+    gridemst_options_init(&given);
+    if (opt)
+        rc = gemst_struct_import(&gemst_options_kind, opt, &given, err);
+    gridemst_result full;
+    gridemst_result_init(&full);
+    if (rc == GRIDEMST_OK)
+        rc = solve_full(coords, on_device, dtype, n, dim, opt ? &given : NULL, &full, err);
+    gemst_struct_export(&gemst_result_kind, result, &full);
+    return (gridemst_status)rc;
+}
+
 gridemst_status gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
                                const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
@@ -433,8 +455,8 @@ int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_options *opt)
     gemst_problem pb;
     memset(&pb, 0, sizeof pb);
     gridemst_options_init(&pb.opt);
-    if (opt)
-        pb.opt = *opt;
+    if (opt && gemst_struct_import(&gemst_options_kind, opt, &pb.opt, NULL) != GRIDEMST_OK)
+        return -1;
     if (n < 0 || n > GEMST_MAX_POINTS || (dim != 2 && dim != 3) || gemst_check_options(&pb.opt, NULL) != GRIDEMST_OK)
         return -1;
     pb.n = n;
@@ -449,12 +471,15 @@ int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_options *opt)
     return (int64_t)bytes;
 }
 
-void gridemst_result_free(gridemst_result *result)
+void gridemst_result_free(gridemst_result *caller)
 {
-    if (!result)
+    gridemst_result result;
+    gridemst_result_init(&result);
+    if (!caller || gemst_struct_import(&gemst_result_kind, caller, &result, NULL) != GRIDEMST_OK)
         return;
-    if (result->owner)
-        gemst_result_owner_free(result->owner, result);
-    free(result->edges);
-    memset(result, 0, sizeof *result);
+    if (result.owner)
+        gemst_result_owner_free(result.owner, &result);
+    free(result.edges);
+    gridemst_result_init(&result);
+    gemst_struct_export(&gemst_result_kind, caller, &result);
 }

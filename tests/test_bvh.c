@@ -432,7 +432,7 @@ START_TEST(test_memory_cap)
     for (int64_t i = 0; i < n * 3; i++)
         c[i] = rng_unit(&seed);
     gridemst_options o;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CPU;

@@ -65,7 +65,7 @@ static gridemst_status run(const job *j, const double *xy, stopper *s, gridemst_
  * without a callback. */
 static int count_reports(const job *j, const double *xy)
 {
-    gridemst_result plain, reported;
+    gridemst_result plain = GRIDEMST_RESULT_INIT, reported = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     REQUIRE(run(j, xy, NULL, &plain, &err) == GRIDEMST_OK, "%s: %s", j->name, err.message);
     stopper s = {0, 0, ""};
@@ -80,8 +80,9 @@ static int count_reports(const job *j, const double *xy)
 
 static void check_stops_at(const job *j, const double *xy, int stop_at)
 {
-    gridemst_result res;
+    gridemst_result res = GRIDEMST_RESULT_INIT;
     memset(&res, 0x5a, sizeof res); /* the solve must empty it */
+    res.struct_size = sizeof res;
     gridemst_error err = {GRIDEMST_OK, ""};
     stopper s = {0, stop_at, ""};
     gridemst_status rc = run(j, xy, &s, &res, &err);

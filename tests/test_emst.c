@@ -466,7 +466,7 @@ START_TEST(test_against_prim)
     for (int prec = FLOAT; prec <= DOUBLE; prec++) {
         char what[160];
         pair *ref = work_prim(&ds, prec);
-        gridemst_result first;
+        gridemst_result first = GRIDEMST_RESULT_INIT;
         gridemst_options o = cpu_options(prec, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
         snprintf(what, sizeof what, "%s, %s", ds.name, prec_name(prec));
         solve_ok(&ds, &o, &first, what);
@@ -476,7 +476,7 @@ START_TEST(test_against_prim)
         check_against_prim(&first, prim, prim_total, exact, prec == DOUBLE ? 1e-9 : 1e-6, length_slack(&ds, prec),
                            what);
         for (int c = 0; c <= SMALL_COMBOS; c++) {
-            gridemst_result r;
+            gridemst_result r = GRIDEMST_RESULT_INIT;
             o = c < SMALL_COMBOS ? combo_options(prec, c)
                                  : cpu_options(prec, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
             snprintf(what, sizeof what, "%s, %s, search %s, findmin2 %s, %d threads%s", ds.name, prec_name(prec),
@@ -511,7 +511,7 @@ START_TEST(test_strategies_threads)
     REQUIRE(gemst_generate(GEMST_GEN_UNIFORM, n, 2, 31, &ps, &err) == GRIDEMST_OK, "%s", err.message);
     dataset ds = {.name = "uniform 2D n=50000", .dim = 2, .n = n, .dtype = GRIDEMST_FLOAT32, .coords = ps.coords};
     for (int prec = FLOAT; prec <= DOUBLE; prec++) {
-        gridemst_result first, r;
+        gridemst_result first = GRIDEMST_RESULT_INIT, r = GRIDEMST_RESULT_INIT;
         for (int c = 0; c < COMBOS; c++) {
             char what[160];
             gridemst_options o = combo_options(prec, c);
@@ -551,11 +551,11 @@ START_TEST(test_determinism_large)
     const int64_t n = 300000;
     REQUIRE(gemst_generate(GEMST_GEN_UNIFORM, n, 3, 5, &ps, &err) == GRIDEMST_OK, "%s", err.message);
     dataset ds = {.name = "uniform 3D n=300000", .dim = 3, .n = n, .dtype = GRIDEMST_FLOAT32, .coords = ps.coords};
-    gridemst_result first;
+    gridemst_result first = GRIDEMST_RESULT_INIT;
     for (int p = 0; p < SEARCHES; p++)
         for (int run = 0; run < 3; run++) {
             char what[160];
-            gridemst_result r;
+            gridemst_result r = GRIDEMST_RESULT_INIT;
             gridemst_options o = search_options(FLOAT, p, GRIDEMST_FINDMIN2_ATOMIC, run + 1);
             snprintf(what, sizeof what, "%s, search %s, %d threads", ds.name, search_name(&o), run + 1);
             solve_ok(&ds, &o, p + run == 0 ? &first : &r, what);
@@ -581,8 +581,9 @@ END_TEST
 static int solve_status(const void *coords, gridemst_dtype dtype, int64_t n, int dim, const gridemst_options *o,
                         gridemst_error *err)
 {
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     memset(&r, 0x5a, sizeof r);
+    r.struct_size = sizeof r;
     int rc = gridemst_solve(coords, dtype, n, dim, o, &r, err);
     if (rc != GRIDEMST_OK) {
         REQUIRE(r.edges == NULL && r.n_edges == 0, "a failed solve left a result behind");
@@ -596,7 +597,7 @@ START_TEST(test_tiny_inputs)
 {
     const double two[4] = {1.0, 2.0, 4.0, 6.0}; /* (1,2)-(4,6): a 3-4-5 triangle */
     gridemst_options o = cpu_options(DOUBLE, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     for (int64_t n = 0; n <= 1; n++) {
         REQUIRE(gridemst_solve(n ? two : NULL, GRIDEMST_FLOAT64, n, 2, &o, &r, &err) == GRIDEMST_OK, "n = %lld: %s",
@@ -634,7 +635,7 @@ START_TEST(test_all_identical)
     for (int prec = FLOAT; prec <= DOUBLE; prec++)
         for (int p = 0; p < SEARCHES; p++) {
             gridemst_options o = search_options(prec, p, GRIDEMST_FINDMIN2_ATOMIC, 1);
-            gridemst_result r;
+            gridemst_result r = GRIDEMST_RESULT_INIT;
             gridemst_error err;
             REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, N, 3, &o, &r, &err) == GRIDEMST_OK, "%s", err.message);
             check_tree_shape(&r, N, 3, &o, "identical points");
@@ -732,7 +733,7 @@ START_TEST(test_bad_arguments)
     /* The BVH runs on either backend: AUTO picks one as for the grid. */
     {
         gridemst_options b = o;
-        gridemst_result r;
+        gridemst_result r = GRIDEMST_RESULT_INIT;
         b.nns = GRIDEMST_NNS_BVH;
         b.backend = GRIDEMST_BACKEND_AUTO;
         const gridemst_backend expect = gridemst_cuda_device_count() > 0 ? GRIDEMST_BACKEND_CUDA : GRIDEMST_BACKEND_CPU;
@@ -747,7 +748,7 @@ START_TEST(test_bad_arguments)
         b.backend = GRIDEMST_BACKEND_CUDA;
         int rc = solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, &err);
         REQUIRE(rc == GRIDEMST_ERR_UNSUPPORTED || rc == GRIDEMST_ERR_NO_DEVICE, "cuda without a device: %d", rc);
-        gridemst_result r;
+        gridemst_result r = GRIDEMST_RESULT_INIT;
         rc = gridemst_solve_device(c, GRIDEMST_FLOAT64, 3, 2, NULL, &r, &err);
         REQUIRE(rc == GRIDEMST_ERR_UNSUPPORTED || rc == GRIDEMST_ERR_NO_DEVICE, "device input without a device: %d",
                 rc);
@@ -798,7 +799,7 @@ START_TEST(test_extreme_scales)
     pair *ref = work_prim(&ds, DOUBLE);
     for (int p = 0; p < SEARCHES; p++) {
         char what[160];
-        gridemst_result r;
+        gridemst_result r = GRIDEMST_RESULT_INIT;
         gridemst_options o = search_options(DOUBLE, p, GRIDEMST_FINDMIN2_ATOMIC, 1);
         snprintf(what, sizeof what, "%s, search %s", ds.name, search_name(&o));
         solve_ok(&ds, &o, &r, what);
@@ -862,7 +863,7 @@ typedef struct {
 static int solve_matches(const isolated_solve *is, char *msg, size_t len)
 {
     const dataset *ds = is->ds;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err = {0};
     int rc = gridemst_solve(ds->coords, ds->dtype, ds->n, ds->dim, &is->opt, &r, &err);
     if (rc != GRIDEMST_OK) {
@@ -1052,7 +1053,7 @@ static int child_occupancy(const void *arg, char *msg, size_t len)
             c[3 * i + d] = (i >> d) & 1;
     gridemst_options o = cpu_options(DOUBLE, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
     o.tuning.cell_occupancy = 8.0 / (m * m * m);
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err = {0};
     int rc = gridemst_solve(c, GRIDEMST_FLOAT64, 8, 3, &o, &r, &err);
     if (rc != GRIDEMST_OK)

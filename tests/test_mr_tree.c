@@ -196,7 +196,7 @@ START_TEST(test_bad_arguments)
 {
     const double p[6] = {0, 0, 1, 0, 0, 1};
     gridemst_options o = cpu_defaults(1);
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     o.min_samples = -1;
     REQUIRE(gridemst_solve(p, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err) == GRIDEMST_ERR_INVALID_ARGUMENT &&

@@ -201,13 +201,13 @@ START_TEST(test_same_tree)
     const int dim = 2 + _i % 2;
     dataset ds = make_set(kind, dim);
     for (int prec = GRIDEMST_PRECISION_FLOAT; prec <= GRIDEMST_PRECISION_DOUBLE; prec++) {
-        gridemst_result ref;
+        gridemst_result ref = GRIDEMST_RESULT_INIT;
         gridemst_options o = cpu_options(0, (gridemst_precision)prec);
         solve_ok(&ds, &o, &ref, ds.name);
         for (int k = 0; k < N_PART_COUNTS; k++) {
             char what[128];
             snprintf(what, sizeof what, "%s, %s, %d parts", ds.name, gridemst_precision_name(prec), part_counts[k]);
-            gridemst_result got;
+            gridemst_result got = GRIDEMST_RESULT_INIT;
             o = cpu_options(part_counts[k], (gridemst_precision)prec);
             solve_ok(&ds, &o, &got, what);
             check_same(&ref, &got, ds.n, part_counts[k], what);
@@ -224,7 +224,7 @@ END_TEST
 START_TEST(test_local_options)
 {
     dataset ds = make_set(SET_BLOBS, 3);
-    gridemst_result ref;
+    gridemst_result ref = GRIDEMST_RESULT_INIT;
     gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
     solve_ok(&ds, &o, &ref, ds.name);
     for (int v = 0; v < 4; v++) {
@@ -235,7 +235,7 @@ START_TEST(test_local_options)
         o.threads = v == 3 ? 1 : 0;
         char what[64];
         snprintf(what, sizeof what, "blobs 3D, 5 parts, variant %d", v);
-        gridemst_result got;
+        gridemst_result got = GRIDEMST_RESULT_INIT;
         solve_ok(&ds, &o, &got, what);
         check_same(&ref, &got, ds.n, 5, what);
         gridemst_result_free(&got);
@@ -255,14 +255,14 @@ START_TEST(test_tiny_sets)
             double *c = ds.coords;
             for (int64_t i = 0; i < n * dim; i++) /* a grid of 3 values: ties and duplicates */
                 c[i] = (double)rng_below(&seed, 3);
-            gridemst_result ref;
+            gridemst_result ref = GRIDEMST_RESULT_INIT;
             gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
             snprintf(ds.name, sizeof ds.name, "%lld points %dD", (long long)n, dim);
             solve_ok(&ds, &o, &ref, ds.name);
             for (int parts = 2; parts <= 10; parts++) {
                 char what[96];
                 snprintf(what, sizeof what, "%s, %d parts", ds.name, parts);
-                gridemst_result got;
+                gridemst_result got = GRIDEMST_RESULT_INIT;
                 o = cpu_options(parts, GRIDEMST_PRECISION_FLOAT);
                 solve_ok(&ds, &o, &got, what);
                 check_same(&ref, &got, n, parts, what);
@@ -280,7 +280,7 @@ START_TEST(test_all_equal)
     dataset ds = doubles(1000, 3);
     for (int64_t i = 0; i < 3000; i++)
         ((double *)ds.coords)[i] = 0.25;
-    gridemst_result ref, got;
+    gridemst_result ref = GRIDEMST_RESULT_INIT, got = GRIDEMST_RESULT_INIT;
     gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_DOUBLE);
     solve_ok(&ds, &o, &ref, "equal points");
     o.partitions = 4;
@@ -333,7 +333,7 @@ START_TEST(test_progress)
     gridemst_options o = cpu_options(4, GRIDEMST_PRECISION_FLOAT);
     o.progress = log_progress;
     o.progress_ctx = &l;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     solve_ok(&ds, &o, &r, "uniform 3D, 4 parts");
     REQUIRE(l.order_ok, "progress reports out of order");
     REQUIRE(l.partition == 1 && l.local == 4 && l.edges == 1, "reports: %d partition, %d local tree, %d edges",
@@ -351,7 +351,7 @@ END_TEST
 START_TEST(test_bad_options)
 {
     double xyz[6] = {0, 0, 1, 1, 2, 0};
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     gridemst_options o = cpu_options(65, GRIDEMST_PRECISION_FLOAT);
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);

@@ -149,7 +149,7 @@ static int run_config(bench *b, config_times *ct, const gridemst_options *opt, g
         int run = k - a->warmup + 1; /* timed solves count from 1; warm-ups are < 1 */
         if (run > 1 && a->max_seconds > 0 && spent_ms >= 1e3 * a->max_seconds)
             break;
-        gridemst_result res;
+        gridemst_result res = GRIDEMST_RESULT_INIT;
         bench_times t;
         int rc = bench_timed_solve(b->timer, opt, ct->c.fresh_context, &res, &t, err);
         if (rc != GRIDEMST_OK)

@@ -268,13 +268,12 @@ static int run(const args *a)
 {
     char msg[SEG_MSG];
     seg_image img;
-    gridemst_result tree;
+    gridemst_result tree = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     seg_rgb rgb = {0, 0, NULL};
     int32_t *labels = NULL;
     report r = {.a = a, .img = &img, .tree = &tree};
     int status = EXIT_BAD;
-    memset(&tree, 0, sizeof tree);
 
     double t0 = now_ms();
     if (seg_image_read(a->input, &img, msg) != 0)

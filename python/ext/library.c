@@ -91,6 +91,7 @@ int pyg_solve(const pyg_request *rq, pyg_tree **tree, pyg_failure *fail)
     pyg_tree *t = malloc(sizeof *t);
     if (!t)
         return fail_with(fail, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a result");
+    gridemst_result_init(&t->result);
     gridemst_dtype dtype = rq->float64 ? GRIDEMST_FLOAT64 : GRIDEMST_FLOAT32;
     gridemst_error err;
     int rc = rq->on_device ? gridemst_solve_device(rq->coords, dtype, rq->n, rq->dim, &opt, &t->result, &err)
