@@ -634,7 +634,8 @@ static inline void gridemst_hdbscan_result_init(gridemst_hdbscan_result *out)
 
 /*
  * HDBSCAN* clusters from a tree (a gridemst_solve result over n points,
- * edges sorted by (w, u, v)); opt may be NULL for the defaults.  On success
+ * edges sorted by (w, u, v)); opt may be NULL for the defaults; *out must
+ * have its struct_size set (gridemst_hdbscan_result_init).  On success
  * fills *out (free it with gridemst_hdbscan_free) and returns GRIDEMST_OK;
  * otherwise returns a status code (GRIDEMST_ERR_INVALID_ARGUMENT for a bad
  * option or a tree that is not one, GRIDEMST_ERR_NO_MEMORY), fills *err
@@ -685,7 +686,8 @@ GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_clu
  * *n_groups (may be NULL) receives the number of labels used.  Exact
  * duplicates are friends at any b >= 0.
  *
- * forest: NULL, or filled as gridemst_solve fills a result (free it with
+ * forest: NULL, or (its struct_size set, as for gridemst_solve) filled as
+ * gridemst_solve fills a result (free it with
  * gridemst_result_free), except that n_edges is n less the number of
  * groups (noise included) and stats.cells, cell_side and cell_occupancy
  * describe the friends-of-friends grid (stats.crowded_cells: its cells
