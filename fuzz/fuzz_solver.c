@@ -75,7 +75,7 @@ typedef struct {
     int64_t n;
     int dim;
     int float_input;   /* the caller's coordinates are float32 */
-    double occupancy;  /* gridemst_options.cell_occupancy */
+    double occupancy;  /* gridemst_options.tuning.cell_occupancy */
     double c[MAX_N * 3];
     float f[MAX_N * 3];
 } fuzz_case;
@@ -270,14 +270,16 @@ static gridemst_options options(const fuzz_case *fc, gridemst_backend backend, i
     o.backend = backend;
     o.precision = prec;
     o.threads = 1;
-    o.cell_occupancy = fc->occupancy;
-    o.findmin2 = list ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
-    o.crowded_cell = crowded;
+    o.tuning.cell_occupancy = fc->occupancy;
+    o.tuning.findmin2 = list ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
+    o.tuning.crowded_cell = crowded;
     if (search == SEARCHES - 1) {
         o.nns = GRIDEMST_NNS_BVH;
     } else {
-        o.prune = search == 0 ? GRIDEMST_PRUNE_NONE : search == 1 ? GRIDEMST_PRUNE_DYNAMIC : GRIDEMST_PRUNE_STATIC;
-        o.late_bvh = search == 3 ? 1 : 0;
+        o.tuning.prune = search == 0   ? GRIDEMST_PRUNE_NONE
+                         : search == 1 ? GRIDEMST_PRUNE_DYNAMIC
+                                       : GRIDEMST_PRUNE_STATIC;
+        o.tuning.late_bvh = search == 3 ? 1 : 0;
     }
     return o;
 }
@@ -334,7 +336,7 @@ static int run_case(const fuzz_case *fc, int devices)
                 for (int list = 0; list <= 1; list++)
                     for (int crowded = 0; crowded <= 1; crowded++) {
                         gridemst_options o = options(fc, backend, prec, search, list, crowded);
-                        gridemst_result r = {0};
+                        gridemst_result r = GRIDEMST_RESULT_INIT;
                         gridemst_error err = {0};
                         char why[400];
                         describe(fc, backend, prec, search, list, crowded, current, sizeof current);

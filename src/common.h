@@ -46,6 +46,12 @@ int gemst_fail(gridemst_error *err, int code, const char *fmt, ...)
 #endif
     ;
 
+/* Reports a phase to opt's progress callback, if any: GRIDEMST_OK, or
+ * GRIDEMST_ERR_CANCELLED with *err filled when the callback asks the solve
+ * to stop (its caller then frees what it made and returns that status). */
+int gemst_progress(const gridemst_options *opt, const char *phase, int iteration, int64_t components,
+                   gridemst_error *err);
+
 /* Monotonic wall clock in milliseconds. */
 double gemst_now_ms(void);
 

@@ -6,6 +6,7 @@
 #include "backend.h"
 #include "config.h"
 #include "result_edges.h"
+#include "struct_size.h"
 
 static int check_arguments(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double b, const double *box,
                            int64_t min_size, gridemst_error *err)
@@ -175,8 +176,6 @@ static int fof(const void *coords, int on_device, gridemst_dtype dtype, int64_t 
         err->code = GRIDEMST_OK;
         err->message[0] = '\0';
     }
-    if (forest)
-        memset(forest, 0, sizeof *forest);
     gemst_fof_problem fp = {.linking_length = linking_length, .box = box};
     gemst_problem *pb = &fp.pb;
     gridemst_options_init(&pb->opt);
@@ -211,16 +210,41 @@ static int fof(const void *coords, int on_device, gridemst_dtype dtype, int64_t 
     return rc;
 }
 
-int gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
-                 const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
-                 int64_t *n_groups, gridemst_result *forest, gridemst_error *err)
+/* The public entry points: the caller's layouts of the options and the
+ * forest to the library's and back (gridemst.h, structs that grow). */
+static gridemst_status fof_public(const void *coords, int on_device, gridemst_dtype dtype, int64_t n, int dim,
+                                  double linking_length, const double *box, int64_t min_size,
+                                  const gridemst_options *opt, int64_t *labels, int64_t *n_groups,
+                                  gridemst_result *forest, gridemst_error *err)
 {
-    return fof(coords, 0, dtype, n, dim, linking_length, box, min_size, opt, labels, n_groups, forest, err);
+    int rc = forest ? gemst_struct_check(&gemst_result_kind, forest, err) : GRIDEMST_OK;
+    if (rc != GRIDEMST_OK)
+        return (gridemst_status)rc;
+    gridemst_options given;
+    gridemst_options_init(&given);
+    if (opt)
+        rc = gemst_struct_import(&gemst_options_kind, opt, &given, err);
+    gridemst_result full;
+    gridemst_result_init(&full);
+    if (rc == GRIDEMST_OK)
+        rc = fof(coords, on_device, dtype, n, dim, linking_length, box, min_size, opt ? &given : NULL, labels,
+                 n_groups, forest ? &full : NULL, err);
+    if (forest)
+        gemst_struct_export(&gemst_result_kind, forest, &full);
+    return (gridemst_status)rc;
 }
 
-int gridemst_fof_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
-                        const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
-                        int64_t *n_groups, gridemst_error *err)
+gridemst_status gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
+                             const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
+                             int64_t *n_groups, gridemst_result *forest, gridemst_error *err)
 {
-    return fof(d_coords, 1, dtype, n, dim, linking_length, box, min_size, opt, labels, n_groups, NULL, err);
+    return fof_public(coords, 0, dtype, n, dim, linking_length, box, min_size, opt, labels, n_groups, forest, err);
+}
+
+gridemst_status gridemst_fof_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
+                                    double linking_length, const double *box, int64_t min_size,
+                                    const gridemst_options *opt, int64_t *labels, int64_t *n_groups,
+                                    gridemst_error *err)
+{
+    return fof_public(d_coords, 1, dtype, n, dim, linking_length, box, min_size, opt, labels, n_groups, NULL, err);
 }

@@ -6,7 +6,7 @@
  * This header is the whole public API.  Typical use:
  *
  *     gridemst_options opt;
- *     gridemst_result res;
+ *     gridemst_result res = GRIDEMST_RESULT_INIT;
  *     gridemst_error err;
  *     gridemst_options_init(&opt);
  *     if (gridemst_solve(xyz, GRIDEMST_FLOAT64, n, 3, &opt, &res, &err) != GRIDEMST_OK) {
@@ -58,6 +58,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -69,7 +70,40 @@ extern "C" {
 #define GRIDEMST_API
 #endif
 
-#define GRIDEMST_VERSION_STRING "0.1.0"
+/* GRIDEMST_VERSION_MAJOR, _MINOR, _PATCH and _STRING: the version of these
+ * headers (gridemst_version() gives the library's). */
+#include "gridemst_version.h"
+
+/*
+ * Structs that grow.  gridemst_options, gridemst_result (with the
+ * gridemst_stats it ends with), gridemst_hdbscan_options and
+ * gridemst_hdbscan_result start with `size_t struct_size`: the size of the
+ * struct as the caller's program knows it.  A later version of the library
+ * adds members to them only at their end (to gridemst_result only at the end
+ * of its stats; to gridemst_tuning only in place of its reserved ints), past
+ * the end of the older struct, so that each older layout is a prefix of the
+ * newer ones.  Programs compiled against an older gridemst.h keep working
+ * with a newer library, and the reverse, because the library:
+ *   - reads and writes only the first struct_size bytes of the caller's
+ *     struct: a member past them takes its default when the library reads
+ *     the struct, and is not given back when it fills it;
+ *   - takes a struct_size larger than its own when every byte past its own
+ *     size is zero (the members it does not know are at their defaults);
+ *   - refuses any other struct_size with GRIDEMST_ERR_INVALID_ARGUMENT and a
+ *     message naming the struct: one below the struct's head (struct_size
+ *     alone for options, the members before stats for gridemst_result,
+ *     the whole struct for gridemst_hdbscan_result), not a multiple of the
+ *     struct's alignment, or above 65536, and a larger one with a nonzero
+ *     byte past the library's size.  gridemst_result_free and
+ *     gridemst_hdbscan_free do nothing with such a struct.
+ * So set struct_size before a struct goes to the library: the *_init
+ * functions below do (gridemst_options_init, gridemst_result_init, or the
+ * initializer GRIDEMST_RESULT_INIT, ...).  A binding from another language
+ * declares the members it needs, in order, and sets struct_size to its
+ * struct's size, e.g. a gridemst_result that ends before stats.  The other
+ * public structs (gridemst_error, gridemst_edge, gridemst_merge,
+ * gridemst_condensed_row and the structs inside the stats) never change.
+ */
 
 /* Status codes returned by every function that can fail. */
 typedef enum gridemst_status {
@@ -81,12 +115,13 @@ typedef enum gridemst_status {
     GRIDEMST_ERR_NO_DEVICE = 5,        /* CUDA asked for but not usable */
     GRIDEMST_ERR_CUDA = 6,             /* a CUDA call failed */
     GRIDEMST_ERR_UNSUPPORTED = 7,      /* valid request this build cannot do */
-    GRIDEMST_ERR_INTERNAL = 8          /* a bug: please report it */
+    GRIDEMST_ERR_INTERNAL = 8,         /* a bug: please report it */
+    GRIDEMST_ERR_CANCELLED = 9         /* the progress callback asked the solve to stop */
 } gridemst_status;
 
 /* Error details: the code and a one-line message naming the problem. */
 typedef struct gridemst_error {
-    int code;
+    gridemst_status code;
     char message[512];
 } gridemst_error;
 
@@ -110,7 +145,7 @@ typedef enum gridemst_nns {
                               single-tree traversal: subtree skipping by component and
                               Morton-neighbour bounds (Prokopenko et al. 2022), on
                               either backend (and gridemst_solve_device).  The
-                              prune option does not apply and is ignored (stats.prune
+                              tuning.prune does not apply and is ignored (stats.prune
                               reads none); stats.cells is 0 */
 } gridemst_nns;
 
@@ -168,17 +203,27 @@ typedef struct gridemst_context gridemst_context;
  * (part number `iteration`, counted from 1, has its tree; components = its
  * points), "boundary" (a Boruvka iteration across the parts ended;
  * components = components left) and "edges". */
-typedef void (*gridemst_progress_fn)(void *ctx, const char *phase, int iteration, int64_t components);
+/*
+ * The callback returns 0 to go on, or nonzero to stop the solve: it then
+ * frees what it made, leaves the result empty and returns
+ * GRIDEMST_ERR_CANCELLED (err names the phase).  Every report is a point
+ * where the solve can stop, on either backend (the CUDA backend asks between
+ * its kernels); a single Boruvka iteration is not interrupted.  Friends-of-
+ * friends (gridemst_fof) reports "grid" and "iteration" the same way.
+ */
+typedef int (*gridemst_progress_fn)(void *ctx, const char *phase, int iteration, int64_t components);
 
-/* Solver options; gridemst_options_init() fills in the defaults. */
-typedef struct gridemst_options {
-    gridemst_backend backend;     /* default AUTO */
-    gridemst_nns nns;             /* default GRID */
+/*
+ * Knobs of the search that change how fast a solve runs, never its tree:
+ * every setting gives the identical edge list.  gridemst_options_init()
+ * sets the defaults, the library's own choice for each input, and nobody
+ * needs to touch them but to measure the alternatives (gridemst-bench, and
+ * the command line's --prune, --findmin2, --cell-occupancy, --crowded-cell
+ * and --late-bvh).
+ */
+typedef struct gridemst_tuning {
     gridemst_prune prune;         /* default STATIC; grid only (ignored with nns BVH) */
     gridemst_findmin2 findmin2;   /* default ATOMIC */
-    gridemst_precision precision; /* default FLOAT */
-    int threads;                  /* CPU threads; 0 = OpenMP default */
-    int device;                   /* CUDA device ordinal; default 0 */
     double cell_occupancy;        /* target mean points per grid cell; 0 = the backend's
                                      default (CPU 2, refined on skewed inputs; CUDA 3, or
                                      24 or 768 on large sparse inputs with static pruning) */
@@ -199,6 +244,21 @@ typedef struct gridemst_options {
                                      from 1/36 of them;
                                      -1 = never.  The tree is the same either way.  Other
                                      strategies and nns BVH ignore it (but see min_samples). */
+    int reserved[15];             /* zero (gridemst_options_init sets it; a solve refuses
+                                     anything else): room for knobs to come, each with 0
+                                     for its default, so that gridemst_options keeps its
+                                     layout */
+} gridemst_tuning;
+
+/* Solver options; gridemst_options_init() fills in the defaults. */
+typedef struct gridemst_options {
+    size_t struct_size;           /* sizeof(gridemst_options) as the caller knows it (see
+                                     "Structs that grow"); set by gridemst_options_init */
+    gridemst_backend backend;     /* default AUTO */
+    gridemst_nns nns;             /* default GRID */
+    gridemst_precision precision; /* default FLOAT */
+    int threads;                  /* CPU threads; 0 = OpenMP default */
+    int device;                   /* CUDA device ordinal; default 0 */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
     int64_t max_host_bytes;       /* CPU: host memory the solve may use besides the result's
                                      edges; 0 = what the process may use when the solve
@@ -231,8 +291,8 @@ typedef struct gridemst_options {
                                      slab pruning being unsound for this length, the grid index
                                      searches with prune none (stats.prune says so): it computes
                                      the core distances, then hands Boruvka to the late BVH from
-                                     iteration 0, or late_bvh (stats.late_bvh_iteration; -1 keeps
-                                     the grid's ring search). */
+                                     iteration 0, or tuning.late_bvh (stats.late_bvh_iteration;
+                                     -1 keeps the grid's ring search). */
     int partitions;               /* split the points into this many spatial parts (at most
                                      64), solve each part's tree on its own, and join the
                                      parts along the edges that cross between them: the
@@ -241,6 +301,7 @@ typedef struct gridemst_options {
                                      now (AUTO then means CPU; CUDA is
                                      GRIDEMST_ERR_UNSUPPORTED); the parts run in turn in this
                                      process.  0 or 1: one part, the plain solve */
+    gridemst_tuning tuning;       /* how the search goes; the defaults suit every input */
 } gridemst_options;
 
 /* One tree edge: endpoints as 0-based indices into the caller's array,
@@ -347,7 +408,7 @@ typedef struct gridemst_stats {
     int64_t fallback_searches;   /* searches beyond a point's candidate radius (the count may vary from
                                     run to run: concurrent searches share their bounds) */
     int late_bvh_iteration;      /* the iteration from which FindMin1 searched the late BVH
-                                    (options.late_bvh), or -1 */
+                                    (options.tuning.late_bvh), or -1 */
     int64_t peak_device_bytes;   /* device memory the solve held at its peak, buffers in use and freed ones its
                                     memory pool kept for reuse (CUDA) */
     int64_t device_bytes_reserved; /* device memory the solve's memory pool took from the device (CUDA): all
@@ -364,6 +425,8 @@ typedef struct gridemst_stats {
 } gridemst_stats;
 
 typedef struct gridemst_result {
+    size_t struct_size;     /* sizeof(gridemst_result) as the caller knows it (see "Structs that
+                               grow"); set by gridemst_result_init or GRIDEMST_RESULT_INIT */
     int64_t n;              /* points given */
     int dim;                /* 2 or 3 */
     int64_t n_edges;        /* n - 1, or 0 when n < 2 */
@@ -374,25 +437,46 @@ typedef struct gridemst_result {
     double total_weight;    /* sum of w, added in groups of 1024 edges in edge order, then
                                the groups' sums the same way (the same value on every
                                backend) */
-    gridemst_stats stats;
     struct gemst_result_owner *owner; /* the library's: what gridemst_result_free releases */
+    gridemst_stats stats;   /* last: it grows at its end; a caller's struct may stop before
+                               it or anywhere in it */
 } gridemst_result;
 
-/* Fills *opt with the defaults. */
-GRIDEMST_API void gridemst_options_init(gridemst_options *opt);
+/* Fills the first struct_size bytes of *opt with the defaults and sets
+ * opt->struct_size: GRIDEMST_OK, or GRIDEMST_ERR_INVALID_ARGUMENT (and
+ * nothing written) for a NULL opt or a struct_size no version of the struct
+ * has.  For bindings; C and C++ call gridemst_options_init. */
+GRIDEMST_API gridemst_status gridemst_options_init_size(gridemst_options *opt, size_t struct_size);
+
+/* Fills *opt with the defaults, its struct_size that of the caller's
+ * gridemst.h. */
+static inline void gridemst_options_init(gridemst_options *opt)
+{
+    gridemst_options_init_size(opt, sizeof *opt);
+}
+
+/* An empty result for a solve to fill: zeros, and struct_size. */
+#define GRIDEMST_RESULT_INIT {.struct_size = sizeof(gridemst_result)}
+static inline void gridemst_result_init(gridemst_result *result)
+{
+    memset(result, 0, sizeof *result);
+    result->struct_size = sizeof *result;
+}
 
 /*
  * Computes the Euclidean minimum spanning tree of n points of dimension dim
  * (2 or 3), given interleaved (x0, y0[, z0], x1, ...) in coords.  opt may be
- * NULL for the defaults.  On success fills *result (free it with
+ * NULL for the defaults.  *result must have its struct_size set
+ * (gridemst_result_init).  On success fills *result (free it with
  * gridemst_result_free) and returns GRIDEMST_OK; otherwise returns a status
- * code, fills *err when it is not NULL, and leaves *result empty.
+ * code, fills *err when it is not NULL, and leaves *result empty (but
+ * untouched where its struct_size is refused).
  * n = 0 or 1 gives an empty tree; n may be up to 2^32 - 2 (point indices
  * are 32-bit inside), beyond that the status is GRIDEMST_ERR_INPUT.
  */
-GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
-                                const gridemst_options *opt, gridemst_result *result,
-                                gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
+                                            const gridemst_options *opt, gridemst_result *result,
+                                            gridemst_error *err);
 
 /*
  * gridemst_solve for points already on the GPU: d_coords is device memory
@@ -408,9 +492,9 @@ GRIDEMST_API int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_
  * device-wide synchronization).  Without CUDA in the build:
  * GRIDEMST_ERR_UNSUPPORTED.
  */
-GRIDEMST_API int gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
-                                       const gridemst_options *opt, gridemst_result *result,
-                                       gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
+                                                   const gridemst_options *opt, gridemst_result *result,
+                                                   gridemst_error *err);
 
 /*
  * Host memory, in bytes, that gridemst_solve of n points of dimension dim
@@ -425,8 +509,9 @@ GRIDEMST_API int gridemst_solve_device(const void *d_coords, gridemst_dtype dtyp
  */
 GRIDEMST_API int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_options *opt);
 
-/* Releases what gridemst_solve allocated, the device edges included;
- * safe on an empty result. */
+/* Releases what gridemst_solve allocated, the device edges included, and
+ * empties *result (its struct_size stays, so that it can be solved into
+ * again); safe on an empty result. */
 GRIDEMST_API void gridemst_result_free(gridemst_result *result);
 
 /*
@@ -437,8 +522,8 @@ GRIDEMST_API void gridemst_result_free(gridemst_result *result);
  * a status: GRIDEMST_ERR_NO_DEVICE for a device that is not there,
  * GRIDEMST_ERR_UNSUPPORTED without CUDA in the build.
  */
-GRIDEMST_API int gridemst_context_create(int device, void *cuda_stream, gridemst_context **ctx,
-                                         gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_context_create(int device, void *cuda_stream, gridemst_context **ctx,
+                                                     gridemst_error *err);
 
 /* Gives the context up; its memory goes back once no result holds it.
  * NULL is fine. */
@@ -459,7 +544,7 @@ typedef struct gridemst_merge {
 
 /* The n - 1 merges, in edge order (equal distances merge in (u, v) order).
  * rows has room for n - 1 entries (none needed when n < 2). */
-GRIDEMST_API int gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst_error *err);
 
 /*
  * Flat clusters: labels[i] for each of the n points, numbered 0, 1, ... in
@@ -471,10 +556,10 @@ GRIDEMST_API int gridemst_linkage(const gridemst_result *tree, gridemst_merge *r
  * are labelled -1 (noise) and take no number.  *n_clusters (may be NULL)
  * receives the number of labels used.
  */
-GRIDEMST_API int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size, int64_t *labels,
-                                     int64_t *n_clusters, gridemst_error *err);
-GRIDEMST_API int gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size,
-                                       int64_t *labels, int64_t *n_clusters, gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size,
+                                                 int64_t *labels, int64_t *n_clusters, gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size,
+                                                   int64_t *labels, int64_t *n_clusters, gridemst_error *err);
 
 /* ------------------------------------------------------------ HDBSCAN*
  * Density-based clusters from a tree, as scikit-learn's HDBSCAN and the
@@ -496,6 +581,8 @@ typedef enum gridemst_cluster_selection {
 } gridemst_cluster_selection;
 
 typedef struct gridemst_hdbscan_options {
+    size_t struct_size;                   /* set by gridemst_hdbscan_options_init (see "Structs that
+                                             grow") */
     int64_t min_cluster_size;             /* >= 2; default 5 (scikit-learn's) */
     gridemst_cluster_selection selection; /* default EOM */
     double cluster_selection_epsilon;     /* >= 0 (default 0): clusters split below this distance
@@ -518,6 +605,7 @@ typedef struct gridemst_condensed_row {
 /* The clustering, allocated by gridemst_hdbscan; free with
  * gridemst_hdbscan_free. */
 typedef struct gridemst_hdbscan_result {
+    size_t struct_size;              /* set by gridemst_hdbscan_result_init (see "Structs that grow") */
     int64_t n;                       /* points */
     int64_t n_clusters;              /* clusters selected: labels 0 .. n_clusters - 1 */
     int64_t *labels;                 /* n: each point's cluster, -1 for noise; clusters numbered in
@@ -530,20 +618,33 @@ typedef struct gridemst_hdbscan_result {
     double *stability;               /* n_tree_clusters: each tree cluster's stability (cluster n + i) */
 } gridemst_hdbscan_result;
 
-/* Fills *opt with the defaults. */
-GRIDEMST_API void gridemst_hdbscan_options_init(gridemst_hdbscan_options *opt);
+/* As gridemst_options_init_size and gridemst_options_init. */
+GRIDEMST_API gridemst_status gridemst_hdbscan_options_init_size(gridemst_hdbscan_options *opt,
+                                                                size_t struct_size);
+static inline void gridemst_hdbscan_options_init(gridemst_hdbscan_options *opt)
+{
+    gridemst_hdbscan_options_init_size(opt, sizeof *opt);
+}
+
+/* An empty clustering for gridemst_hdbscan to fill: zeros, and struct_size. */
+static inline void gridemst_hdbscan_result_init(gridemst_hdbscan_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+}
 
 /*
  * HDBSCAN* clusters from a tree (a gridemst_solve result over n points,
- * edges sorted by (w, u, v)); opt may be NULL for the defaults.  On success
+ * edges sorted by (w, u, v)); opt may be NULL for the defaults; *out must
+ * have its struct_size set (gridemst_hdbscan_result_init).  On success
  * fills *out (free it with gridemst_hdbscan_free) and returns GRIDEMST_OK;
  * otherwise returns a status code (GRIDEMST_ERR_INVALID_ARGUMENT for a bad
  * option or a tree that is not one, GRIDEMST_ERR_NO_MEMORY), fills *err
  * when not NULL, and leaves *out empty.  Reads only *tree; safe to call
  * from several threads on different outputs.
  */
-GRIDEMST_API int gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options *opt,
-                                  gridemst_hdbscan_result *out, gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options *opt,
+                                              gridemst_hdbscan_result *out, gridemst_error *err);
 
 /* Releases what gridemst_hdbscan allocated; safe on an empty result. */
 GRIDEMST_API void gridemst_hdbscan_free(gridemst_hdbscan_result *out);
@@ -587,17 +688,17 @@ GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_clu
  * *n_groups (may be NULL) receives the number of labels used.  Exact
  * duplicates are friends at any b >= 0.
  *
- * forest: NULL, or filled as gridemst_solve fills a result (free it with
+ * forest: NULL, or (its struct_size set, as for gridemst_solve) filled as
+ * gridemst_solve fills a result (free it with
  * gridemst_result_free), except that n_edges is n less the number of
  * groups (noise included) and stats.cells, cell_side and cell_occupancy
  * describe the friends-of-friends grid (stats.crowded_cells: its cells
  * split into sub-cells).  A forest is no spanning tree: gridemst_linkage
  * and gridemst_clusters_* refuse it.
  *
- * opt (NULL: defaults): precision, threads, cell_occupancy (mean points
- * per cell when that gives cells wider than b; default 2), max_host_bytes
- * and progress apply; nns, prune, findmin2, crowded_cell and late_bvh do
- * not.
+ * opt (NULL: defaults): precision, threads, tuning.cell_occupancy (mean
+ * points per cell when that gives cells wider than b; default 2),
+ * max_host_bytes and progress apply; nns and the rest of tuning do not.
  *
  * Backends: both find the same pairs of friends (the same working frame,
  * precision and rounding) and give identical labels.  The CPU backend
@@ -617,9 +718,10 @@ GRIDEMST_API int gridemst_parse_cluster_selection(const char *name, gridemst_clu
  * named by point, memory); then *forest is empty and labels unspecified.
  * Thread safety as gridemst_solve.
  */
-GRIDEMST_API int gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double linking_length,
-                              const double *box, int64_t min_size, const gridemst_options *opt, int64_t *labels,
-                              int64_t *n_groups, gridemst_result *forest, gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
+                                          double linking_length, const double *box, int64_t min_size,
+                                          const gridemst_options *opt, int64_t *labels, int64_t *n_groups,
+                                          gridemst_result *forest, gridemst_error *err);
 
 /*
  * gridemst_fof for points already on the GPU: d_coords is device or managed
@@ -631,10 +733,10 @@ GRIDEMST_API int gridemst_fof(const void *coords, gridemst_dtype dtype, int64_t 
  * then never leave the device.  Without CUDA in the build:
  * GRIDEMST_ERR_UNSUPPORTED.
  */
-GRIDEMST_API int gridemst_fof_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
-                                     double linking_length, const double *box, int64_t min_size,
-                                     const gridemst_options *opt, int64_t *labels, int64_t *n_groups,
-                                     gridemst_error *err);
+GRIDEMST_API gridemst_status gridemst_fof_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
+                                                 double linking_length, const double *box, int64_t min_size,
+                                                 const gridemst_options *opt, int64_t *labels, int64_t *n_groups,
+                                                 gridemst_error *err);
 
 /* Number of usable CUDA devices; 0 when none or when built without CUDA. */
 GRIDEMST_API int gridemst_cuda_device_count(void);
@@ -642,7 +744,7 @@ GRIDEMST_API int gridemst_cuda_device_count(void);
 /* Short names of status codes and option values ("invalid argument",
  * "static", "cuda", "device", ...), and the parser for option value names.
  * gridemst_parse_* return 0 on success, -1 for an unknown name. */
-GRIDEMST_API const char *gridemst_status_name(int status);
+GRIDEMST_API const char *gridemst_status_name(gridemst_status status);
 GRIDEMST_API const char *gridemst_backend_name(gridemst_backend b);
 GRIDEMST_API const char *gridemst_nns_name(gridemst_nns s);
 GRIDEMST_API const char *gridemst_prune_name(gridemst_prune p);
@@ -655,10 +757,12 @@ GRIDEMST_API int gridemst_parse_prune(const char *name, gridemst_prune *out);
 GRIDEMST_API int gridemst_parse_findmin2(const char *name, gridemst_findmin2 *out);
 GRIDEMST_API int gridemst_parse_precision(const char *name, gridemst_precision *out);
 GRIDEMST_API int gridemst_parse_result_place(const char *name, gridemst_result_place *out);
-/* options.late_bvh from "auto" (0), "never" (-1) or an iteration >= 1. */
+/* options.tuning.late_bvh from "auto" (0), "never" (-1) or an iteration >= 1. */
 GRIDEMST_API int gridemst_parse_late_bvh(const char *name, int *out);
 
-/* The library version, "MAJOR.MINOR.PATCH". */
+/* The version of the library the program runs with, "MAJOR.MINOR.PATCH"
+ * (GRIDEMST_VERSION_STRING is that of the headers it was compiled with).
+ * A static string. */
 GRIDEMST_API const char *gridemst_version(void);
 
 #ifdef __cplusplus

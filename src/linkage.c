@@ -4,6 +4,7 @@
 
 #include "backend.h"
 #include "linkage.h"
+#include "struct_size.h"
 
 /* Union-find over points with the cluster id of each set's root. */
 typedef struct {
@@ -60,10 +61,14 @@ static int64_t forest_union(forest *f, int64_t ru, int64_t rv)
     return ru;
 }
 
-int gemst_check_tree_argument(const gridemst_result *tree, gridemst_error *err)
+int gemst_tree_argument(const gridemst_result *caller, gridemst_result *tree, gridemst_error *err)
 {
-    if (!tree)
+    if (!caller)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "tree must not be NULL");
+    gridemst_result_init(tree);
+    int rc = gemst_struct_import(&gemst_result_kind, caller, tree, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     if (tree->n < 0 || tree->n_edges != (tree->n > 1 ? tree->n - 1 : 0) || (tree->n_edges > 0 && !tree->edges))
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "not a spanning tree: %lld edges for %lld points",
                           (long long)tree->n_edges, (long long)tree->n);
@@ -80,9 +85,10 @@ int gemst_check_tree_argument(const gridemst_result *tree, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-int gridemst_linkage(const gridemst_result *tree, gridemst_merge *rows, gridemst_error *err)
+gridemst_status gridemst_linkage(const gridemst_result *caller, gridemst_merge *rows, gridemst_error *err)
 {
-    int rc = gemst_check_tree_argument(tree, err);
+    gridemst_result t, *tree = &t;
+    int rc = gemst_tree_argument(caller, tree, err);
     if (rc != GRIDEMST_OK)
         return rc;
     if (tree->n_edges > 0 && !rows)
@@ -156,10 +162,11 @@ static int label_components(const gridemst_result *tree, int64_t keep, int64_t m
     return gemst_label_components(tree->n, tree->edges, keep, min_size, labels, n_clusters, err);
 }
 
-int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size, int64_t *labels,
-                        int64_t *n_clusters, gridemst_error *err)
+gridemst_status gridemst_clusters_k(const gridemst_result *caller, int64_t k, int64_t min_size, int64_t *labels,
+                                    int64_t *n_clusters, gridemst_error *err)
 {
-    int rc = gemst_check_tree_argument(tree, err);
+    gridemst_result t, *tree = &t;
+    int rc = gemst_tree_argument(caller, tree, err);
     if (rc != GRIDEMST_OK)
         return rc;
     if (k < 1)
@@ -169,10 +176,11 @@ int gridemst_clusters_k(const gridemst_result *tree, int64_t k, int64_t min_size
     return label_components(tree, keep > 0 ? keep : 0, min_size, labels, n_clusters, err);
 }
 
-int gridemst_clusters_cut(const gridemst_result *tree, double distance, int64_t min_size, int64_t *labels,
-                          int64_t *n_clusters, gridemst_error *err)
+gridemst_status gridemst_clusters_cut(const gridemst_result *caller, double distance, int64_t min_size,
+                                      int64_t *labels, int64_t *n_clusters, gridemst_error *err)
 {
-    int rc = gemst_check_tree_argument(tree, err);
+    gridemst_result t, *tree = &t;
+    int rc = gemst_tree_argument(caller, tree, err);
     if (rc != GRIDEMST_OK)
         return rc;
     if (!(distance >= 0.0))

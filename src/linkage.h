@@ -4,10 +4,11 @@
 
 #include "common.h"
 
-/* Fails with GRIDEMST_ERR_INVALID_ARGUMENT unless *tree is a spanning tree
- * of tree->n points whose edges are u < v < n with weights >= 0 in
- * increasing order. */
-int gemst_check_tree_argument(const gridemst_result *tree, gridemst_error *err);
+/* Copies the caller's result into *tree, in the library's layout (its
+ * struct_size checked); fails with GRIDEMST_ERR_INVALID_ARGUMENT unless it
+ * is a spanning tree of tree->n points whose edges are u < v < n with
+ * weights >= 0 in increasing order. */
+int gemst_tree_argument(const gridemst_result *caller, gridemst_result *tree, gridemst_error *err);
 
 /* The n - 1 merges of a checked tree, in edge order, into rows (SciPy's
  * linkage matrix).  Without first_v (NULL) each row lists the smaller

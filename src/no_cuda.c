@@ -8,7 +8,7 @@ int gridemst_cuda_device_count(void)
     return 0;
 }
 
-int gridemst_context_create(int device, void *cuda_stream, gridemst_context **ctx, gridemst_error *err)
+gridemst_status gridemst_context_create(int device, void *cuda_stream, gridemst_context **ctx, gridemst_error *err)
 {
     (void)device;
     (void)cuda_stream;

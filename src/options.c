@@ -3,18 +3,22 @@
 #include <string.h>
 
 #include "common.h"
+#include "struct_size.h"
 
-void gridemst_options_init(gridemst_options *opt)
+gridemst_status gridemst_options_init_size(gridemst_options *caller, size_t struct_size)
 {
+    gridemst_options full, *opt = &full;
     memset(opt, 0, sizeof *opt);
+    opt->struct_size = sizeof *opt;
     opt->backend = GRIDEMST_BACKEND_AUTO;
     opt->nns = GRIDEMST_NNS_GRID;
-    opt->prune = GRIDEMST_PRUNE_STATIC;
-    opt->findmin2 = GRIDEMST_FINDMIN2_ATOMIC;
     opt->precision = GRIDEMST_PRECISION_FLOAT;
     opt->threads = 0;
     opt->device = 0;
-    opt->cell_occupancy = 0.0;
+    opt->tuning.prune = GRIDEMST_PRUNE_STATIC;
+    opt->tuning.findmin2 = GRIDEMST_FINDMIN2_ATOMIC;
+    opt->tuning.cell_occupancy = 0.0;
+    return (gridemst_status)gemst_struct_init(&gemst_options_kind, caller, struct_size, opt);
 }
 
 const char *gridemst_version(void)
@@ -42,7 +46,7 @@ static int parse_name(const char *const *names, int count, const char *name, int
 
 static const char *const status_names[] = {"ok", "invalid argument", "invalid input", "out of host memory",
                                            "out of device memory", "no CUDA device", "CUDA error",
-                                           "unsupported", "internal error"};
+                                           "unsupported", "internal error", "cancelled"};
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
 static const char *const nns_names[] = {"grid", "bvh"};
 static const char *const prune_names[] = {"none", "dynamic", "static"};
@@ -51,7 +55,7 @@ static const char *const precision_names[] = {"float", "double"};
 static const char *const result_place_names[] = {"host", "device"};
 static const char *const cluster_selection_names[] = {"eom", "leaf"};
 
-const char *gridemst_status_name(int status)
+const char *gridemst_status_name(gridemst_status status)
 {
     return name_of(status_names, COUNT(status_names), status);
 }

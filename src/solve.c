@@ -8,6 +8,7 @@
 #include "config.h"
 #include "host_memory.h"
 #include "result_edges.h"
+#include "struct_size.h"
 #include "parts/parts.h"
 
 /* A partitioned solve runs on the CPU backend, with a tree in host memory. */
@@ -35,10 +36,10 @@ int gemst_check_options(const gridemst_options *o, gridemst_error *err)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)o->backend);
     if ((unsigned)o->nns > GRIDEMST_NNS_BVH)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown nearest-neighbour index %d", (int)o->nns);
-    if ((unsigned)o->prune > GRIDEMST_PRUNE_STATIC)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown pruning strategy %d", (int)o->prune);
-    if ((unsigned)o->findmin2 > GRIDEMST_FINDMIN2_ATOMIC)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown FindMin2 method %d", (int)o->findmin2);
+    if ((unsigned)o->tuning.prune > GRIDEMST_PRUNE_STATIC)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown pruning strategy %d", (int)o->tuning.prune);
+    if ((unsigned)o->tuning.findmin2 > GRIDEMST_FINDMIN2_ATOMIC)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown FindMin2 method %d", (int)o->tuning.findmin2);
     if ((unsigned)o->precision > GRIDEMST_PRECISION_DOUBLE)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown precision %d", (int)o->precision);
     if (o->threads < 0)
@@ -46,15 +47,20 @@ int gemst_check_options(const gridemst_options *o, gridemst_error *err)
                           o->threads);
     if (o->device < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "device must be >= 0, got %d", o->device);
-    if (!(o->cell_occupancy >= 0.0) || !isfinite(o->cell_occupancy))
+    if (!(o->tuning.cell_occupancy >= 0.0) || !isfinite(o->tuning.cell_occupancy))
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "cell occupancy must be a finite number >= 0");
-    if (o->crowded_cell < 0)
+    if (o->tuning.crowded_cell < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "crowded cell size must be >= 0 (0 = default), got %lld",
-                          (long long)o->crowded_cell);
-    if (o->late_bvh < -1)
+                          (long long)o->tuning.crowded_cell);
+    for (size_t k = 0; k < sizeof o->tuning.reserved / sizeof o->tuning.reserved[0]; k++)
+        if (o->tuning.reserved[k] != 0)
+            return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
+                              "tuning.reserved[%zu] is %d; it must be 0 (as gridemst_options_init sets it)", k,
+                              o->tuning.reserved[k]);
+    if (o->tuning.late_bvh < -1)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
                           "late BVH iteration must be >= 1, 0 (the library's rule) or -1 (never), got %d",
-                          o->late_bvh);
+                          o->tuning.late_bvh);
     if (o->max_device_bytes < 0 || o->max_host_bytes < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "memory limits must be >= 0 (0 = no limit)");
     if ((unsigned)o->result > GRIDEMST_RESULT_DEVICE)
@@ -81,7 +87,7 @@ static int mutual_reachability_options(gemst_problem *pb, gridemst_error *err)
     if (pb->n > 0 && o->min_samples > pb->n)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "min_samples %lld exceeds the number of points, %lld",
                           (long long)o->min_samples, (long long)pb->n);
-    o->prune = GRIDEMST_PRUNE_NONE;
+    o->tuning.prune = GRIDEMST_PRUNE_NONE;
     return GRIDEMST_OK;
 }
 
@@ -89,7 +95,7 @@ static int mutual_reachability_options(gemst_problem *pb, gridemst_error *err)
  * becomes none); it runs on either backend. */
 static void bvh_options(gridemst_options *o)
 {
-    o->prune = GRIDEMST_PRUNE_NONE;
+    o->tuning.prune = GRIDEMST_PRUNE_NONE;
 }
 
 /* The backend that runs: AUTO becomes CUDA when a device is present. */
@@ -127,8 +133,8 @@ static int fall_back_to_cpu(gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     pb->opt.backend = GRIDEMST_BACKEND_CPU;
     st->backend = GRIDEMST_BACKEND_CPU;
     st->nns = pb->opt.nns;
-    st->prune = pb->opt.prune;
-    st->findmin2 = pb->opt.findmin2;
+    st->prune = pb->opt.tuning.prune;
+    st->findmin2 = pb->opt.tuning.findmin2;
     st->precision = pb->opt.precision;
     strcpy(st->device_name, "cpu");
     snprintf(st->note, sizeof st->note, "solved on the CPU: the GPU could not take it (%.200s)", why);
@@ -311,17 +317,12 @@ static int adopt_tree(gemst_problem *pb, gemst_tree *tree, gridemst_result *resu
     return GRIDEMST_OK;
 }
 
-static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_t n, int dim,
-                 const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
+/* A solve into the library's own layout of the result, with options in it
+ * too (or NULL for the defaults). */
+static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, int64_t n, int dim,
+                      const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
     double t0 = gemst_now_ms();
-    if (err) {
-        err->code = GRIDEMST_OK;
-        err->message[0] = '\0';
-    }
-    if (!result)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "result must not be NULL");
-    memset(result, 0, sizeof *result);
     if (dim != 2 && dim != 3)
         return gemst_fail(err, GRIDEMST_ERR_INPUT, "points must have 2 or 3 coordinates, got %d", dim);
     if (n < 0)
@@ -361,8 +362,8 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     gridemst_stats *st = &result->stats;
     st->backend = pb.opt.backend;
     st->nns = pb.opt.nns;
-    st->prune = pb.opt.prune;
-    st->findmin2 = pb.opt.findmin2;
+    st->prune = pb.opt.tuning.prune;
+    st->findmin2 = pb.opt.tuning.findmin2;
     st->precision = pb.opt.precision;
     strcpy(st->device_name, "cpu");
     st->n_unique = n;
@@ -406,14 +407,40 @@ static int solve(const void *coords, int on_device, gridemst_dtype dtype, int64_
     return GRIDEMST_OK;
 }
 
-int gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim, const gridemst_options *opt,
-                   gridemst_result *result, gridemst_error *err)
+/* The caller's structs in and out of the library's layout (gridemst.h,
+ * "Structs that grow"). */
+static gridemst_status solve(const void *coords, int on_device, gridemst_dtype dtype, int64_t n, int dim,
+                             const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
+{
+    if (err) {
+        err->code = GRIDEMST_OK;
+        err->message[0] = '\0';
+    }
+    if (!result)
+        return (gridemst_status)gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "result must not be NULL");
+    int rc = gemst_struct_check(&gemst_result_kind, result, err);
+    if (rc != GRIDEMST_OK)
+        return (gridemst_status)rc;
+    gridemst_options given;
+    gridemst_options_init(&given);
+    if (opt)
+        rc = gemst_struct_import(&gemst_options_kind, opt, &given, err);
+    gridemst_result full;
+    gridemst_result_init(&full);
+    if (rc == GRIDEMST_OK)
+        rc = solve_full(coords, on_device, dtype, n, dim, opt ? &given : NULL, &full, err);
+    gemst_struct_export(&gemst_result_kind, result, &full);
+    return (gridemst_status)rc;
+}
+
+gridemst_status gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
+                               const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
     return solve(coords, 0, dtype, n, dim, opt, result, err);
 }
 
-int gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
-                          const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
+gridemst_status gridemst_solve_device(const void *d_coords, gridemst_dtype dtype, int64_t n, int dim,
+                                      const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
     return solve(d_coords, 1, dtype, n, dim, opt, result, err);
 }
@@ -423,8 +450,8 @@ int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_options *opt)
     gemst_problem pb;
     memset(&pb, 0, sizeof pb);
     gridemst_options_init(&pb.opt);
-    if (opt)
-        pb.opt = *opt;
+    if (opt && gemst_struct_import(&gemst_options_kind, opt, &pb.opt, NULL) != GRIDEMST_OK)
+        return -1;
     if (n < 0 || n > GEMST_MAX_POINTS || (dim != 2 && dim != 3) || gemst_check_options(&pb.opt, NULL) != GRIDEMST_OK)
         return -1;
     pb.n = n;
@@ -439,12 +466,15 @@ int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_options *opt)
     return (int64_t)bytes;
 }
 
-void gridemst_result_free(gridemst_result *result)
+void gridemst_result_free(gridemst_result *caller)
 {
-    if (!result)
+    gridemst_result result;
+    gridemst_result_init(&result);
+    if (!caller || gemst_struct_import(&gemst_result_kind, caller, &result, NULL) != GRIDEMST_OK)
         return;
-    if (result->owner)
-        gemst_result_owner_free(result->owner, result);
-    free(result->edges);
-    memset(result, 0, sizeof *result);
+    if (result.owner)
+        gemst_result_owner_free(result.owner, &result);
+    free(result.edges);
+    gridemst_result_init(&result);
+    gemst_struct_export(&gemst_result_kind, caller, &result);
 }

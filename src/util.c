@@ -16,6 +16,15 @@ int gemst_fail(gridemst_error *err, int code, const char *fmt, ...)
     return code;
 }
 
+int gemst_progress(const gridemst_options *opt, const char *phase, int iteration, int64_t components,
+                   gridemst_error *err)
+{
+    if (!opt->progress || opt->progress(opt->progress_ctx, phase, iteration, components) == 0)
+        return GRIDEMST_OK;
+    return gemst_fail(err, GRIDEMST_ERR_CANCELLED, "cancelled by the progress callback at phase \"%s\" (%d)",
+                      phase, iteration);
+}
+
 double gemst_now_ms(void)
 {
     struct timespec ts;

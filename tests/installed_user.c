@@ -106,7 +106,7 @@ static int solve_and_check(const char *what, const void *coords, gridemst_dtype 
                            double want_weight)
 {
     gridemst_options opt;
-    gridemst_result res;
+    gridemst_result res = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     gridemst_options_init(&opt);
     if (gridemst_solve(coords, dtype, N, DIM, &opt, &res, &err) != GRIDEMST_OK) {

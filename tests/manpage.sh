@@ -7,8 +7,8 @@
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
 
-page=$top_srcdir/doc/gridemst.1
-library=$top_srcdir/doc/gridemst.3
+page=$top_builddir/doc/gridemst.1
+library=$top_builddir/doc/gridemst.3
 header=$top_srcdir/src/gridemst.h
 
 # agree WHAT SOURCE VERB DOC: the sorted names in $tmp/source and
@@ -41,9 +41,10 @@ sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$page" | sed 's/\\-/-/g' |
 agree options "gridemst --help" print "$page"
 
 # The library's functions: in the header each public declaration starts
-# with GRIDEMST_API and its return type; in the page each is named in the
-# SYNOPSIS, on a .B or .BI line, before its opening parenthesis.
-sed -n 's/^GRIDEMST_API [^(]*[ *]\(gridemst_[a-z0-9_]*\)(.*/\1/p' "$header" | sort >"$tmp/source"
+# with GRIDEMST_API, or static inline, and its return type; in the page
+# each is named in the SYNOPSIS, on a .B or .BI line, before its opening
+# parenthesis.
+sed -n 's/^\(GRIDEMST_API\|static inline\) [^(]*[ *]\(gridemst_[a-z0-9_]*\)(.*/\2/p' "$header" | sort >"$tmp/source"
 sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$library" |
     sed -n 's/^\.BI\{0,1\} "[^(]*[ *]\(gridemst_[a-z0-9_]*\)(.*/\1/p' | sort >"$tmp/doc"
 agree functions "$header" declare "$library"

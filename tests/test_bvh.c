@@ -432,7 +432,7 @@ START_TEST(test_memory_cap)
     for (int64_t i = 0; i < n * 3; i++)
         c[i] = rng_unit(&seed);
     gridemst_options o;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CPU;
@@ -467,7 +467,7 @@ START_TEST(test_memory_cap)
 END_TEST
 
 /* When the grid hands over to the late BVH (nns/late_bvh.h's rule and
- * gridemst_options.late_bvh): forced from an iteration, never, or by the
+ * gridemst_options.tuning.late_bvh): forced from an iteration, never, or by the
  * rule, which takes a wide fallback reaching far, or for clustered 3D
  * points fallbacks from one point in GEMST_LATE_BVH_CLUSTERED_FALLBACKS in
  * all iterations so far. */

@@ -187,8 +187,8 @@ static void crowd_grid_make(const crowd_case *cc, uint64_t seed, crowd_grid *h)
     gridemst_options_init(&pb.opt);
     pb.opt.backend = GRIDEMST_BACKEND_CPU;
     pb.opt.precision = GRIDEMST_PRECISION_DOUBLE;
-    pb.opt.cell_occupancy = cc->occupancy;
-    pb.opt.crowded_cell = cc->crowded;
+    pb.opt.tuning.cell_occupancy = cc->occupancy;
+    pb.opt.tuning.crowded_cell = cc->crowded;
     memset(&st, 0, sizeof st);
     REQUIRE(gemst_cpu_grid_build_f64(&pb, 1, &h->cg, &st, &err) == GRIDEMST_OK, "grid build: %s", err.message);
     h->g = &h->cg.g;

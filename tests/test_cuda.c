@@ -99,23 +99,23 @@ static void compare_backends(const char *name, const gemst_pointset *ps, double 
         return;
     for (int prec = 0; prec <= 1; prec++) {
         gridemst_options o;
-        gridemst_result ref;
+        gridemst_result ref = GRIDEMST_RESULT_INIT;
         gridemst_options_init(&o);
-        o.cell_occupancy = occupancy;
-        o.crowded_cell = crowded;
+        o.tuning.cell_occupancy = occupancy;
+        o.tuning.crowded_cell = crowded;
         o.backend = GRIDEMST_BACKEND_CPU;
         o.precision = (gridemst_precision)prec;
         solve_or_fail(ps, &o, &ref);
         ck_assert_int_eq(ref.n_edges, ps->n - 1);
         for (int strategy = 0; strategy < NNS_STRATEGIES; strategy++)
             for (int fm = 0; fm <= 1; fm++) {
-                gridemst_result got;
+                gridemst_result got = GRIDEMST_RESULT_INIT;
                 const int bvh = strategy == STRATEGY_BVH, late = strategy == STRATEGY_LATE_BVH;
                 o.backend = GRIDEMST_BACKEND_CUDA;
                 o.nns = bvh ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
-                o.prune = bvh ? GRIDEMST_PRUNE_NONE : late ? GRIDEMST_PRUNE_STATIC : (gridemst_prune)strategy;
-                o.late_bvh = late ? 3 : 0;
-                o.findmin2 = (gridemst_findmin2)fm;
+                o.tuning.prune = bvh ? GRIDEMST_PRUNE_NONE : late ? GRIDEMST_PRUNE_STATIC : (gridemst_prune)strategy;
+                o.tuning.late_bvh = late ? 3 : 0;
+                o.tuning.findmin2 = (gridemst_findmin2)fm;
                 solve_or_fail(ps, &o, &got);
                 if (late) /* it took over where there was an iteration 3 and more than two leaves */
                     ck_assert_int_eq(got.stats.late_bvh_iteration,
@@ -134,8 +134,8 @@ static void compare_backends(const char *name, const gemst_pointset *ps, double 
                               "%s n=%lld dim=%d %s nns=%s prune=%s late_bvh=%d findmin2=%s: edge %lld differs: gpu "
                               "(%lld,%lld,%.17g) cpu (%lld,%lld,%.17g)",
                               name, (long long)ps->n, ps->dim, gridemst_precision_name(o.precision),
-                              gridemst_nns_name(o.nns), gridemst_prune_name(o.prune), o.late_bvh,
-                              gridemst_findmin2_name(o.findmin2), (long long)first,
+                              gridemst_nns_name(o.nns), gridemst_prune_name(o.tuning.prune), o.tuning.late_bvh,
+                              gridemst_findmin2_name(o.tuning.findmin2), (long long)first,
                               first < 0 ? 0LL : (long long)got.edges[first].u,
                               first < 0 ? 0LL : (long long)got.edges[first].v, first < 0 ? 0.0 : got.edges[first].w,
                               first < 0 ? 0LL : (long long)ref.edges[first].u,
@@ -200,7 +200,7 @@ START_TEST(test_cell_size_choice)
         return;
     ck_assert_int_eq(gemst_generate(set->kind, set->n, set->dim, 7, &ps, &err), GRIDEMST_OK);
     gridemst_options o;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
@@ -237,13 +237,13 @@ START_TEST(test_block_pass_rule)
         return;
     ck_assert_int_eq(gemst_generate(GEMST_GEN_UNIFORM, 1000000, block_rule_sets[_i].dim, 7, &ps, &err), GRIDEMST_OK);
     gridemst_options o;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CUDA;
-    o.cell_occupancy = block_rule_sets[_i].occupancy;
+    o.tuning.cell_occupancy = block_rule_sets[_i].occupancy;
     solve_or_fail(&ps, &o, &r);
     ck_assert_msg((r.stats.block_points > 0) == block_rule_sets[_i].block, "%dD, occupancy %g: %lld points settled",
-                  ps.dim, o.cell_occupancy, (long long)r.stats.block_points);
+                  ps.dim, o.tuning.cell_occupancy, (long long)r.stats.block_points);
     ck_assert_int_eq(r.n_edges, ps.n - 1);
     gridemst_result_free(&r);
     free(ps.coords);
@@ -266,9 +266,9 @@ START_TEST(test_crowded_sets)
     compare_backends("crowded", &ps, 1000.0, 0);
     compare_backends("crowded from 32", &ps, 0, 32);
     gridemst_options o;
-    gridemst_result r, ref;
+    gridemst_result r = GRIDEMST_RESULT_INIT, ref = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
-    o.cell_occupancy = 1000.0;
+    o.tuning.cell_occupancy = 1000.0;
     o.backend = GRIDEMST_BACKEND_CPU;
     solve_or_fail(&ps, &o, &ref);
     o.backend = GRIDEMST_BACKEND_CUDA;
@@ -332,7 +332,7 @@ START_TEST(test_lone_points)
     static const char *names[] = {"lone points", "lone points on a line"};
     gemst_pointset ps;
     gridemst_options o;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     const int dim = 2 + _i % 2;
     make_lone(_i / 2, dim, &ps);
     compare_backends(names[_i / 2], &ps, 0, 0);
@@ -366,7 +366,7 @@ START_TEST(test_gpu_against_prim)
     gridemst_edge *ref = malloc(sizeof *ref * (size_t)(ps.n - 1));
     double total = gemst_prim_reference(ps.coords, ps.dtype, ps.n, ps.dim, ref);
     gridemst_options o;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CUDA;
     o.precision = GRIDEMST_PRECISION_DOUBLE;
@@ -383,7 +383,7 @@ END_TEST
 START_TEST(test_gpu_edge_cases)
 {
     gridemst_options o;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CUDA;
@@ -417,7 +417,7 @@ START_TEST(test_device_memory_limit)
     gemst_pointset ps;
     gridemst_error err;
     gridemst_options o;
-    gridemst_result r, cpu;
+    gridemst_result r = GRIDEMST_RESULT_INIT, cpu = GRIDEMST_RESULT_INIT;
     ck_assert_int_eq(gemst_generate(GEMST_GEN_UNIFORM, 100000, 3, 3, &ps, &err), GRIDEMST_OK);
     gridemst_options_init(&o);
     o.nns = _i ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;

@@ -81,7 +81,7 @@ START_TEST(test_device_result_matches_cpu)
     ck_assert_int_eq(gemst_generate(GEMST_GEN_BLOBS, 120000, dim, 3, &ps, &err), GRIDEMST_OK);
     gridemst_options cpu = options(GRIDEMST_BACKEND_CPU, precision, nns), cuda = cpu;
     cuda.backend = GRIDEMST_BACKEND_CUDA;
-    gridemst_result ref, host, device;
+    gridemst_result ref = GRIDEMST_RESULT_INIT, host = GRIDEMST_RESULT_INIT, device = GRIDEMST_RESULT_INIT;
     solve_ok(&ps, &cpu, &ref, "cpu");
     solve_ok(&ps, &cuda, &host, "cuda, host result");
     cuda.result = GRIDEMST_RESULT_DEVICE;
@@ -107,7 +107,7 @@ START_TEST(test_equal_lengths_from_distinct_squares)
     gemst_pointset ps = {.coords = xy, .dtype = GRIDEMST_FLOAT64, .n = 4, .dim = 2};
     gridemst_options cpu = options(GRIDEMST_BACKEND_CPU, GRIDEMST_PRECISION_DOUBLE, GRIDEMST_NNS_GRID), cuda = cpu;
     cuda.backend = GRIDEMST_BACKEND_CUDA;
-    gridemst_result ref, host, device;
+    gridemst_result ref = GRIDEMST_RESULT_INIT, host = GRIDEMST_RESULT_INIT, device = GRIDEMST_RESULT_INIT;
     solve_ok(&ps, &cpu, &ref, "cpu");
     ck_assert(ref.edges[0].w == 1.0 && ref.edges[1].w == 1.0);
     ck_assert(ref.edges[0].u == 0 && ref.edges[0].v == 1 && ref.edges[1].u == 2 && ref.edges[1].v == 3);
@@ -153,7 +153,7 @@ START_TEST(test_context_reuse)
         gridemst_options fresh = options(GRIDEMST_BACKEND_CUDA, steps[k].precision, steps[k].nns), reused = fresh;
         reused.context = ctx;
         reused.result = steps[k].result;
-        gridemst_result ref, got;
+        gridemst_result ref = GRIDEMST_RESULT_INIT, got = GRIDEMST_RESULT_INIT;
         char what[64];
         snprintf(what, sizeof what, "step %zu", k);
         solve_ok(&ps, &fresh, &ref, what);
@@ -185,7 +185,7 @@ START_TEST(test_context_on_caller_stream)
     gridemst_context *ctx;
     ck_assert_int_eq(gridemst_context_create(0, s, &ctx, &err), GRIDEMST_OK);
     gridemst_options o = options(GRIDEMST_BACKEND_CUDA, GRIDEMST_PRECISION_FLOAT, GRIDEMST_NNS_GRID);
-    gridemst_result ref, got;
+    gridemst_result ref = GRIDEMST_RESULT_INIT, got = GRIDEMST_RESULT_INIT;
     solve_ok(&ps, &o, &ref, "host input");
     o.context = ctx;
     o.result = GRIDEMST_RESULT_DEVICE;
@@ -216,7 +216,7 @@ START_TEST(test_context_lifetime_and_misuse)
     gridemst_context *ctx;
     ck_assert_int_eq(gridemst_context_create(0, NULL, &ctx, &err), GRIDEMST_OK);
     gridemst_options o = options(GRIDEMST_BACKEND_CUDA, GRIDEMST_PRECISION_FLOAT, GRIDEMST_NNS_GRID);
-    gridemst_result ref, kept, r;
+    gridemst_result ref = GRIDEMST_RESULT_INIT, kept = GRIDEMST_RESULT_INIT, r = GRIDEMST_RESULT_INIT;
     solve_ok(&ps, &o, &ref, "reference");
     o.context = ctx;
     o.result = GRIDEMST_RESULT_DEVICE;

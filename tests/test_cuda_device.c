@@ -67,7 +67,7 @@ START_TEST(test_device_input_matches_host)
     CUDA_OK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
     for (int prec = 0; prec <= 1; prec++) {
         gridemst_options o = cuda_options((gridemst_precision)prec);
-        gridemst_result ref, got;
+        gridemst_result ref = GRIDEMST_RESULT_INIT, got = GRIDEMST_RESULT_INIT;
         o.nns = bvh ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
         ck_assert_int_eq(gridemst_solve(host, dtype, ps.n, dim, &o, &ref, &err), GRIDEMST_OK);
         int rc = gridemst_solve_device(dev, dtype, ps.n, dim, &o, &got, &err);
@@ -108,7 +108,7 @@ START_TEST(test_caller_stream)
     cudaStream_t s;
     CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     gridemst_options o = cuda_options(GRIDEMST_PRECISION_DOUBLE);
-    gridemst_result ref, got;
+    gridemst_result ref = GRIDEMST_RESULT_INIT, got = GRIDEMST_RESULT_INIT;
     ck_assert_int_eq(gridemst_solve(second, GRIDEMST_FLOAT64, b.n, 3, &o, &ref, &err), GRIDEMST_OK);
     o.cuda_stream = s;
     for (int round = 0; round < 3; round++) {
@@ -135,7 +135,7 @@ END_TEST
 START_TEST(test_device_input_errors)
 {
     gridemst_options o = cuda_options(GRIDEMST_PRECISION_FLOAT);
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     double host[6] = {0, 0, 3, 4, 6, 8};
     double *dev;

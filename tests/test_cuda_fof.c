@@ -281,7 +281,7 @@ START_TEST(test_bad_input)
                 GRIDEMST_ERR_INVALID_ARGUMENT);
     REQUIRE_CMP(gridemst_fof(p, GRIDEMST_FLOAT64, 4, 2, -1.0, NULL, 0, &cuda, labels, NULL, NULL, &err), ==,
                 GRIDEMST_ERR_INVALID_ARGUMENT);
-    gridemst_result forest;
+    gridemst_result forest = GRIDEMST_RESULT_INIT;
     REQUIRE_CMP(gridemst_fof(p, GRIDEMST_FLOAT64, 4, 2, 0.1, NULL, 0, &cuda, labels, NULL, &forest, &err), ==,
                 GRIDEMST_ERR_UNSUPPORTED);
     REQUIRE(strstr(err.message, "cpu backend only") != NULL, "message: %s", err.message);

@@ -48,7 +48,7 @@ static gridemst_options mr_options(gridemst_backend backend, int search, gridems
     gridemst_options_init(&o);
     o.backend = backend;
     o.nns = search == BVH_ONLY ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
-    o.late_bvh = search == GRID_ONLY ? -1 : 0;
+    o.tuning.late_bvh = search == GRID_ONLY ? -1 : 0;
     o.precision = prec;
     o.min_samples = k;
     return o;
@@ -96,12 +96,12 @@ START_TEST(test_against_cpu)
             gridemst_result ref = solve_with(ps.coords, ps.dtype, ps.n, ps.dim, &o);
             for (int search = 0; search < SEARCHES; search++) {
                 o = mr_options(GRIDEMST_BACKEND_CUDA, search, (gridemst_precision)prec, ks[t]);
-                o.findmin2 = (gridemst_findmin2)((t + search) % 2);
+                o.tuning.findmin2 = (gridemst_findmin2)((t + search) % 2);
                 gridemst_result got = solve_with(ps.coords, ps.dtype, ps.n, ps.dim, &o);
                 char what[160];
                 snprintf(what, sizeof what, "%s %dD n=%lld k=%lld %s %s findmin2 %s", s->name, s->dim,
                          (long long)s->n, (long long)ks[t], gridemst_precision_name(o.precision),
-                         search_names[search], gridemst_findmin2_name(o.findmin2));
+                         search_names[search], gridemst_findmin2_name(o.tuning.findmin2));
                 REQUIRE(got.stats.backend == GRIDEMST_BACKEND_CUDA, "%s: not on the GPU", what);
                 REQUIRE(got.stats.prune == GRIDEMST_PRUNE_NONE, "%s: pruned with %s", what,
                         gridemst_prune_name(got.stats.prune));
@@ -162,7 +162,7 @@ START_TEST(test_device_input_and_result)
         o = mr_options(GRIDEMST_BACKEND_AUTO, search, prec, 10);
         o.result = run & 1 ? GRIDEMST_RESULT_DEVICE : GRIDEMST_RESULT_HOST;
         o.context = run & 2 ? ctx : NULL;
-        gridemst_result got;
+        gridemst_result got = GRIDEMST_RESULT_INIT;
         REQUIRE(gridemst_solve_device(d_points, ps.dtype, ps.n, ps.dim, &o, &got, &err) == GRIDEMST_OK,
                 "run %d: %s", run, err.message);
         gridemst_edge *e = run & 1 ? device_edges(&got) : got.edges;

@@ -50,8 +50,8 @@ static gridemst_options cpu_options(int prec, gridemst_prune prune, gridemst_fin
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CPU;
     o.precision = prec;
-    o.prune = prune;
-    o.findmin2 = fm2;
+    o.tuning.prune = prune;
+    o.tuning.findmin2 = fm2;
     o.threads = threads;
     return o;
 }
@@ -328,8 +328,9 @@ static void check_tree_shape(const gridemst_result *r, int64_t n, int dim, const
     const gridemst_stats *st = &r->stats;
     REQUIRE(st->backend == GRIDEMST_BACKEND_CPU, "%s: backend %d", what, (int)st->backend);
     /* The BVH ignores the grid's pruning: none ran. */
-    gridemst_prune prune = o->nns == GRIDEMST_NNS_BVH ? GRIDEMST_PRUNE_NONE : o->prune;
-    REQUIRE(st->precision == o->precision && st->nns == o->nns && st->prune == prune && st->findmin2 == o->findmin2,
+    gridemst_prune prune = o->nns == GRIDEMST_NNS_BVH ? GRIDEMST_PRUNE_NONE : o->tuning.prune;
+    REQUIRE(st->precision == o->precision && st->nns == o->nns && st->prune == prune &&
+                st->findmin2 == o->tuning.findmin2,
             "%s: stats do not echo the options", what);
     REQUIRE(o->nns == GRIDEMST_NNS_GRID || st->cells == 0, "%s: the BVH reports %lld cells", what,
             (long long)st->cells);
@@ -426,13 +427,15 @@ static gridemst_options search_options(int prec, int search, gridemst_findmin2 f
     if (search == SEARCH_BVH)
         o.nns = GRIDEMST_NNS_BVH;
     if (search == SEARCH_LATE_BVH)
-        o.late_bvh = 3;
+        o.tuning.late_bvh = 3;
     return o;
 }
 
 static const char *search_name(const gridemst_options *o)
 {
-    return o->nns == GRIDEMST_NNS_BVH ? "bvh" : o->late_bvh > 0 ? "static, then the late BVH" : gridemst_prune_name(o->prune);
+    return o->nns == GRIDEMST_NNS_BVH  ? "bvh"
+           : o->tuning.late_bvh > 0    ? "static, then the late BVH"
+                                       : gridemst_prune_name(o->tuning.prune);
 }
 
 #define COMBOS (4 * SEARCHES) /* search x findmin2 x threads (1, 2) */
@@ -463,7 +466,7 @@ START_TEST(test_against_prim)
     for (int prec = FLOAT; prec <= DOUBLE; prec++) {
         char what[160];
         pair *ref = work_prim(&ds, prec);
-        gridemst_result first;
+        gridemst_result first = GRIDEMST_RESULT_INIT;
         gridemst_options o = cpu_options(prec, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
         snprintf(what, sizeof what, "%s, %s", ds.name, prec_name(prec));
         solve_ok(&ds, &o, &first, what);
@@ -473,16 +476,16 @@ START_TEST(test_against_prim)
         check_against_prim(&first, prim, prim_total, exact, prec == DOUBLE ? 1e-9 : 1e-6, length_slack(&ds, prec),
                            what);
         for (int c = 0; c <= SMALL_COMBOS; c++) {
-            gridemst_result r;
+            gridemst_result r = GRIDEMST_RESULT_INIT;
             o = c < SMALL_COMBOS ? combo_options(prec, c)
                                  : cpu_options(prec, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
             snprintf(what, sizeof what, "%s, %s, search %s, findmin2 %s, %d threads%s", ds.name, prec_name(prec),
-                     search_name(&o), gridemst_findmin2_name(o.findmin2), o.threads,
+                     search_name(&o), gridemst_findmin2_name(o.tuning.findmin2), o.threads,
                      c < SMALL_COMBOS ? "" : " (repeated)");
             solve_ok(&ds, &o, &r, what);
             check_tree_shape(&r, ds.n, ds.dim, &o, what);
             REQUIRE(same_edges(&r, &first), "%s: edges differ from the default strategy's", what);
-            if (o.late_bvh > 0) /* it took over where there was an iteration 3 and more than two leaves */
+            if (o.tuning.late_bvh > 0) /* it took over where there was an iteration 3 and more than two leaves */
                 REQUIRE(r.stats.late_bvh_iteration == (r.stats.iterations > 3 && r.stats.n_unique > 8 ? 3 : -1),
                         "%s: the late BVH took over at iteration %d of %d", what, r.stats.late_bvh_iteration,
                         r.stats.iterations);
@@ -508,12 +511,12 @@ START_TEST(test_strategies_threads)
     REQUIRE(gemst_generate(GEMST_GEN_UNIFORM, n, 2, 31, &ps, &err) == GRIDEMST_OK, "%s", err.message);
     dataset ds = {.name = "uniform 2D n=50000", .dim = 2, .n = n, .dtype = GRIDEMST_FLOAT32, .coords = ps.coords};
     for (int prec = FLOAT; prec <= DOUBLE; prec++) {
-        gridemst_result first, r;
+        gridemst_result first = GRIDEMST_RESULT_INIT, r = GRIDEMST_RESULT_INIT;
         for (int c = 0; c < COMBOS; c++) {
             char what[160];
             gridemst_options o = combo_options(prec, c);
             snprintf(what, sizeof what, "%s, %s, search %s, findmin2 %s, %d threads", ds.name, prec_name(prec),
-                     search_name(&o), gridemst_findmin2_name(o.findmin2), o.threads);
+                     search_name(&o), gridemst_findmin2_name(o.tuning.findmin2), o.threads);
             solve_ok(&ds, &o, c == 0 ? &first : &r, what);
             if (c == 0) {
                 check_tree_shape(&first, n, 2, &o, what);
@@ -548,11 +551,11 @@ START_TEST(test_determinism_large)
     const int64_t n = 300000;
     REQUIRE(gemst_generate(GEMST_GEN_UNIFORM, n, 3, 5, &ps, &err) == GRIDEMST_OK, "%s", err.message);
     dataset ds = {.name = "uniform 3D n=300000", .dim = 3, .n = n, .dtype = GRIDEMST_FLOAT32, .coords = ps.coords};
-    gridemst_result first;
+    gridemst_result first = GRIDEMST_RESULT_INIT;
     for (int p = 0; p < SEARCHES; p++)
         for (int run = 0; run < 3; run++) {
             char what[160];
-            gridemst_result r;
+            gridemst_result r = GRIDEMST_RESULT_INIT;
             gridemst_options o = search_options(FLOAT, p, GRIDEMST_FINDMIN2_ATOMIC, run + 1);
             snprintf(what, sizeof what, "%s, search %s, %d threads", ds.name, search_name(&o), run + 1);
             solve_ok(&ds, &o, p + run == 0 ? &first : &r, what);
@@ -578,12 +581,13 @@ END_TEST
 static int solve_status(const void *coords, gridemst_dtype dtype, int64_t n, int dim, const gridemst_options *o,
                         gridemst_error *err)
 {
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     memset(&r, 0x5a, sizeof r);
+    r.struct_size = sizeof r;
     int rc = gridemst_solve(coords, dtype, n, dim, o, &r, err);
     if (rc != GRIDEMST_OK) {
         REQUIRE(r.edges == NULL && r.n_edges == 0, "a failed solve left a result behind");
-        REQUIRE(err == NULL || err->code == rc, "error code %d, status %d", err ? err->code : 0, rc);
+        REQUIRE(err == NULL || (int)err->code == rc, "error code %d, status %d", err ? (int)err->code : 0, rc);
     }
     gridemst_result_free(&r);
     return rc;
@@ -593,7 +597,7 @@ START_TEST(test_tiny_inputs)
 {
     const double two[4] = {1.0, 2.0, 4.0, 6.0}; /* (1,2)-(4,6): a 3-4-5 triangle */
     gridemst_options o = cpu_options(DOUBLE, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     for (int64_t n = 0; n <= 1; n++) {
         REQUIRE(gridemst_solve(n ? two : NULL, GRIDEMST_FLOAT64, n, 2, &o, &r, &err) == GRIDEMST_OK, "n = %lld: %s",
@@ -631,7 +635,7 @@ START_TEST(test_all_identical)
     for (int prec = FLOAT; prec <= DOUBLE; prec++)
         for (int p = 0; p < SEARCHES; p++) {
             gridemst_options o = search_options(prec, p, GRIDEMST_FINDMIN2_ATOMIC, 1);
-            gridemst_result r;
+            gridemst_result r = GRIDEMST_RESULT_INIT;
             gridemst_error err;
             REQUIRE(gridemst_solve(c, GRIDEMST_FLOAT64, N, 3, &o, &r, &err) == GRIDEMST_OK, "%s", err.message);
             check_tree_shape(&r, N, 3, &o, "identical points");
@@ -711,16 +715,16 @@ START_TEST(test_bad_arguments)
         switch (k) {
         case 0: b.backend = (gridemst_backend)3; break;
         case 1: b.nns = (gridemst_nns)2; break;
-        case 2: b.prune = (gridemst_prune)3; break;
-        case 3: b.findmin2 = (gridemst_findmin2)2; break;
+        case 2: b.tuning.prune = (gridemst_prune)3; break;
+        case 3: b.tuning.findmin2 = (gridemst_findmin2)2; break;
         case 4: b.precision = (gridemst_precision)2; break;
         case 5: b.threads = -1; break;
         case 6: b.device = -1; break;
-        case 7: b.cell_occupancy = -1.0; break;
-        case 8: b.cell_occupancy = NAN; break;
-        case 9: b.crowded_cell = -1; break;
-        case 10: b.late_bvh = -2; break;
-        default: b.cell_occupancy = INFINITY; break;
+        case 7: b.tuning.cell_occupancy = -1.0; break;
+        case 8: b.tuning.cell_occupancy = NAN; break;
+        case 9: b.tuning.crowded_cell = -1; break;
+        case 10: b.tuning.late_bvh = -2; break;
+        default: b.tuning.cell_occupancy = INFINITY; break;
         }
         REQUIRE(solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, &err) == GRIDEMST_ERR_INVALID_ARGUMENT, "option %d", k);
         REQUIRE(solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, NULL) == GRIDEMST_ERR_INVALID_ARGUMENT,
@@ -729,7 +733,7 @@ START_TEST(test_bad_arguments)
     /* The BVH runs on either backend: AUTO picks one as for the grid. */
     {
         gridemst_options b = o;
-        gridemst_result r;
+        gridemst_result r = GRIDEMST_RESULT_INIT;
         b.nns = GRIDEMST_NNS_BVH;
         b.backend = GRIDEMST_BACKEND_AUTO;
         const gridemst_backend expect = gridemst_cuda_device_count() > 0 ? GRIDEMST_BACKEND_CUDA : GRIDEMST_BACKEND_CPU;
@@ -744,7 +748,7 @@ START_TEST(test_bad_arguments)
         b.backend = GRIDEMST_BACKEND_CUDA;
         int rc = solve_status(c, GRIDEMST_FLOAT64, 3, 2, &b, &err);
         REQUIRE(rc == GRIDEMST_ERR_UNSUPPORTED || rc == GRIDEMST_ERR_NO_DEVICE, "cuda without a device: %d", rc);
-        gridemst_result r;
+        gridemst_result r = GRIDEMST_RESULT_INIT;
         rc = gridemst_solve_device(c, GRIDEMST_FLOAT64, 3, 2, NULL, &r, &err);
         REQUIRE(rc == GRIDEMST_ERR_UNSUPPORTED || rc == GRIDEMST_ERR_NO_DEVICE, "device input without a device: %d",
                 rc);
@@ -795,7 +799,7 @@ START_TEST(test_extreme_scales)
     pair *ref = work_prim(&ds, DOUBLE);
     for (int p = 0; p < SEARCHES; p++) {
         char what[160];
-        gridemst_result r;
+        gridemst_result r = GRIDEMST_RESULT_INIT;
         gridemst_options o = search_options(DOUBLE, p, GRIDEMST_FINDMIN2_ATOMIC, 1);
         snprintf(what, sizeof what, "%s, search %s", ds.name, search_name(&o));
         solve_ok(&ds, &o, &r, what);
@@ -859,7 +863,7 @@ typedef struct {
 static int solve_matches(const isolated_solve *is, char *msg, size_t len)
 {
     const dataset *ds = is->ds;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err = {0};
     int rc = gridemst_solve(ds->coords, ds->dtype, ds->n, ds->dim, &is->opt, &r, &err);
     if (rc != GRIDEMST_OK) {
@@ -946,7 +950,7 @@ static void check_strategies_isolated(child_fn fn, const dataset *ds, const pair
             continue;
         failures++;
         used += (size_t)snprintf(report + used, sizeof report - used, "\n  search %s, findmin2 %s: %s",
-                                 search_name(&job.opt), gridemst_findmin2_name(job.opt.findmin2), msg);
+                                 search_name(&job.opt), gridemst_findmin2_name(job.opt.tuning.findmin2), msg);
         if (used >= sizeof report)
             used = sizeof report - 1;
     }
@@ -1048,8 +1052,8 @@ static int child_occupancy(const void *arg, char *msg, size_t len)
         for (int d = 0; d < 3; d++)
             c[3 * i + d] = (i >> d) & 1;
     gridemst_options o = cpu_options(DOUBLE, GRIDEMST_PRUNE_STATIC, GRIDEMST_FINDMIN2_ATOMIC, 1);
-    o.cell_occupancy = 8.0 / (m * m * m);
-    gridemst_result r;
+    o.tuning.cell_occupancy = 8.0 / (m * m * m);
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err = {0};
     int rc = gridemst_solve(c, GRIDEMST_FLOAT64, 8, 3, &o, &r, &err);
     if (rc != GRIDEMST_OK)

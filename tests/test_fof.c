@@ -150,7 +150,7 @@ static void check_against_brute_force(int64_t n, int dim, int blobs, int dup, do
     gridemst_options_init(&opt);
     opt.precision = GRIDEMST_PRECISION_DOUBLE;
     opt.threads = threads;
-    gridemst_result f;
+    gridemst_result f = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     int rc = gridemst_fof(p, GRIDEMST_FLOAT64, n, dim, b, box, min_size, &opt, got, &groups, &f, &err);
     REQUIRE(rc == GRIDEMST_OK, "fof failed: %s", err.message);
@@ -214,7 +214,7 @@ START_TEST(test_equals_cut)
                 gridemst_options opt;
                 gridemst_options_init(&opt);
                 opt.precision = (gridemst_precision)precision;
-                gridemst_result f;
+                gridemst_result f = GRIDEMST_RESULT_INIT;
                 REQUIRE(gridemst_fof(pf, GRIDEMST_FLOAT32, n, dim, d, NULL, 2, &opt, fof, &ng, &f, &err) == GRIDEMST_OK,
                         "%s", err.message);
                 int64_t at = 0;
@@ -246,13 +246,13 @@ START_TEST(test_same_across_threads)
 {
     const double box[3] = {1.0, 1.0, 1.0};
     double *p = clustered_points(30000, 3, 30, 11, box, 5);
-    gridemst_result first = {0};
+    gridemst_result first = GRIDEMST_RESULT_INIT;
     int64_t *labels0 = xcalloc(30000, sizeof *labels0), *labels = xcalloc(30000, sizeof *labels);
     for (int run = 0; run < 4; run++) {
         gridemst_options opt;
         gridemst_options_init(&opt);
         opt.threads = run == 0 ? 1 : 1 + run;
-        gridemst_result f;
+        gridemst_result f = GRIDEMST_RESULT_INIT;
         gridemst_error err;
         REQUIRE(gridemst_fof(p, GRIDEMST_FLOAT64, 30000, 3, 0.004, run % 2 ? box : NULL, 0, &opt,
                              run == 0 ? labels0 : labels, NULL, &f, &err) == GRIDEMST_OK,
@@ -280,7 +280,7 @@ static int fof_status(const double *p, int64_t n, int dim, double b, const doubl
     gridemst_options_init(&opt);
     opt.backend = backend;
     int64_t labels[8];
-    gridemst_result f;
+    gridemst_result f = GRIDEMST_RESULT_INIT;
     int rc = gridemst_fof(p, GRIDEMST_FLOAT64, n, dim, b, box, min_size, &opt, labels, NULL, &f, err);
     REQUIRE(rc != GRIDEMST_OK || f.n == n, "a forest of %lld points", (long long)f.n);
     REQUIRE(rc == GRIDEMST_OK || (f.edges == NULL && f.n_edges == 0), "a failure left a forest");
@@ -313,7 +313,7 @@ START_TEST(test_bad_arguments)
     gridemst_options tight;
     gridemst_options_init(&tight);
     tight.max_host_bytes = 1000;
-    gridemst_result f;
+    gridemst_result f = GRIDEMST_RESULT_INIT;
     REQUIRE_CMP(gridemst_fof(p, GRIDEMST_FLOAT64, 4, 2, 0.1, NULL, 0, &tight, NULL, NULL, &f, &err), ==,
                 GRIDEMST_ERR_NO_MEMORY);
     /* none, one, and labels or forest alone */

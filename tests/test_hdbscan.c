@@ -26,6 +26,7 @@ static gridemst_hdbscan_result cluster(const gridemst_result *tree, const gridem
 {
     gridemst_hdbscan_result h;
     gridemst_error err;
+    gridemst_hdbscan_result_init(&h);
     REQUIRE(gridemst_hdbscan(tree, o, &h, &err) == GRIDEMST_OK, "%s", err.message);
     return h;
 }
@@ -181,6 +182,7 @@ START_TEST(test_arguments)
     gridemst_hdbscan_result h;
     gridemst_error err;
     gridemst_hdbscan_options_init(&o);
+    gridemst_hdbscan_result_init(&h);
     o.min_cluster_size = 1;
     REQUIRE(gridemst_hdbscan(&tree, &o, &h, &err) == GRIDEMST_ERR_INVALID_ARGUMENT &&
                 strstr(err.message, "min_cluster_size") && h.labels == NULL,

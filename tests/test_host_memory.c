@@ -165,7 +165,7 @@ START_TEST(host_bytes_match_the_solve)
         o.precision = k & 2 ? GRIDEMST_PRECISION_DOUBLE : GRIDEMST_PRECISION_FLOAT;
         int64_t need = gridemst_host_bytes(n, 3, &o);
         ck_assert_int_gt(need, edges);
-        gridemst_result r;
+        gridemst_result r = GRIDEMST_RESULT_INIT;
         gridemst_error err;
         o.max_host_bytes = need - edges - 1;
         ck_assert_int_eq(gridemst_solve(c, GRIDEMST_FLOAT64, n, 3, &o, &r, &err), GRIDEMST_ERR_NO_MEMORY);

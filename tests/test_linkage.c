@@ -283,7 +283,7 @@ END_TEST
 
 START_TEST(test_small_trees)
 {
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     gridemst_options o;
     gridemst_options_init(&o);
@@ -310,8 +310,7 @@ static gridemst_edge good_edges[2] = {{0, 1, 1.0}, {1, 2, 2.0}};
 
 static gridemst_result hand_tree(gridemst_edge *edges)
 {
-    gridemst_result r;
-    memset(&r, 0, sizeof r);
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     r.n = 3;
     r.n_edges = 2;
     r.edges = edges;
@@ -324,7 +323,7 @@ START_TEST(test_bad_arguments)
     gridemst_merge rows[2];
     int64_t labels[3];
     gridemst_edge e[2];
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     const int bad = GRIDEMST_ERR_INVALID_ARGUMENT;
 
     ck_assert_int_eq(gridemst_linkage(NULL, rows, &err), bad);

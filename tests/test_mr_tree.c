@@ -47,7 +47,7 @@ static gridemst_result solve_mr(const gemst_pointset *ps, int64_t k, int search,
 {
     gridemst_options o = cpu_defaults(threads);
     o.nns = search == BVH_ONLY ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
-    o.late_bvh = search == GRID_ONLY ? -1 : search == GRID_LATER_BVH ? 2 : 0;
+    o.tuning.late_bvh = search == GRID_ONLY ? -1 : search == GRID_LATER_BVH ? 2 : 0;
     o.precision = prec;
     o.min_samples = k;
     gridemst_result r = solve_with(ps->coords, ps->dtype, ps->n, ps->dim, &o);
@@ -196,7 +196,7 @@ START_TEST(test_bad_arguments)
 {
     const double p[6] = {0, 0, 1, 0, 0, 1};
     gridemst_options o = cpu_defaults(1);
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     o.min_samples = -1;
     REQUIRE(gridemst_solve(p, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err) == GRIDEMST_ERR_INVALID_ARGUMENT &&

@@ -201,13 +201,13 @@ START_TEST(test_same_tree)
     const int dim = 2 + _i % 2;
     dataset ds = make_set(kind, dim);
     for (int prec = GRIDEMST_PRECISION_FLOAT; prec <= GRIDEMST_PRECISION_DOUBLE; prec++) {
-        gridemst_result ref;
+        gridemst_result ref = GRIDEMST_RESULT_INIT;
         gridemst_options o = cpu_options(0, (gridemst_precision)prec);
         solve_ok(&ds, &o, &ref, ds.name);
         for (int k = 0; k < N_PART_COUNTS; k++) {
             char what[128];
             snprintf(what, sizeof what, "%s, %s, %d parts", ds.name, gridemst_precision_name(prec), part_counts[k]);
-            gridemst_result got;
+            gridemst_result got = GRIDEMST_RESULT_INIT;
             o = cpu_options(part_counts[k], (gridemst_precision)prec);
             solve_ok(&ds, &o, &got, what);
             check_same(&ref, &got, ds.n, part_counts[k], what);
@@ -224,18 +224,18 @@ END_TEST
 START_TEST(test_local_options)
 {
     dataset ds = make_set(SET_BLOBS, 3);
-    gridemst_result ref;
+    gridemst_result ref = GRIDEMST_RESULT_INIT;
     gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
     solve_ok(&ds, &o, &ref, ds.name);
     for (int v = 0; v < 4; v++) {
         o = cpu_options(5, GRIDEMST_PRECISION_FLOAT);
         o.nns = v == 0 ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
-        o.prune = v == 1 ? GRIDEMST_PRUNE_NONE : v == 2 ? GRIDEMST_PRUNE_DYNAMIC : GRIDEMST_PRUNE_STATIC;
-        o.findmin2 = v == 2 ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
+        o.tuning.prune = v == 1 ? GRIDEMST_PRUNE_NONE : v == 2 ? GRIDEMST_PRUNE_DYNAMIC : GRIDEMST_PRUNE_STATIC;
+        o.tuning.findmin2 = v == 2 ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
         o.threads = v == 3 ? 1 : 0;
         char what[64];
         snprintf(what, sizeof what, "blobs 3D, 5 parts, variant %d", v);
-        gridemst_result got;
+        gridemst_result got = GRIDEMST_RESULT_INIT;
         solve_ok(&ds, &o, &got, what);
         check_same(&ref, &got, ds.n, 5, what);
         gridemst_result_free(&got);
@@ -255,14 +255,14 @@ START_TEST(test_tiny_sets)
             double *c = ds.coords;
             for (int64_t i = 0; i < n * dim; i++) /* a grid of 3 values: ties and duplicates */
                 c[i] = (double)rng_below(&seed, 3);
-            gridemst_result ref;
+            gridemst_result ref = GRIDEMST_RESULT_INIT;
             gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
             snprintf(ds.name, sizeof ds.name, "%lld points %dD", (long long)n, dim);
             solve_ok(&ds, &o, &ref, ds.name);
             for (int parts = 2; parts <= 10; parts++) {
                 char what[96];
                 snprintf(what, sizeof what, "%s, %d parts", ds.name, parts);
-                gridemst_result got;
+                gridemst_result got = GRIDEMST_RESULT_INIT;
                 o = cpu_options(parts, GRIDEMST_PRECISION_FLOAT);
                 solve_ok(&ds, &o, &got, what);
                 check_same(&ref, &got, n, parts, what);
@@ -280,7 +280,7 @@ START_TEST(test_all_equal)
     dataset ds = doubles(1000, 3);
     for (int64_t i = 0; i < 3000; i++)
         ((double *)ds.coords)[i] = 0.25;
-    gridemst_result ref, got;
+    gridemst_result ref = GRIDEMST_RESULT_INIT, got = GRIDEMST_RESULT_INIT;
     gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_DOUBLE);
     solve_ok(&ds, &o, &ref, "equal points");
     o.partitions = 4;
@@ -302,7 +302,7 @@ typedef struct {
     int64_t last_components;
 } progress_log;
 
-static void log_progress(void *ctx, const char *phase, int iteration, int64_t components)
+static int log_progress(void *ctx, const char *phase, int iteration, int64_t components)
 {
     progress_log *l = ctx;
     if (strcmp(phase, "partition") == 0) {
@@ -323,6 +323,7 @@ static void log_progress(void *ctx, const char *phase, int iteration, int64_t co
     } else {
         l->order_ok = 0; /* the local solves' own phases stay inside */
     }
+    return 0;
 }
 
 START_TEST(test_progress)
@@ -332,7 +333,7 @@ START_TEST(test_progress)
     gridemst_options o = cpu_options(4, GRIDEMST_PRECISION_FLOAT);
     o.progress = log_progress;
     o.progress_ctx = &l;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     solve_ok(&ds, &o, &r, "uniform 3D, 4 parts");
     REQUIRE(l.order_ok, "progress reports out of order");
     REQUIRE(l.partition == 1 && l.local == 4 && l.edges == 1, "reports: %d partition, %d local tree, %d edges",
@@ -350,7 +351,7 @@ END_TEST
 START_TEST(test_bad_options)
 {
     double xyz[6] = {0, 0, 1, 1, 2, 0};
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     gridemst_options o = cpu_options(65, GRIDEMST_PRECISION_FLOAT);
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);

@@ -37,13 +37,15 @@ static gridemst_options options(gridemst_backend backend, int prec, int search, 
     o.backend = backend;
     o.precision = prec;
     o.threads = 1;
-    o.findmin2 = list ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
-    o.crowded_cell = crowded ? 1 : 0;
+    o.tuning.findmin2 = list ? GRIDEMST_FINDMIN2_LIST : GRIDEMST_FINDMIN2_ATOMIC;
+    o.tuning.crowded_cell = crowded ? 1 : 0;
     if (search == 4) {
         o.nns = GRIDEMST_NNS_BVH;
     } else {
-        o.prune = search == 0 ? GRIDEMST_PRUNE_NONE : search == 1 ? GRIDEMST_PRUNE_DYNAMIC : GRIDEMST_PRUNE_STATIC;
-        o.late_bvh = search == 3 ? 1 : 0;
+        o.tuning.prune = search == 0   ? GRIDEMST_PRUNE_NONE
+                         : search == 1 ? GRIDEMST_PRUNE_DYNAMIC
+                                       : GRIDEMST_PRUNE_STATIC;
+        o.tuning.late_bvh = search == 3 ? 1 : 0;
     }
     return o;
 }
@@ -63,7 +65,7 @@ static void check_every_way(gridemst_backend backend, const double *c, int64_t n
         for (int list = 0; list <= 1; list++)
             for (int crowded = 0; crowded <= 1; crowded++) {
                 gridemst_options o = options(backend, prec, search, list, crowded);
-                gridemst_result r = {0};
+                gridemst_result r = GRIDEMST_RESULT_INIT;
                 gridemst_error err = {0};
                 char why[300];
                 int rc = gridemst_solve(c, GRIDEMST_FLOAT64, n, dim, &o, &r, &err);
@@ -175,7 +177,7 @@ START_TEST(test_underflow_refused)
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CPU;
     o.precision = DOUBLE;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err = {0};
     REQUIRE_CMP(gridemst_solve(c, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INPUT);
     REQUIRE(strstr(err.message, "points 0 and 1 are distinct") != NULL, "message: %s", err.message);

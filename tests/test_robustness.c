@@ -129,7 +129,7 @@ START_TEST(test_host_memory_limit)
     gemst_pointset ps;
     gridemst_error err;
     gridemst_options o;
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     ck_assert_int_eq(gemst_generate(GEMST_GEN_UNIFORM, 100000, 3, 1, &ps, &err), GRIDEMST_OK);
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CPU;
@@ -186,7 +186,7 @@ START_TEST(test_random_strip)
     gridemst_result grid = solve_cpu(p, GRIDEMST_FLOAT64, n, 2, 0, GRIDEMST_PRECISION_DOUBLE);
     gridemst_options o;
     gridemst_error err;
-    gridemst_result bvh;
+    gridemst_result bvh = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
     o.backend = GRIDEMST_BACKEND_CPU;
     o.precision = GRIDEMST_PRECISION_DOUBLE;

@@ -73,6 +73,7 @@ static void prepare_job(thread_job *job, int i, gridemst_backend backend, pthrea
     job->opt.nns = spec->nns;
     job->opt.precision = spec->precision;
     job->opt.threads = CPU_THREADS;
+    gridemst_result_init(&job->alone);
     int rc = gridemst_solve(job->points.coords, job->points.dtype, job->points.n, job->points.dim, &job->opt,
                             &job->alone, &err);
     REQUIRE(rc == GRIDEMST_OK, "%s: solved alone: %s", job->what, err.message);
@@ -86,7 +87,7 @@ static void *solve_rounds(void *arg)
     thread_job *job = arg;
     pthread_barrier_wait(job->start);
     for (int round = 0; round < ROUNDS && job->status == GRIDEMST_OK; round++) {
-        gridemst_result res;
+        gridemst_result res = GRIDEMST_RESULT_INIT;
         job->status = gridemst_solve(job->points.coords, job->points.dtype, job->points.n, job->points.dim,
                                      &job->opt, &res, &job->err);
         if (job->status == GRIDEMST_OK) {

@@ -248,7 +248,7 @@ START_TEST(solve_instance)
         opt.backend = GRIDEMST_BACKEND_CPU;
         opt.precision = precisions[k];
         opt.threads = k;
-        gridemst_result res;
+        gridemst_result res = GRIDEMST_RESULT_INIT;
         gridemst_error err = {0};
         int rc = gridemst_solve(ps.coords, ps.dtype, ps.n, ps.dim, &opt, &res, &err);
         ck_assert_msg(rc == GRIDEMST_OK, "%s: %s", in->file, err.message);
@@ -266,7 +266,7 @@ START_TEST(solve_instance)
         ck_assert_msg(length == want_length, "%s (%s): tree length %lld under %s, integer Prim %lld", in->file,
                       gridemst_precision_name(precisions[k]), (long long)length, in->type, (long long)want_length);
         /* the BVH index gives the identical tree */
-        gridemst_result bvh;
+        gridemst_result bvh = GRIDEMST_RESULT_INIT;
         opt.nns = GRIDEMST_NNS_BVH;
         rc = gridemst_solve(ps.coords, ps.dtype, ps.n, ps.dim, &opt, &bvh, &err);
         ck_assert_msg(rc == GRIDEMST_OK, "%s, BVH: %s", in->file, err.message);
@@ -293,7 +293,7 @@ START_TEST(duplicates_kept)
         gridemst_options opt;
         gridemst_options_init(&opt);
         opt.backend = GRIDEMST_BACKEND_CPU;
-        gridemst_result res;
+        gridemst_result res = GRIDEMST_RESULT_INIT;
         gridemst_error err;
         ck_assert_int_eq(gridemst_solve(ps.coords, ps.dtype, ps.n, ps.dim, &opt, &res, &err), GRIDEMST_OK);
         int64_t zero = 0;

@@ -127,7 +127,7 @@ static inline int same_edges(const gridemst_result *a, const gridemst_result *b)
 static inline gridemst_result solve_with(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
                                          const gridemst_options *o)
 {
-    gridemst_result r;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_error err;
     int rc = gridemst_solve(coords, dtype, n, dim, o, &r, &err);
     REQUIRE(rc == GRIDEMST_OK, "solve failed: %s", err.message);

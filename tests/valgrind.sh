@@ -31,15 +31,16 @@ if [ -f "$top_builddir/libtool" ]; then
     libtool="$top_builddir/libtool --mode=execute"
 fi
 
-# check NAME STATUS ARGS...: gridemst ARGS... under valgrind exits with
-# STATUS, with no memory error and no definite leak (valgrind's own status 9).
-check() {
+# memcheck NAME STATUS PROGRAM ARGS...: PROGRAM ARGS... under valgrind exits
+# with STATUS, with no memory error and no definite leak (valgrind's own
+# status 9).
+memcheck() {
     name=$1 want=$2
     shift 2
     # shellcheck disable=SC2086
     $libtool valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
         --track-origins=yes --num-callers=30 --log-file="$tmp/valgrind.log" \
-        "$prog" --backend cpu "$@" >"$tmp/out" 2>"$tmp/err"
+        "$@" >"$tmp/out" 2>"$tmp/err"
     status=$?
     if [ "$status" -eq 9 ]; then
         fail "$name: valgrind reports errors:"
@@ -48,6 +49,13 @@ check() {
         fail "$name: exit status $status, expected $want: $(head -c 300 "$tmp/err")"
         cat "$tmp/valgrind.log"
     fi
+}
+
+# check NAME STATUS ARGS...: memcheck of gridemst --backend cpu ARGS...
+check() {
+    name=$1 want=$2
+    shift 2
+    memcheck "$name" "$want" "$prog" --backend cpu "$@"
 }
 
 if [ -f "$tsplib/berlin52.tsp" ]; then
@@ -70,5 +78,13 @@ grep -q 'bad.txt:3' "$tmp/err" || fail "non-numeric token: no error naming line 
 
 : >"$tmp/empty.txt"
 check "empty file" 0 "$tmp/empty.txt" --json
+
+# Solves stopped by their progress callback at each of their reports free
+# all they made (tests/test_cancel on 2000 points).
+if [ -x "$top_builddir/tests/test_cancel" ]; then
+    memcheck "cancelled solves" 0 "$top_builddir/tests/test_cancel" 2000
+else
+    echo "note: tests/test_cancel is not built, cancelled solves not checked"
+fi
 
 finish

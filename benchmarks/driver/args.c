@@ -240,9 +240,9 @@ static int apply(bench_args *a, int c, const char *v, int *given_n, char *msg, s
     case OPT_PRECISION: bad = gridemst_parse_precision(v, &a->opt.precision); break;
     case OPT_THREADS: bad = parse_int(v, 0, INT_MAX, &a->opt.threads); break;
     case OPT_DEVICE: bad = parse_int(v, 0, INT_MAX, &a->opt.device); break;
-    case OPT_OCCUPANCY: bad = parse_number(v, &a->opt.cell_occupancy); break;
-    case OPT_CROWDED: bad = parse_int64(v, 0, INT64_MAX, &a->opt.crowded_cell); break;
-    case OPT_LATE_BVH: bad = gridemst_parse_late_bvh(v, &a->opt.late_bvh); break;
+    case OPT_OCCUPANCY: bad = parse_number(v, &a->opt.tuning.cell_occupancy); break;
+    case OPT_CROWDED: bad = parse_int64(v, 0, INT64_MAX, &a->opt.tuning.crowded_cell); break;
+    case OPT_LATE_BVH: bad = gridemst_parse_late_bvh(v, &a->opt.tuning.late_bvh); break;
     case OPT_MIN_SAMPLES: bad = parse_int64(v, 1, INT64_MAX, &a->opt.min_samples); break;
     case OPT_REPEAT: bad = parse_int(v, 1, INT_MAX, &a->repeat); break;
     case OPT_WARMUP: bad = parse_int(v, 0, INT_MAX, &a->warmup); break;
@@ -271,8 +271,8 @@ static void set_defaults(bench_args *a)
     a->backend.value[a->backend.count++] =
         gridemst_cuda_device_count() > 0 ? GRIDEMST_BACKEND_CUDA : GRIDEMST_BACKEND_CPU;
     a->nns.value[a->nns.count++] = a->opt.nns;
-    a->prune.value[a->prune.count++] = a->opt.prune;
-    a->findmin2.value[a->findmin2.count++] = a->opt.findmin2;
+    a->prune.value[a->prune.count++] = a->opt.tuning.prune;
+    a->findmin2.value[a->findmin2.count++] = a->opt.tuning.findmin2;
     a->result.value[a->result.count++] = GRIDEMST_RESULT_HOST;
     a->context.value[a->context.count++] = BENCH_CONTEXT_REUSE;
 }

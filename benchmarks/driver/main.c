@@ -149,7 +149,7 @@ static int run_config(bench *b, config_times *ct, const gridemst_options *opt, g
         int run = k - a->warmup + 1; /* timed solves count from 1; warm-ups are < 1 */
         if (run > 1 && a->max_seconds > 0 && spent_ms >= 1e3 * a->max_seconds)
             break;
-        gridemst_result res;
+        gridemst_result res = GRIDEMST_RESULT_INIT;
         bench_times t;
         int rc = bench_timed_solve(b->timer, opt, ct->c.fresh_context, &res, &t, err);
         if (rc != GRIDEMST_OK)
@@ -306,8 +306,8 @@ static int run_all(bench *b, gridemst_error *err)
         gridemst_options opt = a->opt;
         opt.backend = ct->c.backend;
         opt.nns = ct->c.nns;
-        opt.prune = ct->c.prune;
-        opt.findmin2 = ct->c.findmin2;
+        opt.tuning.prune = ct->c.prune;
+        opt.tuning.findmin2 = ct->c.findmin2;
         opt.result = ct->c.result;
         rc = run_config(b, ct, &opt, err);
         if (rc != GRIDEMST_OK) {

@@ -322,7 +322,6 @@ static int run(const args *a)
     int32_t *labels = NULL;
     report r = {.a = a, .img = &img, .tree = &tree};
     int status = EXIT_BAD;
-    memset(&tree, 0, sizeof tree);
 
     double t0 = now_ms();
     if (seg_image_read(a->input, &img, msg) != 0)

@@ -109,7 +109,7 @@ int seg_tree_build(const seg_image *img, seg_features f, double lambda, const gr
             rc = no_memory(err);
             break;
         }
-        gridemst_result tree;
+        gridemst_result tree = GRIDEMST_RESULT_INIT;
         rc = gridemst_solve(xyz, GRIDEMST_FLOAT32, n, 3, opt, &tree, err);
         free(xyz);
         if (rc != GRIDEMST_OK)

@@ -69,15 +69,14 @@ static int make_options(const pyg_request *rq, gridemst_options *opt, pyg_failur
 }
 
 /* The library's progress report, passed on as the question whether to
- * stop.  The library's callback cannot stop a solve yet: the solve runs on
- * and the caller discards its tree.  Once it can, its answer goes back. */
-static void on_progress(void *arg, const char *phase, int iteration, int64_t components)
+ * stop: a nonzero answer cancels the solve (GRIDEMST_ERR_CANCELLED). */
+static int on_progress(void *arg, const char *phase, int iteration, int64_t components)
 {
     const pyg_request *rq = arg;
     (void)phase;
     (void)iteration;
     (void)components;
-    rq->stop(rq->stop_arg);
+    return rq->stop(rq->stop_arg);
 }
 
 int pyg_solve(const pyg_request *rq, pyg_tree **tree, pyg_failure *fail)
@@ -92,6 +91,7 @@ int pyg_solve(const pyg_request *rq, pyg_tree **tree, pyg_failure *fail)
     pyg_tree *t = malloc(sizeof *t);
     if (!t)
         return fail_with(fail, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a result");
+    gridemst_result_init(&t->result);
     gridemst_dtype dtype = rq->float64 ? GRIDEMST_FLOAT64 : GRIDEMST_FLOAT32;
     gridemst_error err;
     int rc = rq->on_device ? gridemst_solve_device(rq->coords, dtype, rq->n, rq->dim, &opt, &t->result, &err)

@@ -3,7 +3,8 @@ a brute-force Prim in double precision, and small helpers."""
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import minimum_spanning_tree
-from scipy.spatial import Delaunay, distance_matrix
+from scipy.spatial import Delaunay
+from scipy.spatial.distance import cdist
 
 
 def assert_lengths_close(weights, reference, X):
@@ -28,7 +29,7 @@ def _edge_set(tree):
 def dense_mst(X):
     """csgraph's minimum spanning tree of the dense distance matrix (points
     must be distinct: csgraph reads a zero as no edge)."""
-    return _edge_set(minimum_spanning_tree(distance_matrix(X, X)))
+    return _edge_set(minimum_spanning_tree(cdist(X, X)))
 
 
 def delaunay_mst(X):

@@ -1,4 +1,5 @@
 """The GIL is released while solving, and Ctrl-C ends a solve's call."""
+import _thread
 import signal
 import threading
 import time
@@ -40,3 +41,23 @@ def test_an_interrupt_during_a_solve_raises_keyboard_interrupt():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_ctrl_c_stops_a_long_solve_early():
+    """Ctrl-C (SIGINT, as _thread.interrupt_main delivers it) cancels the
+    solve at its next progress report instead of waiting for its end."""
+    X = random_points(1_000_000, 2, seed=63)
+    t0 = time.perf_counter()
+    gridemst.emst(X, backend="cpu", threads=1)
+    whole = time.perf_counter() - t0
+    # early in the grid's build, which ends with the first report
+    timer = threading.Timer(0.02 * whole, _thread.interrupt_main)
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            gridemst.emst(X, backend="cpu", threads=1)
+    finally:
+        timer.cancel()
+    stopped = time.perf_counter() - t0
+    assert stopped < 0.5 * whole, (stopped, whole)

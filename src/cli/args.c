@@ -300,15 +300,15 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_SEED: return integer_option(p, o, value, 0, INT64_MAX, &a->seed);
     case OPT_BACKEND: return choice_option(p, o, value, gridemst_parse_backend(value, &a->opt.backend));
     case OPT_NNS: return choice_option(p, o, value, gridemst_parse_nns(value, &a->opt.nns));
-    case OPT_PRUNE: return choice_option(p, o, value, gridemst_parse_prune(value, &a->opt.prune));
-    case OPT_FINDMIN2: return choice_option(p, o, value, gridemst_parse_findmin2(value, &a->opt.findmin2));
+    case OPT_PRUNE: return choice_option(p, o, value, gridemst_parse_prune(value, &a->opt.tuning.prune));
+    case OPT_FINDMIN2: return choice_option(p, o, value, gridemst_parse_findmin2(value, &a->opt.tuning.findmin2));
     case OPT_PRECISION: return choice_option(p, o, value, gridemst_parse_precision(value, &a->opt.precision));
     case OPT_THREADS: return int_option(p, o, value, 0, INT_MAX, &a->opt.threads);
     case OPT_DEVICE: return int_option(p, o, value, 0, INT_MAX, &a->opt.device);
-    case OPT_OCCUPANCY: return number_option(p, o, value, &a->opt.cell_occupancy);
-    case OPT_CROWDED: return integer_option(p, o, value, 0, INT64_MAX, &a->opt.crowded_cell);
+    case OPT_OCCUPANCY: return number_option(p, o, value, &a->opt.tuning.cell_occupancy);
+    case OPT_CROWDED: return integer_option(p, o, value, 0, INT64_MAX, &a->opt.tuning.crowded_cell);
     case OPT_LATE_BVH:
-        if (gridemst_parse_late_bvh(value, &a->opt.late_bvh) == 0)
+        if (gridemst_parse_late_bvh(value, &a->opt.tuning.late_bvh) == 0)
             return 0;
         return fail(p, "--%s: expected auto, never or an iteration K >= 1 (iteration 0 always searches the grid), "
                        "got '%s'",

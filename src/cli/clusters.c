@@ -47,6 +47,7 @@ static int flat_clusters(const cli_args *a, const gridemst_result *res, cli_clus
 static int hdbscan_clusters(const cli_args *a, const gridemst_result *res, cli_clusters *c, gridemst_error *err)
 {
     gridemst_hdbscan_result h;
+    gridemst_hdbscan_result_init(&h);
     int rc = gridemst_hdbscan(res, &a->hdb, &h, err);
     if (rc != GRIDEMST_OK)
         return rc;

@@ -283,7 +283,7 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    job j = {.args = &args};
+    job j = {.args = &args, .res = GRIDEMST_RESULT_INIT};
     int rc = compute(&j);
     if (rc != GRIDEMST_OK)
         cli_outputs_discard(&j.outputs);

@@ -477,12 +477,12 @@ void cli_print_summary(FILE *f, const cli_run *r)
 
 /* -------------------------------------------------------------- progress */
 
-static void show_progress(void *ctx, const char *phase, int iteration, int64_t components)
+static int show_progress(void *ctx, const char *phase, int iteration, int64_t components)
 {
     cli_progress *p = ctx;
     char line[160];
     if (cli_now_ms() - p->start_ms <= 1000.0)
-        return;
+        return 0;
     if (strcmp(phase, "iteration") == 0)
         snprintf(line, sizeof line, "gridemst: iteration %d, %lld component%s left", iteration,
                  (long long)components, components == 1 ? "" : "s");
@@ -504,6 +504,7 @@ static void show_progress(void *ctx, const char *phase, int iteration, int64_t c
     fprintf(stderr, "\r%s%*s", line, p->width > len ? p->width - len : 0, "");
     fflush(stderr);
     p->width = len > p->width ? len : p->width;
+    return 0;
 }
 
 void cli_progress_start(cli_progress *p, gridemst_options *opt)

@@ -7,12 +7,16 @@
 #include "cluster/condense.h"
 #include "cluster/select.h"
 #include "linkage.h"
+#include "struct_size.h"
 
-void gridemst_hdbscan_options_init(gridemst_hdbscan_options *opt)
+gridemst_status gridemst_hdbscan_options_init_size(gridemst_hdbscan_options *caller, size_t struct_size)
 {
-    memset(opt, 0, sizeof *opt);
-    opt->min_cluster_size = 5;
-    opt->selection = GRIDEMST_SELECTION_EOM;
+    gridemst_hdbscan_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.struct_size = sizeof opt;
+    opt.min_cluster_size = 5;
+    opt.selection = GRIDEMST_SELECTION_EOM;
+    return (gridemst_status)gemst_struct_init(&gemst_hdbscan_options_kind, caller, struct_size, &opt);
 }
 
 static int check_options(const gridemst_hdbscan_options *o, gridemst_error *err)
@@ -57,25 +61,21 @@ static void no_hierarchy(gridemst_hdbscan_result *out)
     }
 }
 
-int gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options *opt, gridemst_hdbscan_result *out,
-                     gridemst_error *err)
+/* gridemst_hdbscan on the library's own layout of the structs. */
+static int cluster(const gridemst_result *tree, const gridemst_hdbscan_options *opt, gridemst_hdbscan_result *out,
+                   gridemst_error *err)
 {
-    if (err) {
-        err->code = GRIDEMST_OK;
-        err->message[0] = '\0';
-    }
-    if (!out)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "out must not be NULL");
-    memset(out, 0, sizeof *out);
     gridemst_hdbscan_options o;
     gridemst_hdbscan_options_init(&o);
-    if (opt)
-        o = *opt;
-    int rc = check_options(&o, err);
+    int rc = opt ? gemst_struct_import(&gemst_hdbscan_options_kind, opt, &o, err) : GRIDEMST_OK;
     if (rc == GRIDEMST_OK)
-        rc = gemst_check_tree_argument(tree, err);
+        rc = check_options(&o, err);
+    gridemst_result t;
+    if (rc == GRIDEMST_OK)
+        rc = gemst_tree_argument(tree, &t, err);
     if (rc != GRIDEMST_OK)
         return rc;
+    tree = &t;
     gemst_condensed c = {0};
     if (tree->n >= 2)
         rc = gemst_condense(tree, o.min_cluster_size, &c, err);
@@ -95,14 +95,36 @@ int gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options
     return GRIDEMST_OK;
 }
 
+gridemst_status gridemst_hdbscan(const gridemst_result *tree, const gridemst_hdbscan_options *opt,
+                                 gridemst_hdbscan_result *out, gridemst_error *err)
+{
+    if (err) {
+        err->code = GRIDEMST_OK;
+        err->message[0] = '\0';
+    }
+    if (!out)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "out must not be NULL");
+    int rc = gemst_struct_check(&gemst_hdbscan_result_kind, out, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    gridemst_hdbscan_result full;
+    gridemst_hdbscan_result_init(&full);
+    rc = cluster(tree, opt, &full, err);
+    gemst_struct_export(&gemst_hdbscan_result_kind, out, &full);
+    return (gridemst_status)rc;
+}
+
 void gridemst_hdbscan_free(gridemst_hdbscan_result *out)
 {
-    if (!out)
+    gridemst_hdbscan_result full;
+    gridemst_hdbscan_result_init(&full);
+    if (!out || gemst_struct_import(&gemst_hdbscan_result_kind, out, &full, NULL) != GRIDEMST_OK)
         return;
-    free(out->labels);
-    free(out->probabilities);
-    free(out->outlier_scores);
-    free(out->condensed);
-    free(out->stability);
-    memset(out, 0, sizeof *out);
+    free(full.labels);
+    free(full.probabilities);
+    free(full.outlier_scores);
+    free(full.condensed);
+    free(full.stability);
+    gridemst_hdbscan_result_init(&full);
+    gemst_struct_export(&gemst_hdbscan_result_kind, out, &full);
 }

@@ -123,11 +123,12 @@ static int make(int device, void *stream, gridemst_context **out, gridemst_error
     return GRIDEMST_OK;
 }
 
-extern "C" int gridemst_context_create(int device, void *cuda_stream, gridemst_context **ctx, gridemst_error *err)
+extern "C" gridemst_status gridemst_context_create(int device, void *cuda_stream, gridemst_context **ctx,
+                                                   gridemst_error *err)
 {
     if (!ctx)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "ctx must not be NULL");
-    return make(device, cuda_stream, ctx, err);
+        return (gridemst_status)gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "ctx must not be NULL");
+    return (gridemst_status)make(device, cuda_stream, ctx, err);
 }
 
 extern "C" void gridemst_context_free(gridemst_context *ctx)

@@ -423,7 +423,7 @@ static int GEMST_FN(fof_plan)(fof_gpu *c, const T *coords, gridemst_error *err)
         box_w[d] = (double)g->box[d];
     }
     const double t = gemst_fof_threshold2(fp->linking_length, dv->f.scale, GEMST_REAL_IS_DOUBLE);
-    gemst_fof_plan_make(&dv->f, pb->n, t, g->periodic ? box_w : NULL, GEMST_REAL_IS_DOUBLE, pb->opt.cell_occupancy,
+    gemst_fof_plan_make(&dv->f, pb->n, t, g->periodic ? box_w : NULL, GEMST_REAL_IS_DOUBLE, pb->opt.tuning.cell_occupancy,
                         &c->plan);
     for (int d = 0; d < 3; d++) {
         g->nc[d] = c->plan.nc[d];

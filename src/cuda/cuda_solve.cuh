@@ -170,9 +170,9 @@ static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
                        + 2 * 4 + 1                      /* list heads and links, keep flags */
                        + 2 * 4 + R;                     /* edges */
     per_point += 2; /* crowded cells' tables: at most one entry per two points */
-    if (pb->opt.prune == GRIDEMST_PRUNE_STATIC)
+    if (pb->opt.tuning.prune == GRIDEMST_PRUNE_STATIC)
         per_point += GEMST_CAND_SLOTS * 4 + 1 + 4;
-    if (pb->opt.prune == GRIDEMST_PRUNE_DYNAMIC)
+    if (pb->opt.tuning.prune == GRIDEMST_PRUNE_DYNAMIC)
         per_point += 8;
     if (pb->on_device) /* not copied */
         input = 0;
@@ -742,10 +742,10 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
         GEMST_DALLOC(&c->mem, cell_start, (size_t)keys + 1, "the run table");
         GEMST_TRY(GEMST_FN(cell_table)(c, key, c->n, keys, cell_start, err));
     } else {
-        double occupancy = pb->opt.cell_occupancy > 0.0 ? pb->opt.cell_occupancy : GEMST_CUDA_OCCUPANCY;
-        int64_t crowded = pb->opt.crowded_cell;
-        int choose = pb->opt.cell_occupancy == 0.0 && pb->opt.crowded_cell == 0 &&
-                     pb->opt.prune == GRIDEMST_PRUNE_STATIC && c->n >= GEMST_COARSE_MIN_POINTS;
+        double occupancy = pb->opt.tuning.cell_occupancy > 0.0 ? pb->opt.tuning.cell_occupancy : GEMST_CUDA_OCCUPANCY;
+        int64_t crowded = pb->opt.tuning.crowded_cell;
+        int choose = pb->opt.tuning.cell_occupancy == 0.0 && pb->opt.tuning.crowded_cell == 0 &&
+                     pb->opt.tuning.prune == GRIDEMST_PRUNE_STATIC && c->n >= GEMST_COARSE_MIN_POINTS;
         for (;;) {
             GEMST_TRY(GEMST_FN(fit_grid)(c, occupancy, crowded, stats, err));
             GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
@@ -876,13 +876,13 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
     GEMST_DALLOC(m, c->edge_lo, n - 1, "tree edges");
     GEMST_DALLOC(m, c->edge_hi, n - 1, "tree edges");
     GEMST_DALLOC(m, c->edge_d2, n - 1, "tree edges");
-    if (c->pb->opt.findmin2 == GRIDEMST_FINDMIN2_LIST) {
+    if (c->pb->opt.tuning.findmin2 == GRIDEMST_FINDMIN2_LIST) {
         GEMST_DALLOC(m, c->head, nu, "component lists");
         GEMST_DALLOC(m, c->next, nu, "component lists");
     }
-    if (c->pb->opt.prune == GRIDEMST_PRUNE_DYNAMIC)
+    if (c->pb->opt.tuning.prune == GRIDEMST_PRUNE_DYNAMIC)
         GEMST_DALLOC(m, c->open, nu, "open slab masks");
-    if (c->pb->opt.prune == GRIDEMST_PRUNE_STATIC) {
+    if (c->pb->opt.tuning.prune == GRIDEMST_PRUNE_STATIC) {
         GEMST_DALLOC(m, c->cand, (size_t)nu * GEMST_CAND_SLOTS, "static candidates");
         GEMST_DALLOC(m, c->ncand, nu, "static candidate counts");
         GEMST_DALLOC(m, c->uncertain, nu, "the uncertain list");
@@ -1003,7 +1003,7 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_stats *stats, gridemst_e
     c->n_active = c->n_roots = nu;
     GEMST_TRY(GEMST_FN(set_counter)(c, CNT(c, active), &c->host->active, (int)nu, err));
     GEMST_TRY(GEMST_FN(set_counter)(c, CNT(c, roots), &c->host->roots, (int)nu, err));
-    if (c->pb->opt.prune != GRIDEMST_PRUNE_STATIC)
+    if (c->pb->opt.tuning.prune != GRIDEMST_PRUNE_STATIC)
         return GRIDEMST_OK;
     int block_pass;
     GEMST_TRY(GEMST_FN(static_search)(c, &block_pass, err));
@@ -1077,7 +1077,8 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
 {
     const unsigned b = gemst_blocks(bound), br = gemst_blocks(c->n_roots);
     const uint32_t *oid = c->g.oid;
-    if (all_roots && gemst_own_edges_suffice(c->n_roots, c->nu, c->bvh || c->pb->opt.prune == GRIDEMST_PRUNE_STATIC)) {
+    if (all_roots &&
+        gemst_own_edges_suffice(c->n_roots, c->nu, c->bvh || c->pb->opt.tuning.prune == GRIDEMST_PRUNE_STATIC)) {
         GEMST_FN(k_list_min_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), NULL, NULL, oid,
                                                                   c->best_d2, c->best_to, c->w1, c->w2, c->win_in,
                                                                   c->win_out);
@@ -1090,7 +1091,7 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
     else
         GEMST_FN(k_reset_roots_of)<<<b, GEMST_THREADS, 0, c->s>>>(pts, m, c->comp, c->w1, c->w2, c->win_in, c->head);
     GEMST_LAUNCHED();
-    if (c->pb->opt.findmin2 == GRIDEMST_FINDMIN2_LIST) {
+    if (c->pb->opt.tuning.findmin2 == GRIDEMST_FINDMIN2_LIST) {
         GEMST_FN(k_list_push)<<<b, GEMST_THREADS, 0, c->s>>>(pts, m, c->comp, c->best_to, all_roots, c->head,
                                                             c->next);
         GEMST_LAUNCHED();
@@ -1370,12 +1371,12 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         const int iteration = stats->iterations - 1;
         GEMST_CU(cudaEventRecord(ev[0], c->s));
         if ((c->prune == GRIDEMST_PRUNE_STATIC && iteration > 0 &&
-             gemst_late_bvh_due(c->pb->opt.late_bvh, iteration, c->nu, (uint64_t)it[-1].fallback_searches,
+             gemst_late_bvh_due(c->pb->opt.tuning.late_bvh, iteration, c->nu, (uint64_t)it[-1].fallback_searches,
                                 (uint64_t)stats->fallback_searches,
                                 gemst_late_bvh_reach(it[-1].longest_edge, stats->cell_side, (uint64_t)stats->cells,
                                                       c->nu, c->g.dim),
                                 c->clustered && c->g.dim == 3)) ||
-            (!c->bvh && gemst_late_bvh_mutual(c->pb->opt.late_bvh, c->core2 != NULL, iteration, c->nu))) {
+            (!c->bvh && gemst_late_bvh_mutual(c->pb->opt.tuning.late_bvh, c->core2 != NULL, iteration, c->nu))) {
             GEMST_TRY(GEMST_FN(late_bvh)(c, err));
             stats->late_bvh_iteration = iteration;
         }
@@ -1402,8 +1403,7 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         it->longest_edge = sqrt((double)gemst_edge_word1_value(c->host->longest)) / c->frame.scale;
         c->n_active = (uint32_t)c->host->active;
         c->n_roots = (uint32_t)c->host->roots;
-        if (c->pb->opt.progress)
-            c->pb->opt.progress(c->pb->opt.progress_ctx, "iteration", stats->iterations, c->n_roots);
+        GEMST_TRY(gemst_progress(&c->pb->opt, "iteration", stats->iterations, c->n_roots, err));
         if (c->host->edges > c->nu - 1 || !gemst_merge_consistent(roots, c->n_roots, added))
             return gemst_fail(err, GRIDEMST_ERR_INTERNAL,
                               "inconsistent component minima: %u edges joined %u components into %u", added, roots,
@@ -1447,7 +1447,7 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     const gemst_problem *pb = c->pb;
     c->n = (uint32_t)pb->n;
     c->bvh = pb->opt.nns == GRIDEMST_NNS_BVH;
-    c->prune = pb->opt.prune;
+    c->prune = pb->opt.tuning.prune;
     stats->late_bvh_iteration = -1;
     if (pb->opt.result == GRIDEMST_RESULT_HOST)
         gemst_host_tree_start(&c->host_tree, pb->n - 1, pb->opt.threads, pb->ctx);
@@ -1479,8 +1479,7 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     GEMST_CU(cudaEventSynchronize(ev[2]));
     GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.upload, err));
     GEMST_TRY(GEMST_FN(add_time)(ev[1], ev[2], &stats->time_ms.grid, err));
-    if (pb->opt.progress)
-        pb->opt.progress(pb->opt.progress_ctx, "grid", 0, c->nu);
+    GEMST_TRY(gemst_progress(&pb->opt, "grid", 0, c->nu, err));
     GEMST_TRY(GEMST_FN(alloc_state)(c, err));
     if (c->core2) { /* a search before the loop, as static pruning's: preparation, and FindMin1's */
         GEMST_CU(cudaEventRecord(ev[0], c->s));
@@ -1501,8 +1500,7 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
         if (rc != GRIDEMST_OK)
             return rc;
     }
-    if (pb->opt.progress)
-        pb->opt.progress(pb->opt.progress_ctx, "edges", stats->iterations, 1);
+    GEMST_TRY(gemst_progress(&pb->opt, "edges", stats->iterations, 1, err));
     GEMST_FN(free_state)(c);
     GEMST_CU(cudaEventRecord(ev[0], c->s));
     GEMST_TRY(GEMST_FN(emit_tree)(c, ev[1], tree, err));

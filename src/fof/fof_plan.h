@@ -16,7 +16,7 @@ extern "C" {
 /* Mean points per top cell the grid is planned for by default: cells of
  * about two points, as the EMST grid's, where the linking length is
  * shorter than their side (the usual 0.2 of the mean spacing); the
- * linking length's own side where it is longer.  options.cell_occupancy
+ * linking length's own side where it is longer.  options.tuning.cell_occupancy
  * overrides it. */
 #define GEMST_FOF_OCCUPANCY 2.0
 

@@ -87,7 +87,7 @@ static inline double gemst_late_bvh_reach(double length, double side, uint64_t c
  * points (`fallbacks_so_far` in all iterations up to it) and whose longest
  * edge reached `reach` mean spacings (gemst_late_bvh_reach); clustered3d:
  * 3D points in clusters much finer than the grid's cells; option as
- * gridemst_options.late_bvh. */
+ * gridemst_options.tuning.late_bvh. */
 static inline GEMST_HD int gemst_late_bvh_due(int option, int iteration, uint32_t nu, uint64_t fallbacks,
                                               uint64_t fallbacks_so_far, double reach, int clustered3d)
 {
@@ -109,7 +109,7 @@ static inline GEMST_HD int gemst_late_bvh_due(int option, int iteration, uint32_
  * points.  Each point's lower bound is its core distance.  CPU time of
  * the whole run, one thread, blobs 1e6 points, min_samples 10: 2D 5.9 s
  * with the grid's ring search, 2.8 with this switch, 3.1-4.0 with nns BVH;
- * 3D 9.7, 5.0 and 5.9.  option as gridemst_options.late_bvh: -1 keeps the
+ * 3D 9.7, 5.0 and 5.9.  option as gridemst_options.tuning.late_bvh: -1 keeps the
  * grid's ring search, K >= 1 switches before iteration K. */
 static inline GEMST_HD int gemst_late_bvh_mutual(int option, int mutual, int iteration, uint32_t nu)
 {

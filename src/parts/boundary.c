@@ -379,12 +379,6 @@ static int merge(boruvka *b, uint32_t *added_out, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-static void report(const gemst_parts_ctx *c, int iteration, int64_t components)
-{
-    if (c->pb->opt.progress)
-        c->pb->opt.progress(c->pb->opt.progress_ctx, "boundary", iteration, components);
-}
-
 static int alloc_state(boruvka *b, gridemst_error *err)
 {
     const size_t K = b->n_comp > 0 ? b->n_comp : 1;
@@ -483,7 +477,7 @@ int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_compon
             rc = merge(&b, &added, err);
         ps->iterations = it + 1;
         if (rc == GRIDEMST_OK)
-            report(c, it + 1, (int64_t)b.n_live - added);
+            rc = gemst_progress(&c->pb->opt, "boundary", it + 1, (int64_t)b.n_live - added, err);
     }
     free_state(&b);
     if (rc != GRIDEMST_OK) {

@@ -21,12 +21,6 @@ void gemst_part_free(gemst_part *part)
     memset(part, 0, sizeof *part);
 }
 
-static void report(const gemst_problem *pb, const char *phase, int iteration, int64_t components)
-{
-    if (pb->opt.progress)
-        pb->opt.progress(pb->opt.progress_ctx, phase, iteration, components);
-}
-
 /* The whole set's tree: every part's safe edges and the boundary's, in ids
  * of the whole set, sorted by length into *tree (solve.c orders the ties). */
 static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, const gemst_parts_edge *boundary,
@@ -89,7 +83,8 @@ static int local_steps(gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st
     double t0 = gemst_now_ms();
     for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++) {
         rc = gemst_part_local_tree(c, &parts[p], st, err);
-        report(c->pb, "local tree", p + 1, parts[p].n);
+        if (rc == GRIDEMST_OK)
+            rc = gemst_progress(&c->pb->opt, "local tree", p + 1, parts[p].n, err);
     }
     ps->local_ms = gemst_now_ms() - t0;
     t0 = gemst_now_ms();
@@ -140,7 +135,7 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
             ps->largest_part = parts[p].n > ps->largest_part ? parts[p].n : ps->largest_part;
             ps->smallest_part = parts[p].n < ps->smallest_part ? parts[p].n : ps->smallest_part;
         }
-        report(pb, "partition", 0, c.parts);
+        rc = gemst_progress(&pb->opt, "partition", 0, c.parts, err);
     }
 
     int64_t components = 0;
@@ -149,8 +144,9 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     gemst_parts_edge *boundary = NULL;
     if (rc == GRIDEMST_OK)
         rc = gemst_parts_boundary(&c, parts, components, &boundary, ps, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_progress(&pb->opt, "edges", ps->iterations, 1, err);
     if (rc == GRIDEMST_OK) {
-        report(pb, "edges", ps->iterations, 1);
         t0 = gemst_now_ms();
         rc = assemble(&c, parts, boundary, components - 1, tree, err);
         ps->merge_ms += gemst_now_ms() - t0;
