@@ -159,7 +159,7 @@ static int GEMST_FN(bbox)(cuda_ctx *c, const T *coords, double lo[3], double hi[
 
 /* Bytes of device memory the solve needs at its peak, for n points and the
  * given cell count (an estimate erring high; see the CUDA issue's memory
- * budget in benchmarks/README.md). */
+ * budget in docs/experiments.md). */
 static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
 {
     const size_t R = sizeof(gemst_real), n = (size_t)pb->n;

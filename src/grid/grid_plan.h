@@ -136,7 +136,7 @@ typedef struct gemst_grid_fill {
  * smoothly at the cell size (the counts grow with coarser cells, rather
  * than sitting in clusters finer than a cell), coarse cells whose dense
  * parts get grids of their own make the static search faster
- * (benchmarks/README.md): returns 1 and the mean occupancy and crowding
+ * (docs/experiments.md): returns 1 and the mean occupancy and crowding
  * threshold for them, or 0 to keep the default. */
 int gemst_grid_coarse(int dim, const gemst_grid_fill *fill, double *occupancy, int64_t *crowded);
 
@@ -157,7 +157,7 @@ int gemst_grid_coarse(int dim, const gemst_grid_fill *fill, double *occupancy, i
  * points or more on average.  Then cells of more than GEMST_CLUSTERED_CROWDED
  * points get a grid of their own, rather than of more than GEMST_CROWDED:
  * the GPU's threads diverge over long scans of a cell's points
- * (benchmarks/README.md). */
+ * (docs/experiments.md). */
 #define GEMST_CLUSTERED_WEIGHTED 64.0
 #define GEMST_CLUSTERED_CROWDED 128
 int gemst_grid_clustered(const gemst_grid_fill *fill);

@@ -69,7 +69,7 @@
  * 21.0 / 21.0; blobs 3D 1e6 and varden 3D 1e6 within 0.5 ms of the best.
  * Above 1e7 points the best switch comes one or two iterations later,
  * which the sums do not tell apart: blobs 3D 2e7 105.6 / 111.2 / 105.5
- * (benchmarks/README.md).  In 2D the grid stayed the faster (blobs 2D 1e7:
+ * (docs/experiments.md).  In 2D the grid stayed the faster (blobs 2D 1e7:
  * 27.0 never, 28.2-36.0 forced from iterations 3 to 10). */
 #define GEMST_LATE_BVH_FALLBACKS 8
 #define GEMST_LATE_BVH_REACH 8.0
