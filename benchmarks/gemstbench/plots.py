@@ -333,14 +333,15 @@ def plot_peers(plot_dir, out, suite, rows):
                 points.append((i + (j - (len(programs) - 1) / 2) * 0.15,) + value)
         title = "gridemst" if program == "gridemst" else peers.TITLES[program]
         fig.series(f"peers-{suite}-{program}.dat", points, title, program, joined=False)
-    kinds = {r["dataset"]: set_name(r["kind"], r["dim"]) for r in rows}
+    # a TSPLIB instance by its name, a generated set by its shape
+    kinds = {r["dataset"]: r["dataset"] if r["kind"] == "tsplib" else set_name(r["kind"], r["dim"]) for r in rows}
     xtics = ", ".join(f'"{kinds[d]}" {i}' for i, d in enumerate(datasets))
     device = device_title(rows)
     n = sorted({r["n"] for r in default_rows(rows)})
     body = "\n".join([f'set title "gridemst beside its peers, the same points file in the same run, {device}'
                       f'{", n = " + f"{n[0]:,}" if len(n) == 1 else ""}\\nmedian of the timed runs, bars: min to max"',
                       'set ylabel "solve time (ms)"', f"set xrange [-0.6:{len(datasets) - 0.4}]",
-                      f"set xtics ({xtics}) rotate by -30 left", "unset key", "set rmargin 16",
+                      f"set xtics ({xtics}) rotate by {-30 if len(datasets) <= 20 else -70} left", "unset key", "set rmargin 16",
                       "set grid ytics lc rgb '#dddddd'", fig.body(False, 600)])
     return render(plot_dir, f"peers-{suite}", body, size=(1100, 600))
 
