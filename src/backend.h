@@ -76,6 +76,11 @@ int gemst_cpu_fof_f64(const gemst_fof_problem *fp, gemst_tree *forest, gridemst_
  * option (solve.c). */
 int gemst_check_options(const gridemst_options *o, gridemst_error *err);
 
+/* GRIDEMST_OK, or the error naming the first bad argument that describes
+ * a solve's points: dim 2 or 3, a count from 0 to GEMST_MAX_POINTS, coords
+ * given when there are points, a known dtype (solve.c). */
+int gemst_check_points(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_error *err);
+
 /* labels[i] for n points from the components of the m edges (linkage.c):
  * numbered 0, 1, ... in the order of each component's smallest point,
  * components of fewer than min_size points -1 (noise); *n_labels (may be

@@ -11,17 +11,9 @@
 static int check_arguments(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double b, const double *box,
                            int64_t min_size, gridemst_error *err)
 {
-    if (dim != 2 && dim != 3)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "points must have 2 or 3 coordinates, got %d", dim);
-    if (n < 0)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "point count must be >= 0, got %lld", (long long)n);
-    if (n > GEMST_MAX_POINTS)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%lld points exceed the limit of %lld", (long long)n,
-                          (long long)GEMST_MAX_POINTS);
-    if (n > 0 && !coords)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "coords must not be NULL");
-    if (dtype != GRIDEMST_FLOAT32 && dtype != GRIDEMST_FLOAT64)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown coordinate type %d", (int)dtype);
+    int rc = gemst_check_points(coords, dtype, n, dim, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     if (!(b >= 0.0) || !isfinite(b))
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "the linking length must be a finite number >= 0");
     if (min_size < 0)

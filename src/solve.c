@@ -30,6 +30,22 @@ static int check_partitions(const gridemst_options *o, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
+int gemst_check_points(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_error *err)
+{
+    if (dim != 2 && dim != 3)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "points must have 2 or 3 coordinates, got %d", dim);
+    if (n < 0)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "point count must be >= 0, got %lld", (long long)n);
+    if (n > GEMST_MAX_POINTS)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%lld points exceed the limit of %lld", (long long)n,
+                          (long long)GEMST_MAX_POINTS);
+    if (n > 0 && !coords)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "coords must not be NULL");
+    if (dtype != GRIDEMST_FLOAT32 && dtype != GRIDEMST_FLOAT64)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown coordinate type %d", (int)dtype);
+    return GRIDEMST_OK;
+}
+
 int gemst_check_options(const gridemst_options *o, gridemst_error *err)
 {
     if ((unsigned)o->backend > GRIDEMST_BACKEND_CUDA)
@@ -323,17 +339,9 @@ static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, i
                       const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
     double t0 = gemst_now_ms();
-    if (dim != 2 && dim != 3)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "points must have 2 or 3 coordinates, got %d", dim);
-    if (n < 0)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "point count must be >= 0, got %lld", (long long)n);
-    if (n > GEMST_MAX_POINTS)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%lld points exceed the limit of %lld", (long long)n,
-                          (long long)GEMST_MAX_POINTS);
-    if (n > 0 && !coords)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "coords must not be NULL");
-    if (dtype != GRIDEMST_FLOAT32 && dtype != GRIDEMST_FLOAT64)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown coordinate type %d", (int)dtype);
+    int rc = gemst_check_points(coords, dtype, n, dim, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
 
     gemst_problem pb;
     memset(&pb, 0, sizeof pb);
@@ -345,7 +353,7 @@ static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, i
     pb.dtype = dtype;
     pb.n = n;
     pb.dim = dim;
-    int rc = gemst_check_options(&pb.opt, err);
+    rc = gemst_check_options(&pb.opt, err);
     if (rc == GRIDEMST_OK && on_device)
         rc = device_input_backend(&pb.opt, err);
     if (rc == GRIDEMST_OK && pb.opt.nns == GRIDEMST_NNS_BVH)

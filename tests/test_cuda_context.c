@@ -11,11 +11,10 @@
 #include <string.h>
 
 #include "gridemst.h"
+#include "cuda_testutil.h"
 #include "testutil.h"
 #include "tools/generate.h"
 #include "tools/pointset.h"
-
-#define CUDA_OK(call) ck_assert_msg((call) == cudaSuccess, "%s failed", #call)
 
 static gridemst_options options(gridemst_backend backend, gridemst_precision precision, gridemst_nns nns)
 {
@@ -25,24 +24,6 @@ static gridemst_options options(gridemst_backend backend, gridemst_precision pre
     o.precision = precision;
     o.nns = nns;
     return o;
-}
-
-/* The edges of a device result, brought to the host. */
-static gridemst_edge *device_edges(const gridemst_result *r)
-{
-    size_t m = (size_t)r->n_edges;
-    uint32_t *u = xcalloc(m + 1, sizeof *u), *v = xcalloc(m + 1, sizeof *v);
-    double *w = xcalloc(m + 1, sizeof *w);
-    CUDA_OK(cudaMemcpy(u, r->device_edges.u, sizeof *u * m, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(v, r->device_edges.v, sizeof *v * m, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(w, r->device_edges.w, sizeof *w * m, cudaMemcpyDeviceToHost));
-    gridemst_edge *e = xcalloc(m + 1, sizeof *e);
-    for (size_t k = 0; k < m; k++)
-        e[k] = (gridemst_edge){u[k], v[k], w[k]};
-    free(u);
-    free(v);
-    free(w);
-    return e;
 }
 
 /* got (a host or device result) is the tree of ref (a host result). */

@@ -15,11 +15,10 @@
 #include <string.h>
 
 #include "gridemst.h"
+#include "cuda_testutil.h"
 #include "testutil.h"
 #include "tools/generate.h"
 #include "tools/pointset.h"
-
-#define CUDA_OK(call) ck_assert_msg((call) == cudaSuccess, "%s failed", #call)
 
 typedef struct {
     const void *coords;

@@ -16,27 +16,11 @@
 #include <string.h>
 
 #include "gridemst.h"
+#include "cuda_testutil.h"
 #include "testutil.h"
+#include "dup_sets.h"
 #include "tools/generate.h"
 #include "tools/prim.h"
-
-#define CUDA_OK(call) ck_assert_msg((call) == cudaSuccess, "%s failed", #call)
-
-/* A generated set; with `dups`, a third of its points replaced by copies of
- * others (every seventh a copy of point 0), so that duplicates abound. */
-static gemst_pointset make_set(gemst_gen_kind kind, int64_t n, int dim, int dups, uint64_t seed)
-{
-    gemst_pointset ps;
-    gridemst_error err;
-    REQUIRE(gemst_generate(kind, n, dim, seed, &ps, &err) == GRIDEMST_OK, "%s", err.message);
-    float *p = ps.coords;
-    for (int64_t i = 0; dups && i < n / 3; i++) {
-        int64_t to = (int64_t)rng_below(&seed, (uint64_t)n);
-        int64_t from = i % 7 == 0 ? 0 : (int64_t)rng_below(&seed, (uint64_t)n);
-        memcpy(p + to * dim, p + from * dim, sizeof *p * (size_t)dim);
-    }
-    return ps;
-}
 
 /* The searches of the GPU's tree. */
 enum { GRID_THEN_BVH, GRID_ONLY, BVH_ONLY, SEARCHES };
@@ -122,24 +106,6 @@ START_TEST(test_against_cpu)
     gemst_pointset_free(&ps);
 }
 END_TEST
-
-/* The edges of a device result, brought to the host. */
-static gridemst_edge *device_edges(const gridemst_result *r)
-{
-    size_t m = (size_t)r->n_edges;
-    uint32_t *u = xcalloc(m + 1, sizeof *u), *v = xcalloc(m + 1, sizeof *v);
-    double *w = xcalloc(m + 1, sizeof *w);
-    CUDA_OK(cudaMemcpy(u, r->device_edges.u, sizeof *u * m, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(v, r->device_edges.v, sizeof *v * m, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(w, r->device_edges.w, sizeof *w * m, cudaMemcpyDeviceToHost));
-    gridemst_edge *e = xcalloc(m + 1, sizeof *e);
-    for (size_t k = 0; k < m; k++)
-        e[k] = (gridemst_edge){u[k], v[k], w[k]};
-    free(u);
-    free(v);
-    free(w);
-    return e;
-}
 
 /* Device input, device results, a context (and a tree on it twice): the
  * host input's tree, for both indexes and precisions.  _i: bit 0 the

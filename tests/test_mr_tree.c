@@ -17,24 +17,9 @@
 
 #include "gridemst.h"
 #include "testutil.h"
+#include "dup_sets.h"
 #include "tools/generate.h"
 #include "tools/prim.h"
-
-/* A generated set; with `dups`, a third of its points replaced by copies of
- * others (some copied many times), so that duplicates abound. */
-static gemst_pointset make_set(gemst_gen_kind kind, int64_t n, int dim, int dups, uint64_t seed)
-{
-    gemst_pointset ps;
-    gridemst_error err;
-    REQUIRE(gemst_generate(kind, n, dim, seed, &ps, &err) == GRIDEMST_OK, "%s", err.message);
-    float *p = ps.coords;
-    for (int64_t i = 0; dups && i < n / 3; i++) {
-        int64_t to = (int64_t)rng_below(&seed, (uint64_t)n);
-        int64_t from = i % 7 == 0 ? 0 : (int64_t)rng_below(&seed, (uint64_t)n);
-        memcpy(p + to * dim, p + from * dim, sizeof *p * (size_t)dim);
-    }
-    return ps;
-}
 
 /* The searches of the tree: the grid's core distances then the late BVH
  * from the first iteration (the default), the grid alone (late_bvh -1),
