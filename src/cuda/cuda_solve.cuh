@@ -11,11 +11,7 @@
  */
 #include <thrust/iterator/counting_iterator.h>
 
-#include "backend.h"
-#include "context.h"
-#include "host_tree.h"
-#include "cuda/cuda_kernels.cuh"
-#include "bvh/bvh.h"
+#include "cuda/cuda_state.cuh"
 
 /* Default target points per cell.  The GPU's searches are fastest near 3
  * (H200, uniform 1e6-1e8, 2D and 3D: 2-8% faster than at the CPU's 2, and
@@ -23,131 +19,7 @@
  * here: finer cells slowed normal and clustered sets by 50%. */
 #define GEMST_CUDA_OCCUPANCY 3.0
 
-/* Counters the host reads once per iteration. */
-typedef struct {
-    uint32_t edges;            /* tree edges emitted */
-    int extra;                 /* points the fallback improved */
-    int active, roots;         /* list lengths after compaction */
-    int uncertain, crowded, hard, lone; /* list lengths of one-time selections */
-    int searching;             /* points whose BVH search runs this iteration */
-    gemst_word1 longest;       /* the iteration's longest edge */
-    int ties;                  /* final tree: equal lengths out of (u, v) order */
-    double total;              /* final tree: its total weight */
-} GEMST_FN(counters);
-static_assert(sizeof(GEMST_FN(counters)) <= GEMST_STAGING_BYTES, "the counters fit the context's staging");
-
-#define cuda_ctx GEMST_FN(cuda_ctx)
-typedef struct {
-    const gemst_problem *pb;
-    cudaStream_t s;
-    gemst_dmem mem;
-    void *temp;                /* CUB scratch */
-    size_t temp_bytes;
-    GEMST_FN(counters) * cnt;  /* device */
-    GEMST_FN(counters) * host; /* last read (the context's pinned staging) */
-    /* grid */
-    gemst_frame frame;
-    gemst_grid g;              /* device arrays */
-    uint32_t n, nu, n_dup, cells;
-    double occupancy;          /* the main grid's planned points per cell */
-    uint32_t *dup_lo, *dup_hi;
-    uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
-    gemst_crowd_word *crowd, *nest;
-    gemst_subgrid *sub;
-    int clustered;             /* points in clusters much finer than the cells (gemst_grid_clustered) */
-    /* BVH (nns bvh, or the late BVH): FindMin1 searches the tree; no pruning, no fallback */
-    int bvh;
-    gridemst_prune prune;      /* the strategy in force: none once the late BVH took over */
-    uint64_t *code;            /* the unique points' Morton codes, until the tree is built */
-    gemst_bvh tree;            /* device node array (and parent links during the build) */
-    uint32_t *brk;             /* scanned label breaks (bvh/labels.h) */
-    gemst_word1 *ub;           /* each root's bound on its shortest outgoing edge */
-    /* Boruvka state, as in cpu_solve.inc */
-    uint32_t *comp, *link, *best_to, *win_in, *win_out, *head, *next, *cand;
-    uint32_t *active, *roots, *uncertain;
-    uint32_t *extra;           /* the fallback's list; with the BVH, the points whose search runs */
-    uint8_t *ncand, *keep;
-    gemst_real *best_d2, *rb2;
-    gemst_word1 *w1;
-    uint64_t *w2, *open;
-    uint32_t *edge_lo, *edge_hi;
-    gemst_real *edge_d2;
-    uint32_t n_active, n_roots, n_uncertain; /* exact at the start of an iteration */
-    uint32_t *breaks;          /* component breaks (nns/walk.h), kept in link; NULL when not counted */
-    /* mutual reachability (options.min_samples >= 2; cuda_core.cuh), else NULL */
-    gemst_real *core2;         /* squared core distances, which the grid carries (g.core2) */
-    uint32_t *dup_rep;         /* each duplicate's representative (grid point) */
-    gemst_real *dup_d2;        /* each duplicate's edge length */
-    gemst_host_tree host_tree; /* a host result's array, made ready during the solve */
-} cuda_ctx;
-
-/* Device pointer to a counter field. */
-#define CNT(c, field) (&(c)->cnt->field)
-
-static int GEMST_FN(ensure_temp)(cuda_ctx *c, size_t bytes, gridemst_error *err)
-{
-    if (bytes <= c->temp_bytes)
-        return GRIDEMST_OK;
-    gemst_dfree(&c->mem, c->temp);
-    c->temp = NULL;
-    c->temp_bytes = 0;
-    GEMST_TRY(gemst_dalloc(&c->mem, &c->temp, bytes, "sort scratch", err));
-    c->temp_bytes = bytes;
-    return GRIDEMST_OK;
-}
-
-/* CUB's two-call pattern: size the scratch, then run. */
-#define GEMST_CUB(c, call_with_temp)                                                                              \
-    do {                                                                                                          \
-        size_t gemst_need_ = 0;                                                                                   \
-        void *temp = NULL;                                                                                        \
-        size_t temp_bytes = 0;                                                                                    \
-        GEMST_CU(call_with_temp);                                                                                 \
-        gemst_need_ = temp_bytes;                                                                                 \
-        GEMST_TRY(GEMST_FN(ensure_temp)((c), gemst_need_, err));                                                 \
-        temp = (c)->temp;                                                                                         \
-        temp_bytes = (c)->temp_bytes;                                                                             \
-        GEMST_CU(call_with_temp);                                                                                 \
-    } while (0)
-
-/* Launches a kernel in its instance for the grid's dimension (a template
- * parameter DIM, 3 or 2). */
-#define GEMST_LAUNCH_DIM(c, kernel, blocks, ...)                                                                \
-    do {                                                                                                      \
-        if ((c)->g.dim == 3)                                                                                  \
-            GEMST_FN(kernel)<3><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                         \
-        else                                                                                                  \
-            GEMST_FN(kernel)<2><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                         \
-    } while (0)
-
-static int GEMST_FN(crowded_instance)(const cuda_ctx *c);
 #include "cuda/cuda_core.cuh"
-
-/* Keeps, in place, the entries of list[0..n) whose keep flag is set; the
- * count goes to *d_count. */
-static int GEMST_FN(select)(cuda_ctx *c, uint32_t *list, int *d_count, uint32_t n, gridemst_error *err)
-{
-    GEMST_CUB(c, cub::DeviceSelect::Flagged(temp, temp_bytes, list, c->keep, d_count, n, c->s));
-    return GRIDEMST_OK;
-}
-
-/* Sets a counter on the device, and its host copy.  The copy goes from a
- * variable of this call: an asynchronous copy from pageable memory reads it
- * before returning, while the pinned staging may change before the copy
- * runs. */
-static int GEMST_FN(set_counter)(cuda_ctx *c, int *field, int *host_field, int value, gridemst_error *err)
-{
-    *host_field = value;
-    GEMST_CU(cudaMemcpyAsync(field, &value, sizeof value, cudaMemcpyHostToDevice, c->s));
-    return GRIDEMST_OK;
-}
-
-static int GEMST_FN(read_counters)(cuda_ctx *c, gridemst_error *err)
-{
-    GEMST_CU(cudaMemcpyAsync(c->host, c->cnt, sizeof *c->host, cudaMemcpyDeviceToHost, c->s));
-    GEMST_CU(cudaStreamSynchronize(c->s));
-    return GRIDEMST_OK;
-}
 
 /* ---------------------------------------------------------------- grid */
 
@@ -920,32 +792,6 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     c->dup_rep = NULL;
 }
 
-/* The instance of the grid searches for the grid (cuda_kernels.cuh's
- * GEMST_CROWDED_PATH). */
-static int GEMST_FN(crowded_instance)(const cuda_ctx *c)
-{
-    return c->g.n_sub == 0 ? 0 : c->g.nest ? 2 : 1;
-}
-
-/* Launches a wide search kernel (k_static_prepare, k_fallback) in its
- * instance for the grid's dimension and crowded cells (cuda_kernels.cuh). */
-#define GEMST_LAUNCH_WIDE(c, kernel, blocks, ...)                                                               \
-    do {                                                                                                      \
-        const int gemst_crowded_ = GEMST_FN(crowded_instance)(c);                                             \
-        if ((c)->g.dim == 3 && gemst_crowded_ == 2)                                                           \
-            GEMST_FN(kernel)<3, 2><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
-        else if ((c)->g.dim == 3 && gemst_crowded_ == 1)                                                      \
-            GEMST_FN(kernel)<3, 1><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
-        else if ((c)->g.dim == 3)                                                                             \
-            GEMST_FN(kernel)<3, 0><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
-        else if (gemst_crowded_ == 2)                                                                         \
-            GEMST_FN(kernel)<2, 2><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
-        else if (gemst_crowded_ == 1)                                                                         \
-            GEMST_FN(kernel)<2, 1><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
-        else                                                                                                  \
-            GEMST_FN(kernel)<2, 0><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                      \
-    } while (0)
-
 /* Below this many points, on clustered inputs (where most blocks are too
  * dense or hold crowded cells), or where the cells are planned too full
  * for blocks (gemst_block_pass_pays), static pruning's search skips the
@@ -1016,28 +862,6 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_stats *stats, gridemst_e
     stats->block_points = block_pass ? (int64_t)nu - c->host->hard : 0;
     stats->lone_points = c->host->lone;
     return GRIDEMST_OK;
-}
-
-/* The uncertain list of none and dynamic pruning is the active list. */
-static const uint32_t *GEMST_FN(uncertain_list)(const cuda_ctx *c, const int **count, uint32_t *bound)
-{
-    if (c->prune == GRIDEMST_PRUNE_STATIC) {
-        *count = CNT(c, uncertain);
-        *bound = c->n_uncertain;
-        return c->uncertain;
-    }
-    *count = CNT(c, active);
-    *bound = c->n_active;
-    return c->active;
-}
-
-/* The per-point arrays, as the shared FindMin1 functions see them. */
-static gemst_findmin1_state GEMST_FN(findmin1_state)(const cuda_ctx *c)
-{
-    gemst_findmin1_state st = {(int)c->prune,         c->comp,    c->breaks,  c->cand,
-                               c->ncand,             c->open,    c->rb2,     c->best_d2,
-                               c->best_to};
-    return st;
 }
 
 /* k_findmin1 in its instance for the strategy and the grid (CROWDED). */
@@ -1209,15 +1033,6 @@ static int GEMST_FN(flatten)(cuda_ctx *c, gridemst_error *err)
         c->active, CNT(c, active), (int)c->prune, c->ncand, c->open, c->best_to, c->keep);
     GEMST_LAUNCHED();
     GEMST_TRY(GEMST_FN(select)(c, c->active, CNT(c, active), c->n_active, err));
-    return GRIDEMST_OK;
-}
-
-/* Accumulates the time between two recorded events into *ms. */
-static int GEMST_FN(add_time)(cudaEvent_t a, cudaEvent_t b, double *ms, gridemst_error *err)
-{
-    float t = 0.0f;
-    GEMST_CU(cudaEventElapsedTime(&t, a, b));
-    *ms += t;
     return GRIDEMST_OK;
 }
 
