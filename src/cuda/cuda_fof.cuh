@@ -30,6 +30,7 @@
 #include "backend.h"
 #include "context.h"
 #include "cuda/cuda_kernels.cuh"
+#include "cuda/cuda_grid_kernels.cuh"
 #include "fof/fof_grid.h"
 #include "fof/fof_plan.h"
 
