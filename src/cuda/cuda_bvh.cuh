@@ -1,0 +1,162 @@
+/*
+ * The BVH on the device (nns bvh; precision-generic, included by
+ * cuda_solve.cuh), as cpu_bvh.inc builds and searches it on the CPU:
+ *
+ *   - the build (bvh/bvh_build.h) over the unique points in Morton order
+ *     (cuda_grid_build.cuh sorts them): each internal node's shape from the
+ *     leaves' codes, then the boxes fitted bottom-up;
+ *   - FindMin1 in each Borůvka iteration (bvh/labels.h, bvh/bvh_query.h):
+ *     the roots' bounds reset, the bounds from Morton neighbours and the
+ *     component breaks, the nodes' labels, then each point's search, with
+ *     the points that search listed first.
+ *
+ * The kernels first, then their host steps.  The late BVH (cuda_late_bvh.cuh)
+ * builds the same tree over the grid's points.
+ */
+#include "bvh/bvh_query.h"
+#include "bvh/labels.h"
+
+/* The build (bvh/bvh_build.h): the tree's shape per internal node, then the
+ * boxes bottom-up from every leaf (node labels zeroed before), the latter in
+ * one instance per dimension (DIM), where the boxes' loops unroll. */
+static __global__ void GEMST_FN(k_bvh_build_node)(const uint64_t *code, gemst_bvh b)
+{
+    GEMST_INDEX(i, b.n - 1);
+    GEMST_FN(gemst_bvh_build_node)(code, b.n, i, b.node, b.parent);
+}
+
+template <int DIM>
+static __global__ void GEMST_FN(k_bvh_fit)(gemst_bvh b, gemst_grid pts)
+{
+    GEMST_INDEX(j, b.n);
+    b.dim = pts.dim = DIM;
+    GEMST_FN(gemst_bvh_fit_from_leaf)(&b, &pts, j);
+}
+
+/* Per iteration (bvh/labels.h): every root's bound reset ... */
+static __global__ void GEMST_FN(k_bvh_reset_bounds)(const uint32_t *roots, const int *n_roots, gemst_word1 *ub)
+{
+    GEMST_LIST_INDEX(k, n_roots);
+    ub[roots[k]] = gemst_edge_word1(GEMST_REAL_INF);
+}
+
+/* ... the breaks between Morton neighbours and their bounds (brk[n - 1] = 0,
+ * so that the exclusive scan over n entries ends with the total) ... */
+static __global__ void GEMST_FN(k_bvh_pair_bounds)(gemst_grid pts, const uint32_t *comp, gemst_word1 *ub, uint32_t *brk)
+{
+    GEMST_INDEX(j, pts.n);
+    brk[j] = j + 1 < pts.n ? GEMST_FN(gemst_bvh_pair_bound)(&pts, comp, j, ub) : 0u;
+}
+
+/* ... and after the scan, the internal nodes' labels. */
+static __global__ void GEMST_FN(k_bvh_labels)(gemst_bvh b, const uint32_t *comp, const uint32_t *brk)
+{
+    GEMST_INDEX(i, b.n - 1);
+    b.node[i].label = GEMST_FN(gemst_bvh_node_label)(&b, comp, brk, i);
+}
+
+/* FindMin1 on the BVH (bvh/bvh_query.h) in two steps.  First every point
+ * that searches nothing settles, and those that search are listed, each
+ * block's in their (Morton) order: a block-wide scan and one atomic per
+ * block.  In the late iterations few points search, scattered one or two to
+ * a warp (blobs 3D 1e7: 3% of the points, in 27% of the warps, when the
+ * late BVH takes over), and a warp lasts as long as its longest search ... */
+static __global__ void GEMST_FN(k_bvh_triage)(gemst_bvh b, gemst_grid pts, const uint32_t *comp, gemst_word1 *ub,
+                                            gemst_real *best_d2, uint32_t *best_to, uint32_t *list, int *n_list)
+{
+    typedef cub::BlockScan<int, GEMST_THREADS> Scan;
+    __shared__ typename Scan::TempStorage tmp;
+    __shared__ int base;
+    const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
+    int searches = 0;
+    if (q < b.points) {
+        searches = GEMST_FN(gemst_bvh_searches)(comp, ub, best_d2, best_to, q);
+        if (!searches) /* ub only falls: this call does not search either */
+            GEMST_FN(gemst_bvh_findmin1_point)(&b, &pts, comp, ub, best_d2, best_to, q);
+    }
+    int at, total;
+    Scan(tmp).ExclusiveSum(searches, at, total);
+    if (threadIdx.x == 0 && total)
+        base = atomicAdd(n_list, total);
+    __syncthreads();
+    if (searches)
+        list[base + at] = q;
+}
+
+/* ... then the listed points search, side by side; one instance per
+ * dimension (DIM), where the box distances unroll. */
+template <int DIM>
+static __global__ void GEMST_FN(k_bvh_findmin1)(gemst_bvh b, gemst_grid pts, const uint32_t *comp, gemst_word1 *ub,
+                                              gemst_real *best_d2, uint32_t *best_to, const uint32_t *list,
+                                              const int *n_list)
+{
+    GEMST_LIST_INDEX(a, n_list);
+    b.dim = pts.dim = DIM;
+    GEMST_FN(gemst_bvh_findmin1_point)(&b, &pts, comp, ub, best_d2, best_to, list[a]);
+}
+
+/* The tree over the unique points, in Morton order in c->g (bvh/bvh_build.h),
+ * in leaves of leaf_size points, from the leaves' codes; the parent links
+ * are freed once the boxes are fitted. */
+static int GEMST_FN(build_tree)(cuda_ctx *c, const uint64_t *leaf_code, uint32_t leaf_size, gridemst_error *err)
+{
+    gemst_bvh *b = &c->tree;
+    b->dim = c->pb->dim;
+    b->points = c->nu;
+    b->leaf_size = leaf_size;
+    const uint32_t n = b->n = (uint32_t)(((uint64_t)c->nu + leaf_size - 1) / leaf_size);
+    GEMST_DALLOC(&c->mem, b->node, n - 1, "BVH nodes");
+    GEMST_DALLOC(&c->mem, b->parent, (size_t)2 * n - 1, "BVH parent links");
+    /* zero labels: the fit's visit counters */
+    GEMST_CU(cudaMemsetAsync(b->node, 0, sizeof *b->node * (n - 1), c->s));
+    GEMST_FN(k_bvh_build_node)<<<gemst_blocks(n - 1), GEMST_THREADS, 0, c->s>>>(leaf_code, *b);
+    GEMST_LAUNCHED();
+    GEMST_LAUNCH_DIM(c, k_bvh_fit, gemst_blocks(n), *b, c->g);
+    GEMST_LAUNCHED();
+    gemst_dfree(&c->mem, b->parent);
+    b->parent = NULL;
+    return GRIDEMST_OK;
+}
+
+/* nns BVH's tree: a leaf per point, from their codes, which it then frees. */
+static int GEMST_FN(build_bvh)(cuda_ctx *c, gridemst_error *err)
+{
+    if (c->nu > 1)
+        GEMST_TRY(GEMST_FN(build_tree)(c, c->code, 1, err));
+    gemst_dfree(&c->mem, c->code);
+    c->code = NULL;
+    return GRIDEMST_OK;
+}
+
+/* FindMin1 on the BVH for every point, as cpu_bvh.inc and cpu_solve.inc
+ * drive it: the roots' bounds reset, the breaks and Morton-neighbour
+ * bounds, their scan, the node labels, then the searches (the points that
+ * search listed in c->extra first). */
+static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
+{
+    const uint32_t nu = c->nu;
+    GEMST_FN(k_bvh_reset_bounds)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->ub);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_bvh_pair_bounds)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->comp, c->ub, c->brk);
+    GEMST_LAUNCHED();
+    /* The scratch was sized before the loop (bvh_scan_temp): no allocation here. */
+    GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, c->brk, c->brk, nu, c->s));
+    GEMST_FN(k_bvh_labels)<<<gemst_blocks(c->tree.n - 1), GEMST_THREADS, 0, c->s>>>(c->tree, c->comp, c->brk);
+    GEMST_LAUNCHED();
+    GEMST_CU(cudaMemsetAsync(CNT(c, searching), 0, sizeof c->host->searching, c->s));
+    GEMST_FN(k_bvh_triage)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
+                                                                        c->best_to, c->extra, CNT(c, searching));
+    GEMST_LAUNCHED();
+    GEMST_LAUNCH_DIM(c, k_bvh_findmin1, gemst_blocks(nu), c->tree, c->g, c->comp, c->ub, c->best_d2, c->best_to,
+                     c->extra, CNT(c, searching));
+    GEMST_LAUNCHED();
+    return GRIDEMST_OK;
+}
+
+/* Sizes the CUB scratch for bvh_findmin1's scan once, before the loop. */
+static int GEMST_FN(bvh_scan_temp)(cuda_ctx *c, gridemst_error *err)
+{
+    size_t bytes = 0;
+    GEMST_CU(cub::DeviceScan::ExclusiveSum(NULL, bytes, c->brk, c->brk, c->nu, c->s));
+    return GEMST_FN(ensure_temp)(c, bytes, err);
+}
