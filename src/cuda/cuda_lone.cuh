@@ -1,6 +1,6 @@
 /*
  * Static pruning's search for lone points (precision-generic, included by
- * cuda_kernels.cuh).
+ * cuda_search.cuh).
  *
  * A point far from every other (an outlier, the noise between clusters)
  * walks ring after ring of empty cells before it meets its K nearest, and
@@ -21,7 +21,7 @@
  * the rings skipped hold no point, the bounds only prune what lies beyond
  * K points already known, and the search stops on the same test
  * (gemst_knn_ring_done).  The kernel, k_static_lone, is with the other
- * search kernels in cuda_kernels.cuh.
+ * search kernels in cuda_search.cuh.
  */
 #ifndef GEMST_CUDA_LONE_CUH
 #define GEMST_CUDA_LONE_CUH

@@ -12,6 +12,7 @@
 #include "host_tree.h"
 #include "cuda/cuda_kernels.cuh"
 #include "bvh/bvh.h"
+#include "nns/findmin1.h"
 
 /* Counters the host reads once per iteration. */
 typedef struct {
@@ -144,7 +145,7 @@ static int GEMST_FN(crowded_instance)(const cuda_ctx *c)
 }
 
 /* Launches a wide search kernel (k_static_prepare, k_fallback) in its
- * instance for the grid's dimension and crowded cells (cuda_kernels.cuh). */
+ * instance for the grid's dimension and crowded cells (cuda_search.cuh). */
 #define GEMST_LAUNCH_WIDE(c, kernel, blocks, ...)                                                               \
     do {                                                                                                      \
         const int gemst_crowded_ = GEMST_FN(crowded_instance)(c);                                             \

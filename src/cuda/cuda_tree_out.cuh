@@ -18,6 +18,18 @@
  * Only the counters (ties, total) come to the host besides a host tree.
  */
 
+/* The duplicates' edges after the unique points' tree: of length 0, or
+ * dup_d2's (the mutual-reachability tree, cuda_core.cuh). */
+static __global__ void GEMST_FN(k_append_dups)(uint32_t n_dup, const uint32_t *dup_lo, const uint32_t *dup_hi,
+                                             const gemst_real *dup_d2, uint32_t offset, uint32_t *edge_lo,
+                                             uint32_t *edge_hi, gemst_real *edge_d2)
+{
+    GEMST_INDEX(k, n_dup);
+    edge_lo[offset + k] = dup_lo[k];
+    edge_hi[offset + k] = dup_hi[k];
+    edge_d2[offset + k] = dup_d2 ? dup_d2[k] : 0;
+}
+
 /* The final sort's keys: each edge's endpoints (lo, hi) as one word, lo in
  * the bits from `bits` up, and its length's word (edge_order.h). */
 static __global__ void GEMST_FN(k_pair_keys)(uint32_t m, int bits, const uint32_t *lo, const uint32_t *hi,
