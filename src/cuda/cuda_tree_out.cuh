@@ -1,7 +1,8 @@
 /*
  * The CUDA backend's last step (precision-generic, included by
- * cuda_solve.cuh): the tree, as the Boruvka loop left it, put in the
- * result's order and form on the device.
+ * cuda_solve.cuh): the tree, as the Boruvka loop left it and with the
+ * duplicates' edges after it, put in the result's order and form on the
+ * device.
  *
  *   1. sort by (squared length, lo, hi): two radix sorts, by endpoints and
  *      then stably by length, each carrying the other's key;
