@@ -276,6 +276,7 @@ static gridemst_options options(const fuzz_case *fc, gridemst_backend backend, i
     if (search == SEARCHES - 1) {
         o.nns = GRIDEMST_NNS_BVH;
     } else {
+        o.nns = GRIDEMST_NNS_GRID;
         o.tuning.prune = search == 0   ? GRIDEMST_PRUNE_NONE
                          : search == 1 ? GRIDEMST_PRUNE_DYNAMIC
                                        : GRIDEMST_PRUNE_STATIC;

@@ -137,16 +137,24 @@ typedef enum gridemst_backend {
     GRIDEMST_BACKEND_CUDA = 2
 } gridemst_backend;
 
-/* Spatial index used for nearest-neighbour search (FindMin1).  Both give
- * the identical tree; only the search differs. */
+/* Spatial index used for nearest-neighbour search (FindMin1).  Every
+ * choice gives the identical tree; only the search differs. */
 typedef enum gridemst_nns {
-    GRIDEMST_NNS_GRID = 0, /* uniform grid, ring search with the prune strategy (default) */
-    GRIDEMST_NNS_BVH = 1   /* linear BVH over Morton codes (Karras 2012) with the ArborX
+    GRIDEMST_NNS_GRID = 0, /* uniform grid, ring search with the prune strategy */
+    GRIDEMST_NNS_BVH = 1,  /* linear BVH over Morton codes (Karras 2012) with the ArborX
                               single-tree traversal: subtree skipping by component and
                               Morton-neighbour bounds (Prokopenko et al. 2022), on
                               either backend (and gridemst_solve_device).  The
                               tuning.prune does not apply and is ignored (stats.prune
                               reads none); stats.cells is 0 */
+    GRIDEMST_NNS_AUTO = 2  /* (default) on the CUDA backend the BVH below 100000 points,
+                              else the grid, or the BVH when the points fill fewer
+                              dimensions than the space at the grid's cell size (curves,
+                              surfaces, clusters): the correlation dimension of a sample
+                              of 65536 points, from the pairs sharing a cell at the
+                              grid's planned side and twice it, below dim - 1/2.  On
+                              the CPU backend the grid.  stats.nns and stats.prune say
+                              what ran */
 } gridemst_nns;
 
 /* Grid search strategy (Qiao & Creput 2021, section 3.3). */
@@ -255,7 +263,7 @@ typedef struct gridemst_options {
     size_t struct_size;           /* sizeof(gridemst_options) as the caller knows it (see
                                      "Structs that grow"); set by gridemst_options_init */
     gridemst_backend backend;     /* default AUTO */
-    gridemst_nns nns;             /* default GRID */
+    gridemst_nns nns;             /* default AUTO */
     gridemst_precision precision; /* default FLOAT */
     int threads;                  /* CPU threads; 0 = OpenMP default */
     int device;                   /* CUDA device ordinal; default 0 */
@@ -384,7 +392,7 @@ typedef struct gridemst_partition_stats {
 
 typedef struct gridemst_stats {
     gridemst_backend backend;    /* the backend that ran (never AUTO) */
-    gridemst_nns nns;
+    gridemst_nns nns;             /* the index that ran (never AUTO) */
     gridemst_prune prune;
     gridemst_findmin2 findmin2;
     gridemst_precision precision;

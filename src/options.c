@@ -11,7 +11,7 @@ gridemst_status gridemst_options_init_size(gridemst_options *caller, size_t stru
     memset(opt, 0, sizeof *opt);
     opt->struct_size = sizeof *opt;
     opt->backend = GRIDEMST_BACKEND_AUTO;
-    opt->nns = GRIDEMST_NNS_GRID;
+    opt->nns = GRIDEMST_NNS_AUTO;
     opt->precision = GRIDEMST_PRECISION_FLOAT;
     opt->threads = 0;
     opt->device = 0;
@@ -48,7 +48,7 @@ static const char *const status_names[] = {"ok", "invalid argument", "invalid in
                                            "out of device memory", "no CUDA device", "CUDA error",
                                            "unsupported", "internal error", "cancelled"};
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
-static const char *const nns_names[] = {"grid", "bvh"};
+static const char *const nns_names[] = {"grid", "bvh", "auto"};
 static const char *const prune_names[] = {"none", "dynamic", "static"};
 static const char *const findmin2_names[] = {"list", "atomic"};
 static const char *const precision_names[] = {"float", "double"};

@@ -50,7 +50,7 @@ int gemst_check_options(const gridemst_options *o, gridemst_error *err)
 {
     if ((unsigned)o->backend > GRIDEMST_BACKEND_CUDA)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)o->backend);
-    if ((unsigned)o->nns > GRIDEMST_NNS_BVH)
+    if ((unsigned)o->nns > GRIDEMST_NNS_AUTO)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown nearest-neighbour index %d", (int)o->nns);
     if ((unsigned)o->tuning.prune > GRIDEMST_PRUNE_STATIC)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "unknown pruning strategy %d", (int)o->tuning.prune);
@@ -107,6 +107,13 @@ static int mutual_reachability_options(gemst_problem *pb, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
+/* The index stats report until a backend's nns auto chooses (and for sets
+ * too small to search): the grid. */
+static gridemst_nns index_before_choice(gridemst_nns nns)
+{
+    return nns == GRIDEMST_NNS_AUTO ? GRIDEMST_NNS_GRID : nns;
+}
+
 /* The grid's pruning strategies do not apply to the BVH index (prune
  * becomes none); it runs on either backend. */
 static void bvh_options(gridemst_options *o)
@@ -148,7 +155,7 @@ static int fall_back_to_cpu(gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     memset(st, 0, sizeof *st);
     pb->opt.backend = GRIDEMST_BACKEND_CPU;
     st->backend = GRIDEMST_BACKEND_CPU;
-    st->nns = pb->opt.nns;
+    st->nns = index_before_choice(pb->opt.nns);
     st->prune = pb->opt.tuning.prune;
     st->findmin2 = pb->opt.tuning.findmin2;
     st->precision = pb->opt.precision;
@@ -369,7 +376,7 @@ static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, i
 
     gridemst_stats *st = &result->stats;
     st->backend = pb.opt.backend;
-    st->nns = pb.opt.nns;
+    st->nns = index_before_choice(pb.opt.nns);
     st->prune = pb.opt.tuning.prune;
     st->findmin2 = pb.opt.tuning.findmin2;
     st->precision = pb.opt.precision;

@@ -127,7 +127,7 @@ for gen in "uniform --dim 2" "lattice --dim 3"; do
     # shellcheck disable=SC2086
     "$prog" --generate $gen --n 3000 -q -o "$tmp/ref.csv" || fail "reference tree for $gen"
     for variant in "--prune none" "--prune dynamic" "--findmin2 atomic" "--threads 1" "--threads 2" \
-        "--occupancy 0.5" "--occupancy 8" "--occupancy 8 --crowded 4" "--backend cpu" "--nns bvh" "--nns bvh --findmin2 list" \
+        "--occupancy 0.5" "--occupancy 8" "--occupancy 8 --crowded 4" "--backend cpu" "--nns grid" "--nns bvh" "--nns bvh --findmin2 list" \
         "--late-bvh 2" "--late-bvh never"; do
         # shellcheck disable=SC2086
         run --generate $gen --n 3000 -q -o "$tmp/variant.csv" $variant
@@ -137,7 +137,7 @@ for gen in "uniform --dim 2" "lattice --dim 3"; do
 done
 
 # The late BVH takes over where asked, and says so; by default it waits.
-run --generate clustered --n 3000 --dim 3 --backend cpu --json --late-bvh 2
+run --generate clustered --n 3000 --dim 3 --backend cpu --nns grid --json --late-bvh 2
 expect_ok "--late-bvh 2 --json"
 [ "$(json_value late_bvh_iteration "$tmp/out")" = 2 ] || fail "--late-bvh 2: late_bvh_iteration $(json_value late_bvh_iteration "$tmp/out")"
 run --generate uniform --n 3000 --dim 3 --backend cpu --json
@@ -418,7 +418,7 @@ expect_usage "--late-bvh soon" "--late-bvh: expected auto, never or an iteration
 expect_usage "--crowded 1.5" "--crowded" --crowded 1.5 "$tmp/one.txt"
 expect_usage "--device x" "--device" --device x "$tmp/one.txt"
 expect_usage "--prune bogus" "--prune: expected none\|dynamic\|static" --prune bogus "$tmp/one.txt"
-expect_usage "--nns bogus" "--nns: expected grid\|bvh" --nns bogus "$tmp/one.txt"
+expect_usage "--nns bogus" "--nns: expected auto\|grid\|bvh" --nns bogus "$tmp/one.txt"
 expect_usage "--findmin2 bogus" "--findmin2" --findmin2 bogus "$tmp/one.txt"
 expect_usage "--precision bogus" "--precision" --precision bogus "$tmp/one.txt"
 expect_usage "--backend bogus" "--backend" --backend bogus "$tmp/one.txt"

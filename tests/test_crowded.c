@@ -186,6 +186,7 @@ static void crowd_grid_make(const crowd_case *cc, uint64_t seed, crowd_grid *h)
     pb.dim = cc->dim;
     gridemst_options_init(&pb.opt);
     pb.opt.backend = GRIDEMST_BACKEND_CPU;
+    pb.opt.nns = GRIDEMST_NNS_GRID;
     pb.opt.precision = GRIDEMST_PRECISION_DOUBLE;
     pb.opt.tuning.cell_occupancy = cc->occupancy;
     pb.opt.tuning.crowded_cell = cc->crowded;

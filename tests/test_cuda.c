@@ -202,6 +202,7 @@ START_TEST(test_cell_size_choice)
     gridemst_options o;
     gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
+    o.nns = GRIDEMST_NNS_GRID;
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
     ck_assert_msg((r.stats.cell_occupancy > 3.0) == set->coarse && r.stats.crowded_cell == set->crowded &&
@@ -239,6 +240,7 @@ START_TEST(test_block_pass_rule)
     gridemst_options o;
     gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
+    o.nns = GRIDEMST_NNS_GRID;
     o.backend = GRIDEMST_BACKEND_CUDA;
     o.tuning.cell_occupancy = block_rule_sets[_i].occupancy;
     solve_or_fail(&ps, &o, &r);
@@ -268,6 +270,7 @@ START_TEST(test_crowded_sets)
     gridemst_options o;
     gridemst_result r = GRIDEMST_RESULT_INIT, ref = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
+    o.nns = GRIDEMST_NNS_GRID;
     o.tuning.cell_occupancy = 1000.0;
     o.backend = GRIDEMST_BACKEND_CPU;
     solve_or_fail(&ps, &o, &ref);
@@ -337,6 +340,7 @@ START_TEST(test_lone_points)
     make_lone(_i / 2, dim, &ps);
     compare_backends(names[_i / 2], &ps, 0, 0);
     gridemst_options_init(&o);
+    o.nns = GRIDEMST_NNS_GRID;
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
     ck_assert_msg(r.stats.lone_points > 0 && r.stats.lone_points <= LONE_POINTS, "%s %dD: %lld lone points",
@@ -368,6 +372,7 @@ START_TEST(test_gpu_against_prim)
     gridemst_options o;
     gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
+    o.nns = GRIDEMST_NNS_GRID;
     o.backend = GRIDEMST_BACKEND_CUDA;
     o.precision = GRIDEMST_PRECISION_DOUBLE;
     solve_or_fail(&ps, &o, &r);
@@ -439,6 +444,44 @@ START_TEST(test_device_memory_limit)
 }
 END_TEST
 
+/* nns auto on the GPU: the BVH for a small set, the grid for points that
+ * fill the space, the BVH for points along curves (circles in the plane);
+ * each the CPU's tree. */
+static const struct {
+    gemst_gen_kind kind;
+    int64_t n;
+    int dim;
+    gridemst_nns chosen;
+} auto_sets[] = {
+    {GEMST_GEN_UNIFORM, 50000, 3, GRIDEMST_NNS_BVH},
+    {GEMST_GEN_UNIFORM, 200000, 3, GRIDEMST_NNS_GRID},
+    {GEMST_GEN_SHELLS, 200000, 2, GRIDEMST_NNS_BVH},
+};
+
+START_TEST(test_auto_index)
+{
+    gemst_pointset ps;
+    gridemst_error err;
+    gridemst_options o;
+    gridemst_result gpu = GRIDEMST_RESULT_INIT, cpu = GRIDEMST_RESULT_INIT;
+    ck_assert_int_eq(gemst_generate(auto_sets[_i].kind, auto_sets[_i].n, auto_sets[_i].dim, 5, &ps, &err),
+                     GRIDEMST_OK);
+    gridemst_options_init(&o);
+    ck_assert_int_eq(o.nns, GRIDEMST_NNS_AUTO);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    solve_or_fail(&ps, &o, &gpu);
+    ck_assert_msg(gpu.stats.nns == auto_sets[_i].chosen, "set %d: index %s", _i, gridemst_nns_name(gpu.stats.nns));
+    ck_assert_int_eq(gpu.stats.prune, gpu.stats.nns == GRIDEMST_NNS_BVH ? GRIDEMST_PRUNE_NONE : GRIDEMST_PRUNE_STATIC);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    solve_or_fail(&ps, &o, &cpu);
+    ck_assert_int_eq(cpu.stats.nns, GRIDEMST_NNS_GRID);
+    ck_assert_msg(same_edges(&gpu, &cpu), "set %d: the GPU's tree is not the CPU's", _i);
+    gridemst_result_free(&gpu);
+    gridemst_result_free(&cpu);
+    free(ps.coords);
+}
+END_TEST
+
 int main(void)
 {
     if (gridemst_cuda_device_count() == 0) {
@@ -457,6 +500,7 @@ int main(void)
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);
     tcase_add_loop_test(tc, test_device_memory_limit, 0, 2);
+    tcase_add_loop_test(tc, test_auto_index, 0, (int)(sizeof auto_sets / sizeof auto_sets[0]));
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -20,6 +20,7 @@ static gridemst_options cuda_options(gridemst_precision precision)
 {
     gridemst_options o;
     gridemst_options_init(&o);
+    o.nns = GRIDEMST_NNS_GRID;
     o.backend = GRIDEMST_BACKEND_CUDA;
     o.precision = precision;
     return o;

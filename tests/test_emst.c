@@ -327,12 +327,14 @@ static void check_tree_shape(const gridemst_result *r, int64_t n, int dim, const
             total);
     const gridemst_stats *st = &r->stats;
     REQUIRE(st->backend == GRIDEMST_BACKEND_CPU, "%s: backend %d", what, (int)st->backend);
-    /* The BVH ignores the grid's pruning: none ran. */
-    gridemst_prune prune = o->nns == GRIDEMST_NNS_BVH ? GRIDEMST_PRUNE_NONE : o->tuning.prune;
-    REQUIRE(st->precision == o->precision && st->nns == o->nns && st->prune == prune &&
-                st->findmin2 == o->tuning.findmin2,
+    /* nns auto reports the index it chose; the BVH ignores the grid's
+     * pruning: none ran. */
+    REQUIRE(o->nns == GRIDEMST_NNS_AUTO ? st->nns != GRIDEMST_NNS_AUTO : st->nns == o->nns,
+            "%s: stats report index %d for option %d", what, (int)st->nns, (int)o->nns);
+    gridemst_prune prune = st->nns == GRIDEMST_NNS_BVH ? GRIDEMST_PRUNE_NONE : o->tuning.prune;
+    REQUIRE(st->precision == o->precision && st->prune == prune && st->findmin2 == o->tuning.findmin2,
             "%s: stats do not echo the options", what);
-    REQUIRE(o->nns == GRIDEMST_NNS_GRID || st->cells == 0, "%s: the BVH reports %lld cells", what,
+    REQUIRE(st->nns == GRIDEMST_NNS_GRID || st->cells == 0, "%s: the BVH reports %lld cells", what,
             (long long)st->cells);
     REQUIRE(st->n_unique + st->n_duplicates == n, "%s: %lld unique + %lld duplicates != %lld", what,
             (long long)st->n_unique, (long long)st->n_duplicates, (long long)n);
@@ -714,7 +716,7 @@ START_TEST(test_bad_arguments)
         gridemst_options b = o;
         switch (k) {
         case 0: b.backend = (gridemst_backend)3; break;
-        case 1: b.nns = (gridemst_nns)2; break;
+        case 1: b.nns = (gridemst_nns)3; break;
         case 2: b.tuning.prune = (gridemst_prune)3; break;
         case 3: b.tuning.findmin2 = (gridemst_findmin2)2; break;
         case 4: b.precision = (gridemst_precision)2; break;

@@ -1173,6 +1173,7 @@ static void build(const build_case *bc, const void *coords, int threads, gemst_c
     pb.dim = bc->dim;
     gridemst_options_init(&pb.opt);
     pb.opt.backend = GRIDEMST_BACKEND_CPU;
+    pb.opt.nns = GRIDEMST_NNS_GRID;
     pb.opt.precision = GRIDEMST_PRECISION_DOUBLE;
     memset(st, 0, sizeof *st);
     int rc = gemst_cpu_grid_build_f64(&pb, threads, cg, st, &err);

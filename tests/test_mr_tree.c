@@ -118,9 +118,10 @@ START_TEST(test_small_min_samples)
     for (int k = 0; k <= 1; k++) {
         gridemst_options o = cpu_defaults(1);
         o.min_samples = k;
+        o.nns = GRIDEMST_NNS_GRID;
         gridemst_result r = solve_with(ps.coords, ps.dtype, ps.n, ps.dim, &o);
         REQUIRE(same_edges(&r, &plain), "min_samples %d: not the Euclidean tree", k);
-        REQUIRE(r.stats.prune == GRIDEMST_PRUNE_STATIC, "min_samples %d: the default strategy changed", k);
+        REQUIRE(r.stats.prune == GRIDEMST_PRUNE_STATIC, "min_samples %d: the grid's default strategy changed", k);
         gridemst_result_free(&r);
     }
     gridemst_result_free(&plain);

@@ -34,6 +34,7 @@ static gridemst_options options(gridemst_backend backend, int prec, int search, 
 {
     gridemst_options o;
     gridemst_options_init(&o);
+    o.nns = GRIDEMST_NNS_GRID;
     o.backend = backend;
     o.precision = prec;
     o.threads = 1;
@@ -175,6 +176,7 @@ START_TEST(test_underflow_refused)
     check_set(c, 3, 2, 0, "0, 1e-200, 1e200");
     gridemst_options o;
     gridemst_options_init(&o);
+    o.nns = GRIDEMST_NNS_GRID;
     o.backend = GRIDEMST_BACKEND_CPU;
     o.precision = DOUBLE;
     gridemst_result r = GRIDEMST_RESULT_INIT;

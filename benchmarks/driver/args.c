@@ -331,7 +331,7 @@ void bench_print_help(FILE *f)
           "  --label NAME            the dataset's name in the CSV (default: INPUT's base\n"
           "                          name, or KIND-Dd-N)\n"
           "  --backend LIST          cpu|cuda|auto (default auto: cuda when a GPU is usable)\n"
-          "  --nns LIST              grid|bvh (default grid)\n"
+          "  --nns LIST              auto|grid|bvh (default auto: the library's choice)\n"
           "  --prune LIST            none|dynamic|static (default static)\n"
           "  --findmin2 LIST         list|atomic (default atomic)\n"
           "  --result LIST           host|device: where CUDA solves leave the tree (default host)\n"

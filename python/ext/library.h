@@ -38,7 +38,7 @@ typedef struct pyg_request {
     int device;         /* CUDA device ordinal */
     void *stream;       /* a cudaStream_t to work on, or NULL for the solve's own */
     int device_result;  /* leave the tree in device memory */
-    const char *precision, *backend, *index; /* option value names ("double", "auto", "grid") */
+    const char *precision, *backend, *index; /* option value names ("double", "auto", "auto") */
     int threads;        /* CPU threads; 0: the OpenMP default */
     pyg_stop_fn stop;   /* may be NULL */
     void *stop_arg;

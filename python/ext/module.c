@@ -217,7 +217,7 @@ static PyObject *solve(PyObject *self, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"points", "precision", "backend", "index", "threads", "device_result", NULL};
     (void)self;
     PyArrayObject *points;
-    pyg_request rq = {.precision = "double", .backend = "auto", .index = "grid"};
+    pyg_request rq = {.precision = "double", .backend = "auto", .index = "auto"};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|$sssip", kwlist, &PyArray_Type, &points, &rq.precision,
                                      &rq.backend, &rq.index, &rq.threads, &rq.device_result))
         return NULL;
@@ -241,7 +241,7 @@ static PyObject *solve_device(PyObject *self, PyObject *args, PyObject *kw)
     (void)self;
     unsigned long long address, stream;
     long long n;
-    pyg_request rq = {.precision = "double", .backend = "auto", .index = "grid"};
+    pyg_request rq = {.precision = "double", .backend = "auto", .index = "auto"};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "KLipiK|$sssip", kwlist, &address, &n, &rq.dim, &rq.float64,
                                      &rq.device, &stream, &rq.precision, &rq.backend, &rq.index, &rq.threads,
                                      &rq.device_result))

@@ -75,7 +75,7 @@ def test_non_real_points_are_refused():
 @pytest.mark.parametrize("option,value,message", [
     ("precision", "half", "precision must be one of 'float', 'double'; got 'half'"),
     ("backend", "gpu", "backend must be one of 'auto', 'cpu', 'cuda'; got 'gpu'"),
-    ("index", "kdtree", "index must be one of 'grid', 'bvh'; got 'kdtree'"),
+    ("index", "kdtree", "index must be one of 'grid', 'bvh', 'auto'; got 'kdtree'"),
     ("threads", 0, "threads must be None or an integer >= 1; got 0"),
     ("threads", 2.5, "threads must be None or an integer >= 1; got 2.5"),
     ("threads", True, "threads must be None or an integer >= 1; got True"),

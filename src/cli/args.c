@@ -84,7 +84,9 @@ static const opt_spec options[] = {
     {OPT_DIM, "dim", 0, "D", "dimension of the generated points, 2 or 3 (default 2)", GENERATED},
     {OPT_SEED, "seed", 0, "S", "seed of the generator (default 1)", GENERATED},
     {OPT_BACKEND, "backend", 0, "auto|cpu|cuda", "where to solve (default auto: cuda when a GPU is usable)", ANY},
-    {OPT_NNS, "nns", 0, "grid|bvh", "nearest-neighbour index: uniform grid or linear BVH (default grid)",
+    {OPT_NNS, "nns", 0, "auto|grid|bvh",
+     "nearest-neighbour index: uniform grid or linear BVH (default auto: the BVH where the points lie on curves, "
+     "surfaces or clusters)",
      ANY},
     {OPT_PRUNE, "prune", 0, "none|dynamic|static", "grid search pruning (default static; ignored with --nns bvh)", ANY},
     {OPT_FINDMIN2, "findmin2", 0, "list|atomic", "how each component's shortest edge is selected (default atomic)",

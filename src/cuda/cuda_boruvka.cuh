@@ -54,9 +54,9 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
         GEMST_DALLOC(m, c->head, nu, "component lists");
         GEMST_DALLOC(m, c->next, nu, "component lists");
     }
-    if (c->pb->opt.tuning.prune == GRIDEMST_PRUNE_DYNAMIC)
+    if (c->prune == GRIDEMST_PRUNE_DYNAMIC)
         GEMST_DALLOC(m, c->open, nu, "open slab masks");
-    if (c->pb->opt.tuning.prune == GRIDEMST_PRUNE_STATIC) {
+    if (c->prune == GRIDEMST_PRUNE_STATIC) {
         GEMST_DALLOC(m, c->cand, (size_t)nu * GEMST_CAND_SLOTS, "static candidates");
         GEMST_DALLOC(m, c->ncand, nu, "static candidate counts");
         GEMST_DALLOC(m, c->uncertain, nu, "the uncertain list");
@@ -112,7 +112,7 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_stats *stats, gridemst_e
     c->n_active = c->n_roots = nu;
     GEMST_TRY(GEMST_FN(set_counter)(c, CNT(c, active), &c->host->active, (int)nu, err));
     GEMST_TRY(GEMST_FN(set_counter)(c, CNT(c, roots), &c->host->roots, (int)nu, err));
-    if (c->pb->opt.tuning.prune != GRIDEMST_PRUNE_STATIC)
+    if (c->prune != GRIDEMST_PRUNE_STATIC)
         return GRIDEMST_OK;
     int block_pass;
     GEMST_TRY(GEMST_FN(static_search)(c, &block_pass, err));

@@ -168,7 +168,7 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
     const unsigned b = gemst_blocks(bound), br = gemst_blocks(c->n_roots);
     const uint32_t *oid = c->g.oid;
     if (all_roots &&
-        gemst_own_edges_suffice(c->n_roots, c->nu, c->bvh || c->pb->opt.tuning.prune == GRIDEMST_PRUNE_STATIC)) {
+        gemst_own_edges_suffice(c->n_roots, c->nu, c->bvh || c->prune == GRIDEMST_PRUNE_STATIC)) {
         GEMST_FN(k_list_min_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), NULL, NULL, oid,
                                                                   c->best_d2, c->best_to, c->w1, c->w2, c->win_in,
                                                                   c->win_out);

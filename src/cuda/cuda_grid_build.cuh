@@ -377,6 +377,12 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
     double lo[3], hi[3];
     GEMST_TRY(GEMST_FN(bbox)<T>(c, coords, lo, hi, err));
     GEMST_TRY(gemst_frame_make(pb->dim, lo, hi, GEMST_REAL_IS_DOUBLE, &c->frame, err));
+    if (pb->opt.nns == GRIDEMST_NNS_AUTO) {
+        GEMST_TRY(GEMST_FN(choose_index)<T>(c, coords, err));
+        if (c->bvh)
+            stats->prune = c->prune = GRIDEMST_PRUNE_NONE;
+        stats->nns = c->bvh ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
+    }
     uint32_t *key, *oid, *cell_start, keys;
     if (c->bvh) {
         memset(&c->g, 0, sizeof c->g);

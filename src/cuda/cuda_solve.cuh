@@ -15,6 +15,7 @@
  *   cuda_state.cuh          the solve's context, and what every step uses
  *   cuda_core.cuh           core distances (the mutual-reachability tree)
  *   cuda_subgrid.cuh        the crowded cells' grids
+ *   cuda_index_choice.cuh   nns auto's choice of the grid or the BVH
  *   cuda_grid_build.cuh     the grid, or the BVH's Morton order; duplicates
  *   cuda_bvh.cuh            the BVH: its build, and FindMin1 on it
  *   cuda_boruvka_steps.cuh  FindMin2, connect and union, flatten
@@ -26,6 +27,7 @@
 #include "cuda/cuda_state.cuh"
 #include "cuda/cuda_core.cuh"
 #include "cuda/cuda_subgrid.cuh"
+#include "cuda/cuda_index_choice.cuh"
 #include "cuda/cuda_grid_build.cuh"
 #include "cuda/cuda_bvh.cuh"
 #include "cuda/cuda_boruvka_steps.cuh"

@@ -31,10 +31,13 @@ static void order_ties(gemst_parts_edge *e, int64_t m)
 }
 
 /* The counts of one part's solve (of n points) added to the whole's; the
- * grid's plan is the largest part's, the late BVH's iteration the latest. */
+ * index and the grid's plan are the largest part's, the late BVH's
+ * iteration the latest. */
 static void add_stats(gridemst_stats *sum, const gridemst_stats *st, int64_t n)
 {
     if (n == sum->partitions.largest_part) {
+        sum->nns = st->nns;
+        sum->prune = st->prune;
         sum->cell_side = st->cell_side;
         sum->cell_occupancy = st->cell_occupancy;
         sum->crowded_cell = st->crowded_cell;

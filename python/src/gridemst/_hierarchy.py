@@ -6,7 +6,7 @@ from ._solve import options_doc, solve
 
 @options_doc
 def linkage(X, method="single", metric="euclidean", *, precision="double", backend="auto", threads=None,
-            index="grid"):
+            index="auto"):
     """Single-linkage hierarchy of 2D or 3D points, in SciPy's form.
 
     A drop-in for ``scipy.cluster.hierarchy.linkage(X, "single")`` on
@@ -56,7 +56,7 @@ def check_positive_int(name, value):
 
 @options_doc
 def fcluster(X, t, criterion="distance", *, min_cluster_size=1, precision="double", backend="auto",
-             threads=None, index="grid"):
+             threads=None, index="auto"):
     """Flat single-linkage clusters of 2D or 3D points.
 
     Like ``scipy.cluster.hierarchy.fcluster(linkage(X, "single"), t,

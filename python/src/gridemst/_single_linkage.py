@@ -56,7 +56,7 @@ class SingleLinkage(ClusterMixin, BaseEstimator):
     """
 
     def __init__(self, n_clusters=None, distance_threshold=None, min_cluster_size=1, *, precision="double",
-                 backend="auto", threads=None, index="grid"):
+                 backend="auto", threads=None, index="auto"):
         self.n_clusters = n_clusters
         self.distance_threshold = distance_threshold
         self.min_cluster_size = min_cluster_size

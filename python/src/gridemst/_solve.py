@@ -16,9 +16,12 @@ OPTIONS_DOC = """\
     threads : int or None, default=None
         CPU threads (cpu backend); None for OpenMP's default
         (``OMP_NUM_THREADS`` or one per CPU).
-    index : {"grid", "bvh"}, default="grid"
+    index : {"auto", "grid", "bvh"}, default="auto"
         Spatial index of the nearest-neighbour searches: the uniform grid
-        or a linear BVH.  Both give the same tree."""
+        or a linear BVH.  All give the same tree.  "auto" is the grid on
+        the CPU; on the GPU the BVH below 100,000 points or where the
+        points lie along curves, on surfaces or in clusters, else the
+        grid."""
 
 
 def options_doc(function):
@@ -35,7 +38,7 @@ def _threads(threads):
     return int(threads)
 
 
-def solve(X, precision="double", backend="auto", threads=None, index="grid", result="host"):
+def solve(X, precision="double", backend="auto", threads=None, index="auto", result="host"):
     """The library's tree of X (host or GPU points), a _gridemst.Tree."""
     if result not in ("host", "device"):
         raise ValueError("result must be 'host' or 'device'; got %r" % (result,))

@@ -6,7 +6,7 @@ from ._solve import options_doc, solve
 
 
 @options_doc
-def emst(X, *, precision="double", backend="auto", threads=None, index="grid", result="host"):
+def emst(X, *, precision="double", backend="auto", threads=None, index="auto", result="host"):
     """Euclidean minimum spanning tree of 2D or 3D points.
 
     The tree is exact and deterministic: edges are ordered by (length,
@@ -64,7 +64,7 @@ def emst(X, *, precision="double", backend="auto", threads=None, index="grid", r
 
 
 @options_doc
-def minimum_spanning_tree(X, *, precision="double", backend="auto", threads=None, index="grid"):
+def minimum_spanning_tree(X, *, precision="double", backend="auto", threads=None, index="auto"):
     """Euclidean minimum spanning tree as a sparse matrix.
 
     Like ``scipy.sparse.csgraph.minimum_spanning_tree`` on the points'

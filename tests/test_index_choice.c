@@ -1,0 +1,137 @@
+/*
+ * nns auto's measure (src/nns/index_choice.h): the pair counts of sorted
+ * distinct codes against a count over every pair, and the choice on shapes
+ * whose dimension is known from their construction: uniform and normal
+ * points fill the space (the grid), circles and curves are 1-dimensional,
+ * shells 2-dimensional in 3D, and blobs close to 0 at the cell size (the
+ * BVH).  The sample and its codes are made here as the CUDA backend makes
+ * them (cuda_index_choice.cuh); tests/test_cuda checks the choice there.
+ */
+#include <stdlib.h>
+
+#include "testutil.h"
+#include "bvh/morton.h"
+#include "nns/index_choice.h"
+#include "tools/generate.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts code[0, m) and keeps each value once; returns how many remain. */
+static uint32_t sort_distinct(uint64_t *code, uint32_t m)
+{
+    qsort(code, m, sizeof *code, cmp_u64);
+    uint32_t u = 0;
+    for (uint32_t k = 0; k < m; k++)
+        if (u == 0 || code[k] != code[u - 1])
+            code[u++] = code[k];
+    return u;
+}
+
+START_TEST(test_run_pairs_count_every_pair)
+{
+    enum { M = 3000 };
+    uint64_t *code = malloc(sizeof *code * M), seed = 12345;
+    ck_assert_ptr_nonnull(code);
+    for (uint32_t k = 0; k < M; k++) /* clustered values, so that cells hold many */
+        code[k] = (rng_below(&seed, 40) << 58) | rng_below(&seed, (uint64_t)1 << 20);
+    const uint32_t m = sort_distinct(code, M);
+    const int shifts[] = {0, 3, 12, 19, 30, 58, 63};
+    for (size_t s = 0; s < sizeof shifts / sizeof shifts[0]; s++) {
+        uint64_t runs = 0, every = 0;
+        for (uint32_t i = 0; i < m; i++) {
+            runs += gemst_index_run_pairs(code, m, i, shifts[s]);
+            for (uint32_t j = 0; j < m; j++)
+                every += j != i && code[i] >> shifts[s] == code[j] >> shifts[s];
+        }
+        ck_assert_msg(runs == every, "shift %d: %llu pairs by runs, %llu by every pair", shifts[s],
+                      (unsigned long long)runs, (unsigned long long)every);
+    }
+    free(code);
+}
+END_TEST
+
+typedef struct {
+    gemst_gen_kind kind;
+    int dim, bvh;
+} shape_case;
+
+static const shape_case shapes[] = {
+    {GEMST_GEN_UNIFORM, 2, 0},   {GEMST_GEN_UNIFORM, 3, 0}, {GEMST_GEN_NORMAL, 3, 0},
+    {GEMST_GEN_SHELLS, 2, 1},    {GEMST_GEN_SHELLS, 3, 1},  {GEMST_GEN_FILAMENTS, 3, 1},
+    {GEMST_GEN_BLOBS, 3, 1},
+};
+
+START_TEST(test_choice_follows_the_dimension)
+{
+    const shape_case *sc = &shapes[_i];
+    const int64_t n = 300000;
+    gemst_pointset ps;
+    gridemst_error err;
+    ck_assert_int_eq(gemst_generate(sc->kind, n, sc->dim, 3, &ps, &err), GRIDEMST_OK);
+    const float *p = ps.coords;
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int d = 0; d < sc->dim; d++) {
+        lo[d] = hi[d] = p[d];
+        for (int64_t i = 1; i < n; i++) {
+            const double v = p[i * sc->dim + d];
+            lo[d] = v < lo[d] ? v : lo[d];
+            hi[d] = v > hi[d] ? v : hi[d];
+        }
+    }
+    gemst_frame f;
+    ck_assert_int_eq(gemst_frame_make(sc->dim, lo, hi, 0, &f, &err), GRIDEMST_OK);
+    const uint32_t m = GEMST_INDEX_SAMPLE;
+    uint64_t *code = malloc(sizeof *code * m);
+    ck_assert_ptr_nonnull(code);
+    for (uint32_t k = 0; k < m; k++) {
+        const int64_t i = gemst_index_sample_point((uint32_t)n, m, k);
+        double w[3] = {0, 0, 0};
+        for (int d = 0; d < sc->dim; d++)
+            w[d] = (float)gemst_frame_working(&f, p[i * sc->dim + d], d);
+        code[k] = gemst_morton_in(sc->dim, w, f.lo, f.unit);
+    }
+    const uint32_t u = sort_distinct(code, m);
+    int shift[2];
+    gemst_index_shifts(&f, n, shift);
+    uint64_t pairs[2] = {0, 0};
+    for (uint32_t i = 0; i < u; i++)
+        for (int s = 0; s < 2; s++)
+            pairs[s] += gemst_index_run_pairs(code, u, i, shift[s]);
+    ck_assert_msg(gemst_index_prefers_bvh(sc->dim, pairs) == sc->bvh,
+                  "%s %dD: pairs %llu at the cell size, %llu at twice it: the %s was chosen",
+                  gemst_gen_kind_name(sc->kind), sc->dim, (unsigned long long)pairs[0],
+                  (unsigned long long)pairs[1], sc->bvh ? "grid" : "BVH");
+    free(code);
+    gemst_pointset_free(&ps);
+}
+END_TEST
+
+/* Too few pairs to measure: the grid. */
+START_TEST(test_few_pairs_keep_the_grid)
+{
+    const uint64_t few[2] = {GEMST_INDEX_MIN_PAIRS - 1, 10 * GEMST_INDEX_MIN_PAIRS};
+    const uint64_t flat[2] = {1000, 2000}; /* dimension 1 */
+    ck_assert_int_eq(gemst_index_prefers_bvh(3, few), 0);
+    ck_assert_int_eq(gemst_index_prefers_bvh(3, flat), 1);
+    ck_assert_int_eq(gemst_index_prefers_bvh(2, flat), 1);
+    const uint64_t plane[2] = {1000, 4000}; /* dimension 2 */
+    ck_assert_int_eq(gemst_index_prefers_bvh(2, plane), 0);
+    ck_assert_int_eq(gemst_index_prefers_bvh(3, plane), 1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("index_choice");
+    TCase *tc = tcase_create("index_choice");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_run_pairs_count_every_pair);
+    tcase_add_loop_test(tc, test_choice_follows_the_dimension, 0, (int)(sizeof shapes / sizeof shapes[0]));
+    tcase_add_test(tc, test_few_pairs_keep_the_grid);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
