@@ -51,7 +51,9 @@
  *
  * The library never prints and never ends the process: every failure is a
  * status code with a message in a caller-provided gridemst_error.  It keeps
- * no global state; concurrent calls from several threads are safe.
+ * no global state; concurrent calls from several threads are safe.  (A solve
+ * over several devices sets one environment variable of NCCL's, unless the
+ * caller set it: options.n_devices.)
  */
 #ifndef GRIDEMST_H
 #define GRIDEMST_H
