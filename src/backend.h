@@ -22,9 +22,11 @@ typedef struct gemst_problem {
     int dim;                 /* 2 or 3 */
     gridemst_options opt;    /* checked; backend is CPU or CUDA */
     gridemst_context *ctx;   /* CUDA: the context the solve runs on (opt.device is its device) */
-    const gemst_frame *frame; /* CPU: the working frame of a whole set, whose part coords are (a
+    const gemst_frame *frame; /* the working frame of a whole set, whose part coords are (a
                                  partitioned solve's), so that every part computes the same distances;
                                  NULL: the frame of coords' own bounding box */
+    int raw_tree;            /* CUDA: return the tree as the CPU backend does (lo, hi, d2 in host
+                                memory, not finished), for a partitioned solve's part */
 } gemst_problem;
 
 /* The tree in the caller's ids.  The CPU backend returns lo, hi and d2,

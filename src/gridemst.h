@@ -51,7 +51,9 @@
  *
  * The library never prints and never ends the process: every failure is a
  * status code with a message in a caller-provided gridemst_error.  It keeps
- * no global state; concurrent calls from several threads are safe.
+ * no global state; concurrent calls from several threads are safe.  (A solve
+ * over several devices sets one environment variable of NCCL's, unless the
+ * caller set it: options.n_devices.)
  */
 #ifndef GRIDEMST_H
 #define GRIDEMST_H
@@ -305,12 +307,34 @@ typedef struct gridemst_options {
                                      64), solve each part's tree on its own, and join the
                                      parts along the edges that cross between them: the
                                      identical tree, computed the way a solve over several
-                                     GPUs is (docs/partitioned.md).  CPU backend only, for
-                                     now (AUTO then means CPU; CUDA is
-                                     GRIDEMST_ERR_UNSUPPORTED); the parts run in turn in this
-                                     process.  0 or 1: one part, the plain solve */
+                                     GPUs is (docs/partitioned.md).  On the CPU backend (AUTO
+                                     then means CPU) the parts run in turn in this process;
+                                     on the CUDA backend the parts are devices (n_devices
+                                     below), and other counts are GRIDEMST_ERR_UNSUPPORTED.
+                                     0 or 1: one part, the plain solve */
     gridemst_tuning tuning;       /* how the search goes; the defaults suit every input */
+    const int *devices;           /* with n_devices >= 1: the CUDA device ordinals, distinct; read
+                                     during the call only, not kept.  NULL: devices 0 to
+                                     n_devices - 1 */
+    int n_devices;                /* a solve over several GPUs of this host (CUDA backend; AUTO
+                                     then means CUDA): the partitioned solve with part p on
+                                     device devices[p], all parts' trees at once and the
+                                     exchanges between parts over NCCL, one process driving
+                                     every device (docs/partitioned.md).  The identical tree,
+                                     in host memory.  0 (default): one device, options.device;
+                                     1: the one device devices[0]; k >= 2 (at most 64): k devices
+                                     (partitions must be 0 or k); GRIDEMST_ALL_DEVICES: every
+                                     device present (one device: the plain solve on it).  With
+                                     two devices or more: device, cuda_stream and context must
+                                     be left at their defaults, result HOST, min_samples < 2,
+                                     host input; a library built without NCCL (configure
+                                     --with-nccl) fails with GRIDEMST_ERR_UNSUPPORTED.  NCCL's
+                                     NVLink multicast is turned off (the environment variable
+                                     NCCL_NVLS_ENABLE is set to 0 unless the caller set it) */
 } gridemst_options;
+
+/* options.n_devices: every CUDA device present. */
+#define GRIDEMST_ALL_DEVICES (-1)
 
 /* One tree edge: endpoints as 0-based indices into the caller's array,
  * u < v, and the Euclidean length w (in the caller's units). */

@@ -9,9 +9,11 @@
 #include "host_memory.h"
 #include "result_edges.h"
 #include "struct_size.h"
+#include "parts/devices.h"
 #include "parts/parts.h"
 
-/* A partitioned solve runs on the CPU backend, with a tree in host memory. */
+/* A partitioned solve runs on the CPU backend, or on the CUDA backend with
+ * a part per device (devices.h), with a tree in host memory. */
 static int check_partitions(const gridemst_options *o, gridemst_error *err)
 {
     if (o->partitions < 0 || o->partitions > GEMST_MAX_PARTS)
@@ -19,8 +21,10 @@ static int check_partitions(const gridemst_options *o, gridemst_error *err)
                           GEMST_MAX_PARTS, o->partitions);
     if (o->partitions < 2)
         return GRIDEMST_OK;
-    if (o->backend == GRIDEMST_BACKEND_CUDA)
-        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "partitioned solves run on the cpu backend only, for now");
+    if (o->backend == GRIDEMST_BACKEND_CUDA && (o->n_devices == 0 || o->n_devices == 1))
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
+                          "partitions run on the cpu backend, or on the cuda backend with one part per device "
+                          "(n_devices)");
     if (o->result == GRIDEMST_RESULT_DEVICE || o->context)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
                           "a partitioned solve gives its tree in host memory, with no context");
@@ -88,7 +92,8 @@ int gemst_check_options(const gridemst_options *o, gridemst_error *err)
     if (o->min_samples < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "min_samples must be >= 0, got %lld",
                           (long long)o->min_samples);
-    return check_partitions(o, err);
+    int rc = gemst_check_devices(o, err);
+    return rc == GRIDEMST_OK ? check_partitions(o, err) : rc;
 }
 
 /* The mutual-reachability tree (min_samples >= 2) runs on either backend,
@@ -361,6 +366,11 @@ static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, i
     pb.n = n;
     pb.dim = dim;
     rc = gemst_check_options(&pb.opt, err);
+    int ordinal[GEMST_MAX_DEVICES]; /* pb.opt.devices once resolved */
+    if (rc == GRIDEMST_OK)
+        rc = gemst_resolve_devices(&pb, ordinal, err);
+    if (rc == GRIDEMST_OK && pb.opt.n_devices > 1)
+        rc = check_partitions(&pb.opt, err); /* again, with the devices' parts */
     if (rc == GRIDEMST_OK && on_device)
         rc = device_input_backend(&pb.opt, err);
     if (rc == GRIDEMST_OK && pb.opt.nns == GRIDEMST_NNS_BVH)
@@ -387,12 +397,12 @@ static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, i
     memset(&tree, 0, sizeof tree);
     double one_point[3]; /* device input of one point, brought to the host */
     (void)one_point;
-    if (pb.opt.backend == GRIDEMST_BACKEND_CUDA) {
+    if (n >= 2 && pb.opt.partitions > 1) {
+        rc = gemst_parts_solve(&pb, &tree, st, err);
+    } else if (pb.opt.backend == GRIDEMST_BACKEND_CUDA) {
 #ifdef GRIDEMST_HAVE_CUDA
         rc = cuda_solve(&pb, opt, one_point, &tree, st, err);
 #endif
-    } else if (n >= 2 && pb.opt.partitions > 1) {
-        rc = gemst_parts_solve(&pb, &tree, st, err);
     } else if (n >= 2) {
         rc = gemst_cpu_solve(&pb, &tree, st, err);
     }

@@ -497,8 +497,21 @@ done
 [ "$(json_value parts "$tmp/out")" = 3 ] || fail "--partitions 3 --json: parts is not 3"
 [ "$(json_value backend "$tmp/out")" = cpu ] || fail "--partitions 3 --json: backend is not cpu"
 expect_error "--partitions 65" "partitions must be from 0 to 64" --generate uniform --n 100 --partitions 65
-expect_error "--partitions with cuda" "cpu backend only" --generate uniform --n 100 --partitions 2 --backend cuda
+expect_error "--partitions with cuda" "one part per device" --generate uniform --n 100 --partitions 2 --backend cuda
 expect_usage "--partitions -1" "--partitions" --partitions -1 --generate uniform --n 100
+
+# --devices: a list of device numbers or all (tests/test_multigpu solves on them)
+expect_usage "--devices 0,,1" "device numbers separated by commas" --generate uniform --n 100 --devices 0,,1
+expect_usage "--devices x" "'x' in 'x' is not a device number" --generate uniform --n 100 --devices x
+expect_usage "--devices -1" "is not a device number" --generate uniform --n 100 --devices 0,-1
+expect_error "--devices on the cpu" "devices are for the cuda backend" --generate uniform --n 100 --devices all \
+    --backend cpu
+expect_error "--devices twice" "named twice" --generate uniform --n 100 --devices 1,1
+run --generate uniform --n 100 --backend cuda
+if [ "$status" -ne 0 ]; then # no GPU here: several devices are refused, saying why
+    expect_error "--devices without GPUs" "without CUDA|no usable CUDA device" --generate uniform --n 100 \
+        --devices 0,1
+fi
 
 # CUDA: fine where a GPU is present, else exit 2 with a clear message.
 run --generate uniform --n 100 --backend cuda

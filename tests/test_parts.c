@@ -22,125 +22,11 @@
 
 #include "testutil.h"
 #include "gridemst.h"
+#include "parts_sets.h"
 #include "parts/region.h"
-#include "tools/generate.h"
-
-#define PI 3.14159265358979323846
 
 static const int part_counts[] = {2, 3, 4, 7};
 #define N_PART_COUNTS ((int)(sizeof part_counts / sizeof part_counts[0]))
-
-/* ----------------------------------------------------------------- sets */
-
-typedef enum {
-    SET_UNIFORM,    /* the generators' sets, float32 */
-    SET_NORMAL,
-    SET_CLUSTERED,
-    SET_BLOBS,
-    SET_LATTICE,
-    SET_SHELL,      /* a thin spherical shell (a circle's ring in 2D), float64 */
-    SET_DUPLICATES, /* uniform points, a third of them copied under other ids, and 500 copies of the centre */
-    SET_PLANES,     /* points on the planes x = k/8 and y = k/8 (the splits' planes), float64 */
-    SET_COUNT
-} set_kind;
-
-static const char *const set_names[] = {"uniform", "normal", "clustered", "blobs",
-                                        "lattice", "shell",  "duplicates", "planes"};
-
-typedef struct {
-    char name[64];
-    int dim;
-    int64_t n;
-    gridemst_dtype dtype;
-    void *coords;
-} dataset;
-
-static dataset generated(gemst_gen_kind kind, int64_t n, int dim)
-{
-    gemst_pointset ps;
-    gridemst_error err;
-    REQUIRE(gemst_generate(kind, n, dim, 7, &ps, &err) == GRIDEMST_OK, "generate: %s", err.message);
-    dataset ds = {"", dim, ps.n, ps.dtype, ps.coords};
-    return ds;
-}
-
-static dataset doubles(int64_t n, int dim)
-{
-    dataset ds = {"", dim, n, GRIDEMST_FLOAT64, xcalloc((size_t)(n * dim), sizeof(double))};
-    return ds;
-}
-
-static void shuffle(double *c, int64_t n, int dim, uint64_t *seed)
-{
-    for (int64_t i = n; i > 1; i--) {
-        int64_t j = (int64_t)rng_below(seed, (uint64_t)i);
-        for (int d = 0; d < dim; d++) {
-            double t = c[(i - 1) * dim + d];
-            c[(i - 1) * dim + d] = c[j * dim + d];
-            c[j * dim + d] = t;
-        }
-    }
-}
-
-static dataset make_set(set_kind kind, int dim)
-{
-    static const int64_t sizes[] = {10000, 5000, 5000, 10000, 0, 5000, 5000, 5000};
-    const int64_t n = sizes[kind];
-    uint64_t seed = 11 + (uint64_t)kind * 3 + (uint64_t)dim;
-    dataset ds;
-    switch (kind) {
-    case SET_UNIFORM: ds = generated(GEMST_GEN_UNIFORM, n, dim); break;
-    case SET_NORMAL: ds = generated(GEMST_GEN_NORMAL, n, dim); break;
-    case SET_CLUSTERED: ds = generated(GEMST_GEN_CLUSTERED, n, dim); break;
-    case SET_BLOBS: ds = generated(GEMST_GEN_BLOBS, n, dim); break;
-    case SET_LATTICE: ds = generated(GEMST_GEN_LATTICE, dim == 2 ? 64 * 64 : 16 * 16 * 16, dim); break;
-    case SET_SHELL: {
-        ds = doubles(n, dim);
-        double *c = ds.coords;
-        for (int64_t i = 0; i < n; i++) {
-            double r = 1.0 + 1e-3 * rng_unit(&seed), t = 2 * PI * rng_unit(&seed), z = 2 * rng_unit(&seed) - 1;
-            double s = dim == 3 ? sqrt(1 - z * z) : 1.0;
-            c[i * dim] = r * s * cos(t);
-            c[i * dim + 1] = r * s * sin(t);
-            if (dim == 3)
-                c[i * dim + 2] = r * z;
-        }
-        break;
-    }
-    case SET_DUPLICATES: {
-        ds = doubles(n, dim);
-        double *c = ds.coords;
-        const int64_t base = n / 2, centre = 500;
-        for (int64_t i = 0; i < base; i++)
-            for (int d = 0; d < dim; d++)
-                c[i * dim + d] = (double)rng_below(&seed, 1024) / 1024.0; /* on dyadic planes, often */
-        for (int64_t i = base; i < n - centre; i++) {
-            const int64_t of = (int64_t)rng_below(&seed, (uint64_t)base);
-            memcpy(&c[i * dim], &c[of * dim], sizeof *c * (size_t)dim);
-        }
-        for (int64_t i = n - centre; i < n; i++)
-            for (int d = 0; d < dim; d++)
-                c[i * dim + d] = 0.5; /* where the first splits cross */
-        shuffle(c, n, dim, &seed);
-        break;
-    }
-    case SET_PLANES: {
-        ds = doubles(n, dim);
-        double *c = ds.coords;
-        for (int64_t i = 0; i < n; i++) {
-            for (int d = 0; d < dim; d++)
-                c[i * dim + d] = rng_unit(&seed);
-            c[i * dim + (i % 2)] = (double)rng_below(&seed, 9) / 8.0;
-        }
-        c[0] = c[1] = 0.0; /* the box is [0, 1]: the planes are dyadic in the working frame too */
-        c[dim] = c[dim + 1] = 1.0;
-        break;
-    }
-    default: ck_abort_msg("unknown set %d", (int)kind);
-    }
-    snprintf(ds.name, sizeof ds.name, "%s %dD", set_names[kind], dim);
-    return ds;
-}
 
 /* ----------------------------------------------------------------- solves */
 
@@ -199,7 +85,7 @@ START_TEST(test_same_tree)
 {
     const set_kind kind = (set_kind)(_i / 2);
     const int dim = 2 + _i % 2;
-    dataset ds = make_set(kind, dim);
+    dataset ds = make_set(kind, dim, 0);
     for (int prec = GRIDEMST_PRECISION_FLOAT; prec <= GRIDEMST_PRECISION_DOUBLE; prec++) {
         gridemst_result ref = GRIDEMST_RESULT_INIT;
         gridemst_options o = cpu_options(0, (gridemst_precision)prec);
@@ -223,7 +109,7 @@ END_TEST
  * give the same tree. */
 START_TEST(test_local_options)
 {
-    dataset ds = make_set(SET_BLOBS, 3);
+    dataset ds = make_set(SET_BLOBS, 3, 0);
     gridemst_result ref = GRIDEMST_RESULT_INIT;
     gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
     solve_ok(&ds, &o, &ref, ds.name);
@@ -251,13 +137,9 @@ START_TEST(test_tiny_sets)
     uint64_t seed = 3;
     for (int64_t n = 0; n <= 9; n++)
         for (int dim = 2; dim <= 3; dim++) {
-            dataset ds = doubles(n, dim);
-            double *c = ds.coords;
-            for (int64_t i = 0; i < n * dim; i++) /* a grid of 3 values: ties and duplicates */
-                c[i] = (double)rng_below(&seed, 3);
+            dataset ds = tiny_set(n, dim, &seed);
             gridemst_result ref = GRIDEMST_RESULT_INIT;
             gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
-            snprintf(ds.name, sizeof ds.name, "%lld points %dD", (long long)n, dim);
             solve_ok(&ds, &o, &ref, ds.name);
             for (int parts = 2; parts <= 10; parts++) {
                 char what[96];
@@ -328,7 +210,7 @@ static int log_progress(void *ctx, const char *phase, int iteration, int64_t com
 
 START_TEST(test_progress)
 {
-    dataset ds = make_set(SET_UNIFORM, 3);
+    dataset ds = make_set(SET_UNIFORM, 3, 0);
     progress_log l = {0, 0, 0, 0, 1, 0, 0, 0};
     gridemst_options o = cpu_options(4, GRIDEMST_PRECISION_FLOAT);
     o.progress = log_progress;
@@ -373,6 +255,51 @@ START_TEST(test_bad_options)
     o = cpu_options(2, GRIDEMST_PRECISION_FLOAT);
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INPUT);
     REQUIRE(strstr(err.message, "point 1 ") != NULL, "message: %s", err.message);
+}
+END_TEST
+
+/* options.n_devices and devices: checked before any device is looked
+ * for; a build without CUDA or NCCL, or a machine without GPUs, refuses
+ * several devices with a message that says why. */
+START_TEST(test_bad_devices)
+{
+    double xyz[6] = {0, 0, 1, 1, 2, 0};
+    gridemst_result r = GRIDEMST_RESULT_INIT;
+    gridemst_error err;
+    gridemst_options o;
+    int twice[2] = {1, 1}, negative[2] = {0, -2};
+    const struct {
+        gridemst_backend backend;
+        int n_devices;
+        const int *devices;
+        const char *message;
+    } bad[] = {
+        {GRIDEMST_BACKEND_AUTO, -2, NULL, "n_devices"},
+        {GRIDEMST_BACKEND_AUTO, 65, NULL, "n_devices"},
+        {GRIDEMST_BACKEND_CPU, 2, NULL, "cuda backend"},
+        {GRIDEMST_BACKEND_CPU, GRIDEMST_ALL_DEVICES, NULL, "cuda backend"},
+        {GRIDEMST_BACKEND_AUTO, 2, twice, "named twice"},
+        {GRIDEMST_BACKEND_CUDA, 2, negative, "devices[1]"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        gridemst_options_init(&o);
+        o.backend = bad[k].backend;
+        o.n_devices = bad[k].n_devices;
+        o.devices = bad[k].devices;
+        REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
+        REQUIRE(strstr(err.message, bad[k].message) != NULL, "case %zu: message: %s", k, err.message);
+    }
+    /* a valid request: refused only where this build or machine cannot serve it */
+    gridemst_options_init(&o);
+    o.n_devices = 2;
+    int rc = gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err);
+    if (gridemst_cuda_device_count() == 0) {
+        REQUIRE(rc == GRIDEMST_ERR_UNSUPPORTED || rc == GRIDEMST_ERR_NO_DEVICE, "2 devices without a GPU: %s",
+                gridemst_status_name(rc));
+        REQUIRE(strstr(err.message, rc == GRIDEMST_ERR_UNSUPPORTED ? "without CUDA" : "no usable CUDA device"),
+                "message: %s", err.message);
+    }
+    gridemst_result_free(&r);
 }
 END_TEST
 
@@ -480,6 +407,7 @@ static Suite *parts_suite(void)
     TCase *te = tcase_create("interface");
     tcase_add_test(te, test_progress);
     tcase_add_test(te, test_bad_options);
+    tcase_add_test(te, test_bad_devices);
     tcase_add_loop_test(te, test_region_distances, 0, 4);
     suite_add_tcase(s, te);
     return s;

@@ -25,6 +25,7 @@ typedef enum opt_id {
     OPT_PRECISION,
     OPT_THREADS,
     OPT_DEVICE,
+    OPT_DEVICES,
     OPT_OCCUPANCY,
     OPT_CROWDED,
     OPT_LATE_BVH,
@@ -94,6 +95,10 @@ static const opt_spec options[] = {
     {OPT_PRECISION, "precision", 0, "float|double", "distance arithmetic (default float)", ANY},
     {OPT_THREADS, "threads", 0, "N", "CPU threads (default 0: the OpenMP default)", ANY},
     {OPT_DEVICE, "device", 0, "N", "CUDA device number (default 0)", ANY},
+    {OPT_DEVICES, "devices", 0, "LIST|all",
+     "solve over several GPUs of this host: CUDA device numbers separated by commas (0,1,2,3), or all; one spatial "
+     "part per device, exchanged with NCCL (as --partitions): the same tree",
+     ANY},
     {OPT_OCCUPANCY, "occupancy", 0, "X", "target mean points per grid cell (default 0: the library's choice)", ANY},
     {OPT_CROWDED, "crowded", 0, "N",
      "grid cells of more than N points get a grid of their own (default 0: the library's choice)", ANY},
@@ -279,6 +284,37 @@ static int point_count_option(parser *p, const opt_spec *o, const char *value, i
     return 0;
 }
 
+/* --devices: "all", or distinct device numbers separated by commas. */
+static int devices_option(parser *p, const opt_spec *o, const char *value)
+{
+    cli_args *a = p->args;
+    if (strcmp(value, "all") == 0) {
+        a->opt.n_devices = GRIDEMST_ALL_DEVICES;
+        return 0;
+    }
+    int count = 0;
+    for (const char *at = value;; count++) {
+        const size_t len = strcspn(at, ",");
+        char one[24];
+        int64_t v;
+        if (count == CLI_MAX_DEVICES)
+            return fail(p, "--%s: more than %d devices in '%s'", o->name, CLI_MAX_DEVICES, value);
+        if (len == 0 || len >= sizeof one)
+            return fail(p, "--%s: expected device numbers separated by commas, or all, got '%s'", o->name, value);
+        memcpy(one, at, len);
+        one[len] = '\0';
+        if (parse_integer(one, 0, INT_MAX, &v) != 0)
+            return fail(p, "--%s: '%s' in '%s' is not a device number", o->name, one, value);
+        a->devices[count] = (int)v;
+        if (at[len] == '\0')
+            break;
+        at += len + 1;
+    }
+    a->opt.n_devices = count + 1;
+    a->opt.devices = a->devices;
+    return 0;
+}
+
 /* rc is what the name parser returned for value. */
 static int choice_option(parser *p, const opt_spec *o, const char *value, int rc)
 {
@@ -307,6 +343,7 @@ static int apply(parser *p, const opt_spec *o, const char *value)
     case OPT_PRECISION: return choice_option(p, o, value, gridemst_parse_precision(value, &a->opt.precision));
     case OPT_THREADS: return int_option(p, o, value, 0, INT_MAX, &a->opt.threads);
     case OPT_DEVICE: return int_option(p, o, value, 0, INT_MAX, &a->opt.device);
+    case OPT_DEVICES: return devices_option(p, o, value);
     case OPT_OCCUPANCY: return number_option(p, o, value, &a->opt.tuning.cell_occupancy);
     case OPT_CROWDED: return integer_option(p, o, value, 0, INT64_MAX, &a->opt.tuning.crowded_cell);
     case OPT_LATE_BVH:

@@ -10,6 +10,9 @@
 #include "tools/generate.h"
 #include "tools/io.h"
 
+/* The most devices --devices names (the library's limit). */
+#define CLI_MAX_DEVICES 64
+
 typedef struct cli_args {
     const char *input;       /* INPUT, or NULL with --generate */
     gemst_format format;     /* --format; AUTO: from INPUT's extension */
@@ -34,7 +37,9 @@ typedef struct cli_args {
     double fof_b;            /* --fof-b X: the same at X times the mean spacing; negative: not asked */
     double box;              /* --box L: the periodic box's side; 0: open space */
     const char *groups;      /* --groups: the friends-of-friends group catalogue; NULL: not written */
-    gridemst_options opt;    /* solver options (progress is set by main) */
+    gridemst_options opt;    /* solver options (progress is set by main; devices points into
+                                the devices below) */
+    int devices[CLI_MAX_DEVICES]; /* --devices LIST */
     int json;
     int verify;
     int repeat;              /* --repeat: timed solves after a warm-up; 0: one solve */

@@ -156,16 +156,22 @@ static double median(double *v, int m)
     return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
 }
 
-/* The phases of gridemst_times, for per-phase medians. */
+/* The phases of gridemst_times and of a partitioned solve's steps, for
+ * per-phase medians. */
 static const size_t phase_offsets[] = {
-    offsetof(gridemst_times, total),    offsetof(gridemst_times, upload),   offsetof(gridemst_times, grid),
-    offsetof(gridemst_times, findmin1), offsetof(gridemst_times, prepare),  offsetof(gridemst_times, findmin2),
-    offsetof(gridemst_times, merge),    offsetof(gridemst_times, edges),    offsetof(gridemst_times, download)};
+    offsetof(gridemst_stats, time_ms.total),    offsetof(gridemst_stats, time_ms.upload),
+    offsetof(gridemst_stats, time_ms.grid),     offsetof(gridemst_stats, time_ms.findmin1),
+    offsetof(gridemst_stats, time_ms.prepare),  offsetof(gridemst_stats, time_ms.findmin2),
+    offsetof(gridemst_stats, time_ms.merge),    offsetof(gridemst_stats, time_ms.edges),
+    offsetof(gridemst_stats, time_ms.download), offsetof(gridemst_stats, partitions.partition_ms),
+    offsetof(gridemst_stats, partitions.local_ms), offsetof(gridemst_stats, partitions.contract_ms),
+    offsetof(gridemst_stats, partitions.search_ms), offsetof(gridemst_stats, partitions.halo_ms),
+    offsetof(gridemst_stats, partitions.merge_ms)};
 #define N_PHASES (sizeof phase_offsets / sizeof phase_offsets[0])
 
-static double *phase(gridemst_times *t, size_t k)
+static double *phase(gridemst_stats *st, size_t k)
 {
-    return (double *)((char *)t + phase_offsets[k]);
+    return (double *)((char *)st + phase_offsets[k]);
 }
 
 /* One solve, or with --repeat R a warm-up and R timed solves whose
@@ -184,12 +190,12 @@ static int solve(job *j)
         gridemst_result_free(&j->res);
         rc = solve_once(j);
         for (size_t k = 0; rc == GRIDEMST_OK && k < N_PHASES; k++)
-            times[k * runs + r] = *phase(&j->res.stats.time_ms, k);
+            times[k * runs + r] = *phase(&j->res.stats, k);
         times[N_PHASES * runs + r] = cli_device_ms(&j->res.stats.time_ms);
     }
     if (rc == GRIDEMST_OK) {
         for (size_t k = 0; k < N_PHASES; k++)
-            *phase(&j->res.stats.time_ms, k) = median(times + k * runs, runs);
+            *phase(&j->res.stats, k) = median(times + k * runs, runs);
         double *dev = times + N_PHASES * runs;
         j->run.device_ms[0] = median(dev, runs); /* sorts dev */
         j->run.device_ms[1] = dev[0];

@@ -130,10 +130,10 @@ static int GEMST_FN(fit_grid)(cuda_ctx *c, double occupancy, int64_t crowded,
 {
     const gemst_problem *pb = c->pb;
     gemst_grid_plan plan;
-    gemst_grid_plan_make(&c->frame, pb->n, occupancy, &plan);
+    gemst_grid_plan_make(&c->box, pb->n, occupancy, &plan);
     gemst_grid *g = &c->g;
     memset(g, 0, sizeof *g);
-    GEMST_FN(gemst_grid_fit)(g, &c->frame, &plan, c->frame.lo, c->frame.hi);
+    GEMST_FN(gemst_grid_fit)(g, &c->frame, &plan, c->box_lo, c->box_hi);
     g->crowded = gemst_crowded_threshold(crowded);
     stats->cell_occupancy = c->occupancy = occupancy;
     stats->crowded_cell = g->crowded;
@@ -368,6 +368,29 @@ static int GEMST_FN(unique_points)(cuda_ctx *c, const T *coords, uint32_t *key, 
     return GRIDEMST_OK;
 }
 
+/* The working frame, the one of the points' bounding box (lo, hi) or a
+ * whole set's (pb->frame, as cpu_grid.inc takes it), and the box the grid
+ * covers: the frame's, or the points' own within the whole set's frame. */
+static int GEMST_FN(frame_and_box)(cuda_ctx *c, const double lo[3], const double hi[3], gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    if (pb->frame)
+        c->frame = *pb->frame;
+    else
+        GEMST_TRY(gemst_frame_make(pb->dim, lo, hi, GEMST_REAL_IS_DOUBLE, &c->frame, err));
+    c->box = c->frame;
+    for (int d = 0; d < 3; d++) {
+        c->box_lo[d] = c->box_hi[d] = 0.0;
+        if (d >= pb->dim)
+            continue;
+        c->box_lo[d] = pb->frame ? gemst_frame_working(&c->frame, lo[d], d) : c->frame.lo[d];
+        c->box_hi[d] = pb->frame ? gemst_frame_working(&c->frame, hi[d], d) : c->frame.hi[d];
+        if (pb->frame)
+            c->box.extent[d] = c->box_hi[d] - c->box_lo[d];
+    }
+    return GRIDEMST_OK;
+}
+
 /* The unique points in cell order with their cell table, or for the BVH
  * in Morton order with their codes (and no cells). */
 template <typename T>
@@ -376,7 +399,7 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
     const gemst_problem *pb = c->pb;
     double lo[3], hi[3];
     GEMST_TRY(GEMST_FN(bbox)<T>(c, coords, lo, hi, err));
-    GEMST_TRY(gemst_frame_make(pb->dim, lo, hi, GEMST_REAL_IS_DOUBLE, &c->frame, err));
+    GEMST_TRY(GEMST_FN(frame_and_box)(c, lo, hi, err));
     if (pb->opt.nns == GRIDEMST_NNS_AUTO) {
         GEMST_TRY(GEMST_FN(choose_index)<T>(c, coords, err));
         if (c->bvh)

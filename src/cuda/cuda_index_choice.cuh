@@ -51,7 +51,7 @@ static int GEMST_FN(choose_index)(cuda_ctx *c, const T *coords, gridemst_error *
     GEMST_CUB(c, cub::DeviceRadixSort::SortKeys(temp, temp_bytes, code, sorted, m, 0, GEMST_MORTON_BITS, c->s));
     GEMST_CUB(c, cub::DeviceSelect::Unique(temp, temp_bytes, sorted, code, CNT(c, sample_unique), m, c->s));
     int shift[2];
-    gemst_index_shifts(&c->frame, n, shift);
+    gemst_index_shifts(&c->box, n, shift); /* the grid's planned side: a part's own box in a partitioned solve */
     GEMST_CU(cudaMemsetAsync(CNT(c, sample_pairs), 0, sizeof c->host->sample_pairs, c->s));
     GEMST_FN(k_sample_pairs)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(code, CNT(c, sample_unique), shift[0],
                                                                          shift[1], c->cnt->sample_pairs);

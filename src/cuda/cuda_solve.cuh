@@ -62,7 +62,7 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     c->bvh = pb->opt.nns == GRIDEMST_NNS_BVH;
     c->prune = pb->opt.tuning.prune;
     stats->late_bvh_iteration = -1;
-    if (pb->opt.result == GRIDEMST_RESULT_HOST)
+    if (pb->opt.result == GRIDEMST_RESULT_HOST && !pb->raw_tree)
         gemst_host_tree_start(&c->host_tree, pb->n - 1, pb->opt.threads, pb->ctx);
     GEMST_DALLOC(&c->mem, c->cnt, 1, "counters");
     GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));

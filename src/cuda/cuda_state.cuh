@@ -40,6 +40,9 @@ typedef struct {
     GEMST_FN(counters) * host; /* last read (the context's pinned staging) */
     /* grid */
     gemst_frame frame;
+    gemst_frame box;           /* the frame with the extent of the box the grid covers ... */
+    double box_lo[3], box_hi[3]; /* ... from box_lo to box_hi (working units): the frame's, or a
+                                  partitioned solve's part's own box in the whole set's frame */
     gemst_grid g;              /* device arrays */
     uint32_t n, nu, n_dup, cells;
     double occupancy;          /* the main grid's planned points per cell */

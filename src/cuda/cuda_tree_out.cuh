@@ -229,8 +229,44 @@ static int GEMST_FN(emit_host_tree)(cuda_ctx *c, int bits, uint64_t *pair, const
     return GRIDEMST_OK;
 }
 
+/* A partitioned solve's part (pb->raw_tree): the sorted tree as the CPU
+ * backend gives it, lo, hi and the squared lengths in working units, in
+ * host memory (malloc), not finished. */
+static int GEMST_FN(emit_raw_tree)(cuda_ctx *c, int bits, const uint64_t *pair, const gemst_word1 *length,
+                                  gemst_tree *tree, gridemst_error *err)
+{
+    const uint32_t m = c->n - 1;
+    uint64_t *h_pair = (uint64_t *)malloc(sizeof *h_pair * m);
+    gemst_word1 *h_length = (gemst_word1 *)malloc(sizeof *h_length * m);
+    tree->lo = (uint32_t *)malloc(sizeof *tree->lo * m);
+    tree->hi = (uint32_t *)malloc(sizeof *tree->hi * m);
+    tree->d2 = (double *)malloc(sizeof *tree->d2 * m);
+    int rc = h_pair && h_length && tree->lo && tree->hi && tree->d2
+                 ? GRIDEMST_OK
+                 : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part's tree of %u edges", m);
+    cudaError_t e = cudaSuccess;
+    if (rc == GRIDEMST_OK) {
+        e = cudaMemcpyAsync(h_pair, pair, sizeof *h_pair * m, cudaMemcpyDeviceToHost, c->s);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(h_length, length, sizeof *h_length * m, cudaMemcpyDeviceToHost, c->s);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(c->s);
+        if (e != cudaSuccess)
+            rc = gemst_cuda_fail(err, e, "copying a part's tree to the host", __FILE__, __LINE__);
+    }
+    for (uint32_t k = 0; rc == GRIDEMST_OK && k < m; k++) {
+        tree->lo[k] = (uint32_t)(h_pair[k] >> bits);
+        tree->hi[k] = (uint32_t)(h_pair[k] & (((uint64_t)1 << bits) - 1));
+        tree->d2[k] = (double)gemst_edge_word1_value(h_length[k]);
+    }
+    free(h_pair);
+    free(h_length);
+    return rc; /* the arrays are the tree's either way: gemst_tree_free frees them */
+}
+
 /* Appends the duplicates' edges and puts the tree in the result's order and
- * form (the header comment); `sorted` is recorded once the device is done
+ * form (the header comment), or for a partitioned solve's part in the CPU
+ * backend's (emit_raw_tree); `sorted` is recorded once the device is done
  * with it, before a copy to the host. */
 static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree, gridemst_error *err)
 {
@@ -244,6 +280,13 @@ static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree
     uint64_t *pair;
     gemst_word1 *length;
     GEMST_TRY(GEMST_FN(sort_tree)(c, bits, &pair, &length, err));
+    if (c->pb->raw_tree) {
+        GEMST_CU(cudaEventRecord(sorted, c->s));
+        GEMST_TRY(GEMST_FN(emit_raw_tree)(c, bits, pair, length, tree, err));
+        tree->n_edges = m;
+        tree->scale = c->frame.scale;
+        return GRIDEMST_OK;
+    }
     if (c->pb->opt.result == GRIDEMST_RESULT_DEVICE) {
         GEMST_TRY(GEMST_FN(emit_device_tree)(c, bits, pair, length, tree, err));
         GEMST_CU(cudaEventRecord(sorted, c->s));

@@ -1,6 +1,8 @@
-/* The exchanges of a partitioned solve between the virtual parts of one
- * process: copies, and the count of bytes that change part. */
+/* The exchanges of a partitioned solve: copies between the virtual parts
+ * of one process, or NCCL's transfers between devices (devices.h), and the
+ * count of bytes that change part. */
 #include "parts/exchange.h"
+#include "parts/devices.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +27,27 @@ int gemst_xchg_allgather(gemst_xchg *x, const void *const *send, const int64_t *
                           (long long)n);
     size_t at = 0;
     for (int p = 0; p < P; p++) {
-        if (count[p] > 0)
+        if (count[p] > 0 && !x->devices)
             memcpy(buf + at, send[p], size * (size_t)count[p]);
         at += size * (size_t)count[p];
         x->bytes += (int64_t)size * count[p] * (P - 1); /* to each other part */
     }
+    int rc = x->devices ? gemst_devices_allgather(x->devices, send, count, size, buf, err) : GRIDEMST_OK;
+    if (rc != GRIDEMST_OK) {
+        free(buf);
+        return rc;
+    }
     *out = buf;
     return GRIDEMST_OK;
+}
+
+/* Frees the receive buffers of parts 0 .. p - 1. */
+static void free_received(void **recv, int p)
+{
+    for (int q = 0; q < p; q++) {
+        free(recv[q]);
+        recv[q] = NULL;
+    }
 }
 
 int gemst_xchg_alltoall(gemst_xchg *x, const void *const *send, const int64_t *count, size_t size, void **recv,
@@ -50,10 +66,7 @@ int gemst_xchg_alltoall(gemst_xchg *x, const void *const *send, const int64_t *c
             continue;
         char *buf = malloc(size * (size_t)recv_count[p]);
         if (!buf) {
-            for (int q = 0; q < p; q++) {
-                free(recv[q]);
-                recv[q] = NULL;
-            }
+            free_received(recv, p);
             return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY,
                               "out of host memory receiving %lld records from other parts", (long long)recv_count[p]);
         }
@@ -63,7 +76,7 @@ int gemst_xchg_alltoall(gemst_xchg *x, const void *const *send, const int64_t *c
             size_t before = 0; /* sender s's records for parts before p */
             for (int q = 0; q < p; q++)
                 before += (size_t)row[q];
-            if (row[p] > 0)
+            if (row[p] > 0 && !x->devices)
                 memcpy(buf + at, (const char *)send[s] + size * before, size * (size_t)row[p]);
             at += size * (size_t)row[p];
             if (s != p)
@@ -71,5 +84,8 @@ int gemst_xchg_alltoall(gemst_xchg *x, const void *const *send, const int64_t *c
         }
         recv[p] = buf;
     }
-    return GRIDEMST_OK;
+    int rc = x->devices ? gemst_devices_alltoall(x->devices, send, count, size, recv, err) : GRIDEMST_OK;
+    if (rc != GRIDEMST_OK)
+        free_received(recv, P);
+    return rc;
 }

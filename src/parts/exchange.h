@@ -2,20 +2,20 @@
  * The exchanges between the parts of a partitioned solve.  Every step of
  * the solve is a function of one part's data and of what the exchanges
  * brought it; these are the only places where data crosses from part to
- * part, and they move records of a fixed size.  In one process (the CPU's
- * virtual parts) they copy between the parts' buffers; a version with one
- * part per GPU puts the matching NCCL calls in their place:
+ * part, and they move records of a fixed size.  With the CPU's virtual
+ * parts they copy between the parts' buffers; with one part per GPU
+ * (devices.h) they run over NCCL, the counts first:
  *
- *   gemst_xchg_allgather   every part's records to every part: ncclAllGather
- *                          of the counts, then of the records padded to the
- *                          largest count (or one ncclBroadcast per part)
- *   gemst_xchg_alltoall    each part's records for each other part:
- *                          ncclSend/ncclRecv pairs in one group, after an
- *                          all-to-all of the counts
+ *   gemst_xchg_allgather   every part's records to every part: an
+ *                          ncclAllGather of the counts, then ncclSend/ncclRecv
+ *                          pairs in one group
+ *   gemst_xchg_alltoall    each part's records for each other part: an
+ *                          ncclAllGather of the counts' rows, then
+ *                          ncclSend/ncclRecv pairs in one group
  *
- * In one process an all-gather's result is a single buffer that every part
- * reads.  The exchange counts the bytes that change part, so that the
- * statistics say what a distributed run would move.
+ * One process holds every part's host data, so an all-gather's result is a
+ * single buffer that every part reads.  The exchange counts the bytes that
+ * change part, so that the statistics say what a distributed run moves.
  */
 #ifndef GEMST_PARTS_EXCHANGE_H
 #define GEMST_PARTS_EXCHANGE_H
@@ -25,8 +25,11 @@
 
 #include "gridemst.h"
 
+typedef struct gemst_devices gemst_devices;
+
 typedef struct gemst_xchg {
     int parts;
+    gemst_devices *devices; /* one part per device (devices.h); NULL: virtual parts */
     int64_t bytes;      /* bytes that changed part, all exchanges so far */
     int64_t exchanges;  /* exchanges so far */
 } gemst_xchg;

@@ -1,15 +1,22 @@
 /*
- * Step 3 of a partitioned solve: a part's own tree, by the CPU solver.  The
- * solver works in the whole set's frame (gemst_problem.frame), so that it
- * computes every distance as a single solve over all the points does, and
- * the part's points are numbered in the order of their ids, so that its
- * ties between equal lengths fall as the whole set's do.  The tree is then
- * the minimum spanning tree of the part's points under the whole set's edge
+ * Step 3 of a partitioned solve: each part's own tree, by the CPU solver
+ * (the virtual parts, in turn) or by the CUDA solver on the part's device
+ * (devices.h: every part at once, one host thread per device).  The solver
+ * works in the whole set's frame (gemst_problem.frame), so that it computes
+ * every distance as a single solve over all the points does, and the
+ * part's points are numbered in the order of their ids, so that its ties
+ * between equal lengths fall as the whole set's do.  The tree is then the
+ * minimum spanning tree of the part's points under the whole set's edge
  * order.
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
+#include "config.h"
+#include "parts/devices.h"
 #include "parts/parts.h"
 
 static int cmp_edge(const void *a, const void *b)
@@ -42,6 +49,9 @@ static void add_stats(gridemst_stats *sum, const gridemst_stats *st, int64_t n)
         sum->cell_occupancy = st->cell_occupancy;
         sum->crowded_cell = st->crowded_cell;
     }
+    if (st->peak_device_bytes > sum->peak_device_bytes)
+        sum->peak_device_bytes = st->peak_device_bytes;
+    sum->device_bytes_reserved += st->device_bytes_reserved;
     if (st->late_bvh_iteration > sum->late_bvh_iteration)
         sum->late_bvh_iteration = st->late_bvh_iteration;
     sum->threads = st->threads > sum->threads ? st->threads : sum->threads;
@@ -52,6 +62,8 @@ static void add_stats(gridemst_stats *sum, const gridemst_stats *st, int64_t n)
     sum->nested_cells += st->nested_cells;
     sum->block_points += st->block_points;
     sum->fallback_searches += st->fallback_searches;
+    sum->time_ms.upload += st->time_ms.upload;
+    sum->time_ms.download += st->time_ms.download;
     sum->time_ms.grid += st->time_ms.grid;
     sum->time_ms.findmin1 += st->time_ms.findmin1;
     sum->time_ms.prepare += st->time_ms.prepare;
@@ -60,22 +72,43 @@ static void add_stats(gridemst_stats *sum, const gridemst_stats *st, int64_t n)
     sum->time_ms.edges += st->time_ms.edges;
 }
 
-int gemst_part_local_tree(const gemst_parts_ctx *c, gemst_part *part, gridemst_stats *sum, gridemst_error *err)
+/* The solver on one part's points (at least 2): the CPU backend's, or
+ * the CUDA backend's on the part's device. */
+static int solve_part(const gemst_parts_ctx *c, int p, const gemst_part *part, gemst_tree *tree,
+                      gridemst_stats *st, gridemst_error *err)
 {
-    if (part->n < 2) {
-        sum->n_unique += part->n;
-        return GRIDEMST_OK;
-    }
     gemst_problem lp = *c->pb;
     lp.coords = part->coords;
     lp.n = part->n;
     lp.frame = &c->frame;
     lp.opt.progress = NULL; /* the partitioned solve reports its own phases */
+    if (!c->xchg.devices)
+        return gemst_cpu_solve(&lp, tree, st, err);
+#ifdef GRIDEMST_HAVE_CUDA
+    lp.ctx = gemst_devices_context(c->xchg.devices, p);
+    lp.opt.device = lp.ctx->device;
+    lp.opt.n_devices = 0;
+    lp.opt.devices = NULL;
+    lp.raw_tree = 1;
+    return gemst_cuda_solve(&lp, tree, st, err);
+#else
+    (void)p;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "a part on a device in a build without CUDA");
+#endif
+}
+
+/* Part p's tree, and its solver's statistics into *st. */
+static int part_tree(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_stats *st, gridemst_error *err)
+{
+    memset(st, 0, sizeof *st);
+    if (part->n < 2) {
+        st->n_unique = part->n;
+        st->late_bvh_iteration = -1;
+        return GRIDEMST_OK;
+    }
     gemst_tree tree;
-    gridemst_stats st;
     memset(&tree, 0, sizeof tree);
-    memset(&st, 0, sizeof st);
-    int rc = gemst_cpu_solve(&lp, &tree, &st, err);
+    int rc = solve_part(c, p, part, &tree, st, err);
     if (rc == GRIDEMST_OK) {
         part->n_tree = tree.n_edges;
         part->tree = malloc(sizeof *part->tree * (size_t)(tree.n_edges > 0 ? tree.n_edges : 1));
@@ -87,8 +120,57 @@ int gemst_part_local_tree(const gemst_parts_ctx *c, gemst_part *part, gridemst_s
         for (int64_t k = 0; k < tree.n_edges; k++)
             part->tree[k] = (gemst_parts_edge){tree.d2[k], tree.lo[k], tree.hi[k]};
         order_ties(part->tree, part->n_tree);
-        add_stats(sum, &st, part->n);
     }
     gemst_tree_free(&tree);
     return rc;
+}
+
+/* The parts on devices, all at once: one host thread per device (each
+ * solve holds its device's context, which allows one solve at a time). */
+static void device_trees(const gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st, int *rc,
+                         gridemst_error *errs)
+{
+    const int P = c->parts;
+#pragma omp parallel num_threads(P)
+    {
+        int first = 0, step = 1;
+#ifdef _OPENMP
+        first = omp_get_thread_num();
+        step = omp_get_num_threads();
+#endif
+        for (int p = first; p < P; p += step)
+            rc[p] = part_tree(c, p, &parts[p], &st[p], &errs[p]);
+    }
+}
+
+int gemst_parts_local_trees(const gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *sum, gridemst_error *err)
+{
+    const int P = c->parts;
+    gridemst_stats *st = calloc((size_t)P, sizeof *st);
+    gridemst_error *errs = calloc((size_t)P, sizeof *errs);
+    int rc[GEMST_MAX_PARTS];
+    if (!st || !errs) {
+        free(st);
+        free(errs);
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    }
+    if (c->xchg.devices)
+        device_trees(c, parts, st, rc, errs);
+    int status = GRIDEMST_OK;
+    for (int p = 0; p < P && status == GRIDEMST_OK; p++) {
+        /* on the CPU each part in turn, which the progress callback may stop */
+        if (!c->xchg.devices)
+            rc[p] = part_tree(c, p, &parts[p], &st[p], &errs[p]);
+        if (rc[p] != GRIDEMST_OK) {
+            if (err)
+                *err = errs[p];
+            status = rc[p];
+            break;
+        }
+        add_stats(sum, &st[p], parts[p].n);
+        status = gemst_progress(&c->pb->opt, "local tree", p + 1, parts[p].n, err);
+    }
+    free(st);
+    free(errs);
+    return status;
 }

@@ -4,7 +4,9 @@
  * its own, and Boruvka over the components those trees leave at the parts'
  * boundaries finds the edges that cross.  On the CPU the parts are virtual:
  * one process runs every part's steps in turn, and exchange.h stands for
- * the communication between them.
+ * the communication between them.  With one part per GPU (devices.h) the
+ * local trees run on the devices, all at once, and the exchanges over
+ * NCCL; the other steps run on the host.
  *
  * The steps, each a function of one part and of what an exchange gave it:
  *
@@ -12,8 +14,8 @@
  *                  whole set's working frame (partition.c)
  *   2. partition   a sample sort of the points on Morton keys into P key
  *                  ranges, the parts (partition.c)
- *   3. local tree  the CPU solver on each part, in the whole set's frame
- *                  (local_tree.c)
+ *   3. local tree  the CPU solver on each part, or the CUDA solver on each
+ *                  part's device, in the whole set's frame (local_tree.c)
  *   4. contraction each local tree's edges that no crossing edge can
  *                  undercut join its points into safe components
  *                  (contract.c)
@@ -140,8 +142,9 @@ void gemst_part_free(gemst_part *part);
 int gemst_parts_frame(gemst_parts_ctx *c, gridemst_error *err);
 int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_error *err);
 
-/* Step 3 for one part; adds the solver's statistics to *sum. */
-int gemst_part_local_tree(const gemst_parts_ctx *c, gemst_part *part, gridemst_stats *sum, gridemst_error *err);
+/* Step 3 for every part, each reported to the progress callback; adds
+ * the solvers' statistics to *sum. */
+int gemst_parts_local_trees(const gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *sum, gridemst_error *err);
 
 /* Step 4 for one part (p), then the numbering of the safe components
  * across parts. */

@@ -6,6 +6,7 @@
 #include <omp.h>
 #endif
 
+#include "parts/devices.h"
 #include "parts/halo.h"
 #include "cpu/radix_sort.h"
 
@@ -81,11 +82,7 @@ static int local_steps(gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st
     gridemst_partition_stats *ps = &st->partitions;
     int rc = GRIDEMST_OK;
     double t0 = gemst_now_ms();
-    for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++) {
-        rc = gemst_part_local_tree(c, &parts[p], st, err);
-        if (rc == GRIDEMST_OK)
-            rc = gemst_progress(&c->pb->opt, "local tree", p + 1, parts[p].n, err);
-    }
+    rc = gemst_parts_local_trees(c, parts, st, err);
     ps->local_ms = gemst_now_ms() - t0;
     t0 = gemst_now_ms();
     for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++)
@@ -123,9 +120,16 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     gemst_part *parts = calloc((size_t)c.parts, sizeof *parts);
     if (!parts)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    int rc = GRIDEMST_OK;
+    if (pb->opt.n_devices > 1) {
+        rc = gemst_devices_open(pb->opt.devices, pb->opt.n_devices, &c.xchg.devices, err);
+        if (rc == GRIDEMST_OK)
+            gemst_devices_name(c.xchg.devices, st->device_name, sizeof st->device_name);
+    }
 
     double t0 = gemst_now_ms();
-    int rc = gemst_parts_frame(&c, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_parts_frame(&c, err);
     if (rc == GRIDEMST_OK)
         rc = gemst_parts_split(&c, parts, err);
     ps->partition_ms = gemst_now_ms() - t0;
@@ -152,6 +156,7 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
         ps->merge_ms += gemst_now_ms() - t0;
     }
     ps->exchanged_bytes = c.xchg.bytes;
+    gemst_devices_close(c.xchg.devices);
     free(boundary);
     for (int p = 0; p < c.parts; p++)
         gemst_part_free(&parts[p]);

@@ -1,0 +1,341 @@
+/* The devices of a partitioned solve over several GPUs, and its exchanges
+ * over NCCL (parts/devices.h). */
+#include <cuda_runtime.h>
+#include <nccl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "context.h"
+#include "parts/devices.h"
+#include "cuda/cuda_common.cuh"
+
+/* Exchange buffers a device keeps from one exchange to the next, up to
+ * this size; larger ones (the partition's points) go back at once, so that
+ * the parts' solves have the memory. */
+#define GEMST_KEEP_BUFFER ((size_t)64 << 20)
+
+struct gemst_devices {
+    int count;
+    int *ordinal;
+    gridemst_context **ctx;
+    ncclComm_t *comm;        /* NULL until ncclCommInitAll made them all */
+    int broken;              /* an NCCL call failed: the communicators are aborted, not destroyed */
+    void **buf;              /* each device's exchange buffer ... */
+    size_t *cap;             /* ... of this many bytes */
+};
+
+static int nccl_fail(gemst_devices *d, gridemst_error *err, ncclResult_t r, const char *call)
+{
+    d->broken = 1;
+    return gemst_fail(err, GRIDEMST_ERR_CUDA, "NCCL error in %s: %s", call, ncclGetErrorString(r));
+}
+
+/* Returns from the enclosing function (with d and err) when an NCCL call
+ * fails. */
+#define GEMST_NCCL(call)                                                                                          \
+    do {                                                                                                          \
+        ncclResult_t gemst_r_ = (call);                                                                           \
+        if (gemst_r_ != ncclSuccess)                                                                              \
+            return nccl_fail(d, err, gemst_r_, #call);                                                           \
+    } while (0)
+
+static cudaStream_t stream_of(const gemst_devices *d, int p)
+{
+    return (cudaStream_t)d->ctx[p]->stream;
+}
+
+extern "C" gridemst_context *gemst_devices_context(const gemst_devices *d, int p)
+{
+    return d->ctx[p];
+}
+
+extern "C" void gemst_devices_name(const gemst_devices *d, char *name, size_t size)
+{
+    int alike = 1;
+    for (int p = 1; p < d->count; p++)
+        alike &= strcmp(d->ctx[p]->device_name, d->ctx[0]->device_name) == 0;
+    if (alike) {
+        snprintf(name, size, "%d x %s", d->count, d->ctx[0]->device_name);
+        return;
+    }
+    size_t at = 0;
+    for (int p = 0; p < d->count && at < size; p++)
+        at += (size_t)snprintf(name + at, size - at, "%s%s", p ? ", " : "", d->ctx[p]->device_name);
+}
+
+extern "C" void gemst_devices_close(gemst_devices *d)
+{
+    if (!d)
+        return;
+    int previous = 0;
+    cudaGetDevice(&previous);
+    for (int p = 0; d->comm && p < d->count; p++)
+        if (d->comm[p])
+            d->broken ? ncclCommAbort(d->comm[p]) : ncclCommDestroy(d->comm[p]);
+    for (int p = 0; d->ctx && p < d->count; p++) {
+        if (d->buf && d->buf[p] && cudaSetDevice(d->ordinal[p]) == cudaSuccess)
+            cudaFree(d->buf[p]);
+        if (d->ctx[p])
+            gemst_context_release(d->ctx[p]);
+    }
+    (void)cudaGetLastError(); /* teardown: nothing to report to */
+    cudaSetDevice(previous);
+    free(d->ordinal);
+    free(d->ctx);
+    free(d->comm);
+    free(d->buf);
+    free(d->cap);
+    free(d);
+}
+
+/* NCCL's NVLink multicast (NVLS) stays off: setenv before the first
+ * communicator, unless the caller chose otherwise. */
+static void nvls_off(void)
+{
+    setenv("NCCL_NVLS_ENABLE", "0", 0);
+}
+
+extern "C" int gemst_devices_open(const int *ordinal, int count, gemst_devices **out, gridemst_error *err)
+{
+    *out = NULL;
+    gemst_devices *d = (gemst_devices *)calloc(1, sizeof *d);
+    if (!d)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    d->count = count;
+    d->ordinal = (int *)calloc((size_t)count, sizeof *d->ordinal);
+    d->ctx = (gridemst_context **)calloc((size_t)count, sizeof *d->ctx);
+    d->buf = (void **)calloc((size_t)count, sizeof *d->buf);
+    d->cap = (size_t *)calloc((size_t)count, sizeof *d->cap);
+    ncclComm_t *comm = (ncclComm_t *)calloc((size_t)count, sizeof *comm);
+    int rc = d->ordinal && d->ctx && d->buf && d->cap && comm ? GRIDEMST_OK
+                                                               : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY,
+                                                                            "out of host memory");
+    for (int p = 0; rc == GRIDEMST_OK && p < count; p++) {
+        d->ordinal[p] = ordinal[p];
+        gridemst_options o;
+        gridemst_options_init(&o);
+        o.device = ordinal[p];
+        rc = gemst_context_for_solve(&o, &d->ctx[p], err);
+    }
+    if (rc == GRIDEMST_OK) {
+        nvls_off();
+        int previous = 0;
+        cudaGetDevice(&previous);
+        ncclResult_t r = ncclCommInitAll(comm, count, d->ordinal);
+        cudaSetDevice(previous);
+        if (r == ncclSuccess)
+            d->comm = comm;
+        else
+            rc = gemst_fail(err, GRIDEMST_ERR_CUDA, "NCCL could not join %d devices (ncclCommInitAll): %s", count,
+                            ncclGetErrorString(r));
+    }
+    if (!d->comm)
+        free(comm);
+    if (rc != GRIDEMST_OK) {
+        gemst_devices_close(d);
+        return rc;
+    }
+    *out = d;
+    return GRIDEMST_OK;
+}
+
+/* Device p's exchange buffer of at least `bytes` (the current device is
+ * p's). */
+static int buffer(gemst_devices *d, int p, size_t bytes, char **out, gridemst_error *err)
+{
+    if (bytes > d->cap[p]) {
+        if (d->buf[p])
+            GEMST_CU(cudaFree(d->buf[p]));
+        d->buf[p] = NULL;
+        d->cap[p] = 0;
+        GEMST_CU(cudaMalloc(&d->buf[p], bytes));
+        d->cap[p] = bytes;
+    }
+    *out = (char *)d->buf[p];
+    return GRIDEMST_OK;
+}
+
+/* After an exchange: a buffer too large to keep goes back. */
+static int trim(gemst_devices *d, int p, gridemst_error *err)
+{
+    if (d->cap[p] <= GEMST_KEEP_BUFFER)
+        return GRIDEMST_OK;
+    GEMST_CU(cudaSetDevice(d->ordinal[p]));
+    GEMST_CU(cudaFree(d->buf[p]));
+    d->buf[p] = NULL;
+    d->cap[p] = 0;
+    return GRIDEMST_OK;
+}
+
+/* Waits for every device's stream, watching NCCL's own errors meanwhile,
+ * so that a failed transfer ends the wait instead of leaving it hanging. */
+static int wait_all(gemst_devices *d, gridemst_error *err)
+{
+    for (int p = 0; p < d->count; p++) {
+        GEMST_CU(cudaSetDevice(d->ordinal[p]));
+        for (;;) {
+            cudaError_t e = cudaStreamQuery(stream_of(d, p));
+            if (e == cudaSuccess)
+                break;
+            if (e != cudaErrorNotReady)
+                GEMST_CU(e);
+            ncclResult_t async = ncclSuccess;
+            GEMST_NCCL(ncclCommGetAsyncError(d->comm[p], &async));
+            if (async != ncclSuccess && async != ncclInProgress)
+                return nccl_fail(d, err, async, "a transfer between devices");
+            const struct timespec pause = {0, 20000};
+            nanosleep(&pause, NULL);
+        }
+    }
+    return GRIDEMST_OK;
+}
+
+/* Restores the caller's current device when the exchange returns. */
+struct device_restore {
+    int previous, ok;
+    device_restore() { ok = cudaGetDevice(&previous) == cudaSuccess; }
+    ~device_restore()
+    {
+        if (ok)
+            cudaSetDevice(previous);
+    }
+};
+
+/* Counts first: row p (`width` counts, part p's) to every device by an
+ * in-place ncclAllGather; each device's copy of all P rows must be the
+ * host's `all`. */
+static int send_counts(gemst_devices *d, const int64_t *all, int width, gridemst_error *err)
+{
+    const int P = d->count;
+    const size_t row = sizeof *all * (size_t)width;
+    char *at[GEMST_MAX_DEVICES];
+    for (int p = 0; p < P; p++) {
+        GEMST_CU(cudaSetDevice(d->ordinal[p]));
+        GEMST_TRY(buffer(d, p, row * P, &at[p], err));
+        GEMST_CU(cudaMemcpyAsync(at[p] + row * p, all + (size_t)width * p, row, cudaMemcpyHostToDevice,
+                                 stream_of(d, p)));
+    }
+    GEMST_NCCL(ncclGroupStart());
+    ncclResult_t r = ncclSuccess;
+    for (int p = 0; p < P && r == ncclSuccess; p++)
+        r = ncclAllGather(at[p] + row * p, at[p], (size_t)width, ncclInt64, d->comm[p], stream_of(d, p));
+    ncclResult_t end = ncclGroupEnd();
+    GEMST_NCCL(r);
+    GEMST_NCCL(end);
+    GEMST_TRY(wait_all(d, err));
+    int64_t *got = (int64_t *)malloc(row * P);
+    if (!got)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    int rc = GRIDEMST_OK;
+    for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
+        cudaError_t e = cudaSetDevice(d->ordinal[p]);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(got, at[p], row * P, cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess)
+            rc = gemst_cuda_fail(err, e, "reading the exchanged counts", __FILE__, __LINE__);
+        else if (memcmp(got, all, row * P) != 0)
+            rc = gemst_fail(err, GRIDEMST_ERR_INTERNAL, "NCCL gave CUDA device %d other counts than the parts sent",
+                            d->ordinal[p]);
+    }
+    free(got);
+    return rc;
+}
+
+/* Where part s's records for part p start in its send buffer: after those
+ * for the parts before p, or (an all-gather) at 0, the same records going
+ * to every part. */
+static size_t send_offset(const int64_t *count, int P, size_t size, int gather, int s, int p)
+{
+    size_t at = 0;
+    for (int q = 0; !gather && q < p; q++)
+        at += size * (size_t)count[(size_t)s * P + q];
+    return at;
+}
+
+/* Where part s's records land in part p's receive buffer: after those from
+ * the parts before s. */
+static size_t recv_offset(const int64_t *count, int P, size_t size, int s, int p)
+{
+    size_t at = 0;
+    for (int q = 0; q < s; q++)
+        at += size * (size_t)count[(size_t)q * P + p];
+    return at;
+}
+
+/* The records, after their counts: part s's for part p, `size` bytes each,
+ * count[s * P + p] of them at send[s] + send_offset, land on device p
+ * after those from the parts before s, and come back into recv[p] (room
+ * for them all; NULL: not wanted). */
+static int exchange(gemst_devices *d, const void *const *send, const int64_t *count, size_t size, int gather,
+                    void *const *recv, gridemst_error *err)
+{
+    const int P = d->count;
+    char *sendbuf[GEMST_MAX_DEVICES], *recvbuf[GEMST_MAX_DEVICES];
+    size_t in_bytes[GEMST_MAX_DEVICES];
+    for (int p = 0; p < P; p++) {
+        size_t out_bytes = gather ? size * (size_t)count[(size_t)p * P] : send_offset(count, P, size, 0, p, P);
+        in_bytes[p] = recv_offset(count, P, size, P, p);
+        GEMST_CU(cudaSetDevice(d->ordinal[p]));
+        GEMST_TRY(buffer(d, p, out_bytes + in_bytes[p] + 1, &sendbuf[p], err));
+        recvbuf[p] = sendbuf[p] + out_bytes;
+        if (out_bytes)
+            GEMST_CU(cudaMemcpyAsync(sendbuf[p], send[p], out_bytes, cudaMemcpyHostToDevice, stream_of(d, p)));
+        /* a part's records for itself stay on its device */
+        const size_t own = size * (size_t)count[(size_t)p * P + p];
+        if (own)
+            GEMST_CU(cudaMemcpyAsync(recvbuf[p] + recv_offset(count, P, size, p, p),
+                                     sendbuf[p] + send_offset(count, P, size, gather, p, p), own,
+                                     cudaMemcpyDeviceToDevice, stream_of(d, p)));
+    }
+    GEMST_NCCL(ncclGroupStart());
+    ncclResult_t r = ncclSuccess;
+    for (int s = 0; s < P && r == ncclSuccess; s++)
+        for (int p = 0; p < P && r == ncclSuccess; p++) {
+            const size_t out = size * (size_t)count[(size_t)s * P + p], in = size * (size_t)count[(size_t)p * P + s];
+            if (p != s && out)
+                r = ncclSend(sendbuf[s] + send_offset(count, P, size, gather, s, p), out, ncclInt8, p, d->comm[s],
+                             stream_of(d, s));
+            if (r == ncclSuccess && p != s && in)
+                r = ncclRecv(recvbuf[s] + recv_offset(count, P, size, p, s), in, ncclInt8, p, d->comm[s],
+                             stream_of(d, s));
+        }
+    ncclResult_t end = ncclGroupEnd();
+    GEMST_NCCL(r);
+    GEMST_NCCL(end);
+    GEMST_TRY(wait_all(d, err));
+    for (int p = 0; p < P; p++) {
+        GEMST_CU(cudaSetDevice(d->ordinal[p]));
+        if (recv[p] && in_bytes[p])
+            GEMST_CU(cudaMemcpy(recv[p], recvbuf[p], in_bytes[p], cudaMemcpyDeviceToHost));
+        GEMST_TRY(trim(d, p, err));
+    }
+    return GRIDEMST_OK;
+}
+
+extern "C" int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int64_t *count, size_t size,
+                                      void *const *recv, gridemst_error *err)
+{
+    device_restore keep;
+    GEMST_TRY(send_counts(d, count, d->count, err));
+    return exchange(d, send, count, size, 0, recv, err);
+}
+
+/* An all-gather is the exchange in which each part sends its records to
+ * every part: every device then holds them all, and device 0's come back. */
+extern "C" int gemst_devices_allgather(gemst_devices *d, const void *const *send, const int64_t *count, size_t size,
+                                       void *out, gridemst_error *err)
+{
+    device_restore keep;
+    const int P = d->count;
+    GEMST_TRY(send_counts(d, count, 1, err));
+    int64_t matrix[GEMST_MAX_DEVICES * GEMST_MAX_DEVICES];
+    void *recv[GEMST_MAX_DEVICES];
+    for (int s = 0; s < P; s++) {
+        recv[s] = s == 0 ? out : NULL;
+        for (int p = 0; p < P; p++)
+            matrix[(size_t)s * P + p] = count[s];
+    }
+    return exchange(d, send, matrix, size, 1, recv, err);
+}

@@ -1,0 +1,82 @@
+/*
+ * A partitioned solve over the GPUs of this host (options.n_devices): part
+ * p on device ordinal[p], with a solve context of its own (context.h), and
+ * one NCCL communicator per device.  One process drives every device and
+ * makes the communicators for all of them at once (ncclCommInitAll): it
+ * already holds every part's data in host memory, and needs no launcher
+ * (mpirun) nor a rendezvous between processes.
+ *
+ * The exchanges between the parts (exchange.h) then run over NCCL: each
+ * part's records go to its device, the devices send them to each other in
+ * one group of ncclSend/ncclRecv pairs, after the counts (as in a run of one
+ * process per device, where a part knows only its own counts; here the
+ * host knows them all, and checks what NCCL delivered), and the received
+ * records come back to host memory.  Every NCCL and CUDA failure becomes
+ * GRIDEMST_ERR_CUDA (GRIDEMST_ERR_DEVICE_MEMORY when memory runs out) with
+ * a message; an error NCCL reports while a transfer runs ends the wait for
+ * it.
+ *
+ * In a build without NCCL, gemst_devices_open fails with
+ * GRIDEMST_ERR_UNSUPPORTED (no_nccl.c).
+ */
+#ifndef GEMST_PARTS_DEVICES_H
+#define GEMST_PARTS_DEVICES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gemst_devices gemst_devices;
+
+/* The most devices a solve runs on: one part each (GEMST_MAX_PARTS). */
+#define GEMST_MAX_DEVICES 64
+
+/* options.devices and options.n_devices in a checked solve's options:
+ * GRIDEMST_OK, or GRIDEMST_ERR_INVALID_ARGUMENT naming the first bad one. */
+int gemst_check_devices(const gridemst_options *o, gridemst_error *err);
+
+/* The devices of pb's solve, once the options are checked: n_devices
+ * resolved to a count (GRIDEMST_ALL_DEVICES: every device present) and the
+ * ordinals into ordinal[] (room for 64), which pb->opt.devices then points
+ * to.  One device becomes the plain solve on it (options.device, n_devices
+ * 0); two or more the partitioned solve on the CUDA backend with a part per
+ * device (options.partitions).  Fails naming a device not present, a build
+ * without CUDA or NCCL, or an option a solve over several devices does not
+ * take. */
+int gemst_resolve_devices(gemst_problem *pb, int *ordinal, gridemst_error *err);
+
+/* Contexts and NCCL communicators for `count` devices (count >= 2). */
+int gemst_devices_open(const int *ordinal, int count, gemst_devices **out, gridemst_error *err);
+
+/* Frees what gemst_devices_open made (NULL: nothing). */
+void gemst_devices_close(gemst_devices *d);
+
+/* Part p's context. */
+gridemst_context *gemst_devices_context(const gemst_devices *d, int p);
+
+/* The name of the devices for the statistics: "2 x NAME" when alike. */
+void gemst_devices_name(const gemst_devices *d, char *name, size_t size);
+
+/* gemst_xchg_allgather over NCCL: part p's count[p] records of `size`
+ * bytes at send[p], all of them into out (room for the sum of the counts),
+ * part 0's first. */
+int gemst_devices_allgather(gemst_devices *d, const void *const *send, const int64_t *count, size_t size, void *out,
+                            gridemst_error *err);
+
+/* gemst_xchg_alltoall over NCCL: part s's records for part p at send[s],
+ * count[s * P + p] of them, after those for the parts before p; part p's
+ * from part 0, then part 1, ... into recv[p] (room for them all; NULL when
+ * none). */
+int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int64_t *count, size_t size,
+                           void *const *recv, gridemst_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

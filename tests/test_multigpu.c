@@ -1,0 +1,261 @@
+/*
+ * The solve over several GPUs (options.n_devices) against two independent
+ * computations of the same tree: the single-GPU solve and the CPU solve.
+ * The tree is unique under the edge order, so every solve must return the
+ * identical edge array (memcmp of the sorted edges) and the same total.
+ *
+ * The sets aim at the parts' boundaries, as tests/test_parts.c's do for the
+ * CPU's virtual parts: uniform and clustered points, thin shells,
+ * duplicates where the first splits cross, lattices (every nearest distance
+ * tied), points on the splits' planes, and sets smaller than the number of
+ * devices.  Each is solved on every device (GRIDEMST_ALL_DEVICES), on the
+ * first two where there are more, and on devices 1 and 0 in that order.
+ *
+ * Exits 77 (skipped) with fewer than 2 GPUs, or a library built without
+ * NCCL.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "gridemst.h"
+#include "parts_sets.h"
+
+static int gpus; /* CUDA devices present */
+
+/* The device lists each set is solved on. */
+static const int first_two[] = {0, 1}, swapped[] = {1, 0};
+typedef struct {
+    int n_devices;
+    const int *devices;
+    const char *name;
+} device_list;
+
+static int device_lists(device_list *out)
+{
+    int k = 0;
+    out[k++] = (device_list){GRIDEMST_ALL_DEVICES, NULL, "all devices"};
+    if (gpus > 2)
+        out[k++] = (device_list){2, first_two, "devices 0,1"};
+    out[k++] = (device_list){2, swapped, "devices 1,0"};
+    return k;
+}
+
+static gridemst_options options(gridemst_backend backend, gridemst_precision prec)
+{
+    gridemst_options o;
+    gridemst_options_init(&o);
+    o.backend = backend;
+    o.precision = prec;
+    return o;
+}
+
+static void solve_ok(const dataset *ds, const gridemst_options *o, gridemst_result *r, const char *what)
+{
+    gridemst_error err;
+    int rc = gridemst_solve(ds->coords, ds->dtype, ds->n, ds->dim, o, r, &err);
+    REQUIRE(rc == GRIDEMST_OK, "%s: %s", what, err.message);
+}
+
+/* got's edges are ref's, byte for byte, and its total the same. */
+static void check_identical(const gridemst_result *ref, const char *ref_name, const gridemst_result *got,
+                            const char *what)
+{
+    REQUIRE(got->n_edges == ref->n_edges, "%s: %lld edges, the %s %lld", what, (long long)got->n_edges, ref_name,
+            (long long)ref->n_edges);
+    for (int64_t k = 0; k < ref->n_edges; k++) {
+        const gridemst_edge *a = &ref->edges[k], *b = &got->edges[k];
+        REQUIRE(memcmp(a, b, sizeof *a) == 0, "%s: edge %lld is (%lld, %lld, %.17g), the %s (%lld, %lld, %.17g)",
+                what, (long long)k, (long long)b->u, (long long)b->v, b->w, ref_name, (long long)a->u,
+                (long long)a->v, a->w);
+    }
+    REQUIRE(got->total_weight == ref->total_weight, "%s: total %.17g, the %s %.17g", what, got->total_weight,
+            ref_name, ref->total_weight);
+}
+
+/* ds on the CPU, on one GPU and on each device list, in one precision. */
+static void compare_solves(const dataset *ds, gridemst_precision prec, const gridemst_options *tweak)
+{
+    char what[160];
+    gridemst_result cpu = GRIDEMST_RESULT_INIT, gpu = GRIDEMST_RESULT_INIT;
+    gridemst_options o = tweak ? *tweak : options(GRIDEMST_BACKEND_CPU, prec);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    o.precision = prec;
+    snprintf(what, sizeof what, "%s, %s, cpu", ds->name, gridemst_precision_name(prec));
+    solve_ok(ds, &o, &cpu, what);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    snprintf(what, sizeof what, "%s, %s, one GPU", ds->name, gridemst_precision_name(prec));
+    solve_ok(ds, &o, &gpu, what);
+    check_identical(&cpu, "cpu solve's", &gpu, what);
+    device_list lists[3];
+    const int n_lists = device_lists(lists);
+    for (int l = 0; l < n_lists; l++) {
+        snprintf(what, sizeof what, "%s, %s, %s", ds->name, gridemst_precision_name(prec), lists[l].name);
+        gridemst_result got = GRIDEMST_RESULT_INIT;
+        o.n_devices = lists[l].n_devices;
+        o.devices = lists[l].devices;
+        solve_ok(ds, &o, &got, what);
+        check_identical(&gpu, "single GPU's", &got, what);
+        check_identical(&cpu, "cpu solve's", &got, what);
+        if (ds->n >= 2) {
+            const int parts = lists[l].n_devices == GRIDEMST_ALL_DEVICES ? gpus : lists[l].n_devices;
+            REQUIRE(got.stats.backend == GRIDEMST_BACKEND_CUDA, "%s: backend %s", what,
+                    gridemst_backend_name(got.stats.backend));
+            REQUIRE(got.stats.partitions.parts == (parts > 64 ? 64 : parts), "%s: %d parts", what,
+                    got.stats.partitions.parts);
+            REQUIRE(got.stats.partitions.exchanged_bytes > 0, "%s: nothing exchanged", what);
+        }
+        gridemst_result_free(&got);
+        o.n_devices = 0;
+        o.devices = NULL;
+    }
+    gridemst_result_free(&cpu);
+    gridemst_result_free(&gpu);
+}
+
+/* The sets, each in 2D and 3D, in float and double precision. */
+static const struct {
+    set_kind kind;
+    int64_t n;
+} sets[] = {
+    {SET_UNIFORM, 300000}, {SET_BLOBS, 300000},     {SET_CLUSTERED, 100000}, {SET_SHELL, 100000},
+    {SET_DUPLICATES, 100000}, {SET_LATTICE, 262144}, {SET_PLANES, 100000},
+};
+
+START_TEST(test_sets)
+{
+    const int s = _i / 2, dim = 2 + _i % 2;
+    dataset ds = make_set(sets[s].kind, dim, sets[s].n);
+    compare_solves(&ds, GRIDEMST_PRECISION_FLOAT, NULL);
+    compare_solves(&ds, GRIDEMST_PRECISION_DOUBLE, NULL);
+    free(ds.coords);
+}
+END_TEST
+
+/* Large enough for the GPU's own choices of cells (from half a million
+ * points on). */
+START_TEST(test_large)
+{
+    dataset ds = make_set(_i == 0 ? SET_UNIFORM : SET_BLOBS, 3, 2000000);
+    compare_solves(&ds, GRIDEMST_PRECISION_FLOAT, NULL);
+    free(ds.coords);
+}
+END_TEST
+
+/* The parts' solves take the caller's search options. */
+START_TEST(test_local_options)
+{
+    dataset ds = make_set(SET_BLOBS, 3, 200000);
+    for (int v = 0; v < 2; v++) {
+        gridemst_options o = options(GRIDEMST_BACKEND_CPU, GRIDEMST_PRECISION_FLOAT);
+        o.nns = v == 0 ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
+        o.tuning.prune = v == 1 ? GRIDEMST_PRUNE_NONE : GRIDEMST_PRUNE_STATIC;
+        compare_solves(&ds, GRIDEMST_PRECISION_FLOAT, &o);
+    }
+    free(ds.coords);
+}
+END_TEST
+
+/* Fewer points than devices, as many, a few more: parts left empty. */
+START_TEST(test_tiny_sets)
+{
+    uint64_t seed = 5;
+    for (int64_t n = 0; n <= 9; n++)
+        for (int dim = 2; dim <= 3; dim++) {
+            dataset ds = tiny_set(n, dim, &seed);
+            compare_solves(&ds, GRIDEMST_PRECISION_FLOAT, NULL);
+            free(ds.coords);
+        }
+}
+END_TEST
+
+/* Every point equal: one device holds them all. */
+START_TEST(test_all_equal)
+{
+    dataset ds = doubles(5000, 3);
+    for (int64_t i = 0; i < 3 * ds.n; i++)
+        ((double *)ds.coords)[i] = 0.25;
+    snprintf(ds.name, sizeof ds.name, "equal points");
+    compare_solves(&ds, GRIDEMST_PRECISION_DOUBLE, NULL);
+    free(ds.coords);
+}
+END_TEST
+
+/* What a solve over several devices refuses, with the reason. */
+START_TEST(test_bad_requests)
+{
+    double xyz[6] = {0, 0, 1, 1, 2, 0};
+    int missing[2] = {0, 999};
+    gridemst_result r = GRIDEMST_RESULT_INIT;
+    gridemst_error err;
+    gridemst_options o = options(GRIDEMST_BACKEND_AUTO, GRIDEMST_PRECISION_FLOAT);
+    o.n_devices = 2;
+    o.devices = missing;
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_NO_DEVICE);
+    REQUIRE(strstr(err.message, "999") != NULL, "message: %s", err.message);
+    o.devices = NULL;
+    o.partitions = 3;
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
+    REQUIRE(strstr(err.message, "one part per device") != NULL, "message: %s", err.message);
+    o.partitions = 0;
+    o.device = 1;
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
+    o.device = 0;
+    o.result = GRIDEMST_RESULT_DEVICE;
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
+    REQUIRE(strstr(err.message, "host memory") != NULL, "message: %s", err.message);
+    o.result = GRIDEMST_RESULT_HOST;
+    o.min_samples = 2;
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_UNSUPPORTED);
+    REQUIRE(strstr(err.message, "mutual-reachability") != NULL, "message: %s", err.message);
+    o.min_samples = 0;
+    o.partitions = 2;
+    o.n_devices = 0;
+    o.backend = GRIDEMST_BACKEND_CUDA; /* virtual parts on one GPU: not offered */
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_UNSUPPORTED);
+    gridemst_result_free(&r);
+}
+END_TEST
+
+/* 77 where this machine or build cannot solve over several devices. */
+static int can_run(void)
+{
+    gpus = gridemst_cuda_device_count();
+    if (gpus < 2) {
+        printf("%d CUDA device%s: a solve over several needs 2 or more: skipped\n", gpus, gpus == 1 ? "" : "s");
+        return 0;
+    }
+    double xyz[6] = {0, 0, 1, 1, 2, 0};
+    gridemst_result r = GRIDEMST_RESULT_INIT;
+    gridemst_error err;
+    gridemst_options o = options(GRIDEMST_BACKEND_AUTO, GRIDEMST_PRECISION_FLOAT);
+    o.n_devices = GRIDEMST_ALL_DEVICES;
+    int rc = gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err);
+    gridemst_result_free(&r);
+    if (rc == GRIDEMST_ERR_UNSUPPORTED) {
+        printf("%s: skipped\n", err.message);
+        return 0;
+    }
+    return 1; /* a failure here fails the tests below too */
+}
+
+int main(void)
+{
+    if (!can_run())
+        return 77;
+    printf("%d CUDA devices\n", gpus);
+    Suite *s = suite_create("multigpu");
+    TCase *tc = tcase_create("devices_vs_one");
+    tcase_set_timeout(tc, 1200);
+    tcase_add_loop_test(tc, test_sets, 0, 2 * (int)(sizeof sets / sizeof sets[0]));
+    tcase_add_loop_test(tc, test_large, 0, 2);
+    tcase_add_test(tc, test_local_options);
+    tcase_add_test(tc, test_tiny_sets);
+    tcase_add_test(tc, test_all_equal);
+    tcase_add_test(tc, test_bad_requests);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
