@@ -1,8 +1,8 @@
 /*
  * nns auto's choice of index on the GPU (nns/index_choice.h), precision-
  * generic: the sample's Morton codes, sorted and made distinct by CUB, and
- * the pairs sharing a cell at the two sizes counted by atomic sums; the host reads the two
- * counts and decides.  Included by cuda_solve.cuh.
+ * the pairs sharing a cell at the two sizes counted by atomic sums; the
+ * host reads the two counts and decides.  Included by cuda_solve.cuh.
  */
 #include "cuda/cuda_grid_kernels.cuh"
 #include "nns/index_choice.h"
