@@ -15,6 +15,16 @@ static inline GEMST_HD uint32_t gemst_atomic_cas_u32(uint32_t *p, uint32_t expec
 #endif
 }
 
+static inline GEMST_HD uint64_t gemst_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)
+{
+#ifdef __CUDA_ARCH__
+    return atomicCAS((unsigned long long *)p, (unsigned long long)expected, (unsigned long long)desired);
+#else
+    __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    return expected;
+#endif
+}
+
 /* Returns *p and adds v to it, atomically. */
 static inline GEMST_HD uint32_t gemst_atomic_add_u32(uint32_t *p, uint32_t v)
 {

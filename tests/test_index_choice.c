@@ -1,11 +1,12 @@
 /*
- * nns auto's measure (src/nns/index_choice.h): the pair counts of sorted
- * distinct codes against a count over every pair, and the choice on shapes
- * whose dimension is known from their construction: uniform and normal
- * points fill the space (the grid), circles and curves are 1-dimensional,
- * shells 2-dimensional in 3D, and blobs close to 0 at the cell size (the
- * BVH).  The sample and its codes are made here as the CUDA backend makes
- * them (cuda_index_choice.cuh); tests/test_cuda checks the choice there.
+ * nns auto's measure (src/nns/index_choice.h): the hash tables' pair counts
+ * against a count over every pair of distinct codes, and the choice on
+ * shapes whose dimension is known from their construction: uniform and
+ * normal points fill the space (the grid), circles and curves are
+ * 1-dimensional, shells 2-dimensional in 3D, and blobs close to 0 at the
+ * cell size (the BVH).  The sample and its codes are made here as the CUDA
+ * backend makes them (cuda_index_choice.cuh); tests/test_cuda checks the
+ * choice there.
  */
 #include <stdlib.h>
 
@@ -14,41 +15,68 @@
 #include "nns/index_choice.h"
 #include "tools/generate.h"
 
-static int cmp_u64(const void *a, const void *b)
+/* Tables for one count, their slots free. */
+static gemst_index_tables tables_new(void)
 {
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    uint64_t *keys = malloc(sizeof *keys * 3 * GEMST_INDEX_SLOTS);
+    uint32_t *counts = calloc(2 * (size_t)GEMST_INDEX_SLOTS, sizeof *counts);
+    ck_assert_ptr_nonnull(keys);
+    ck_assert_ptr_nonnull(counts);
+    for (size_t k = 0; k < 3 * (size_t)GEMST_INDEX_SLOTS; k++)
+        keys[k] = GEMST_INDEX_FREE;
+    const gemst_index_tables t = {
+        keys, {keys + GEMST_INDEX_SLOTS, keys + 2 * GEMST_INDEX_SLOTS}, {counts, counts + GEMST_INDEX_SLOTS}};
+    return t;
 }
 
-/* Sorts code[0, m) and keeps each value once; returns how many remain. */
-static uint32_t sort_distinct(uint64_t *code, uint32_t m)
+static void tables_free(gemst_index_tables *t)
 {
-    qsort(code, m, sizeof *code, cmp_u64);
-    uint32_t u = 0;
+    free(t->code);
+    free(t->count[0]);
+}
+
+/* The pairs of m codes at the two shifts, added to the tables in turn. */
+static void count_pairs(const uint64_t *code, uint32_t m, const int shift[2], uint64_t pairs[2])
+{
+    gemst_index_tables t = tables_new();
+    pairs[0] = pairs[1] = 0;
     for (uint32_t k = 0; k < m; k++)
-        if (u == 0 || code[k] != code[u - 1])
-            code[u++] = code[k];
-    return u;
+        gemst_index_add(&t, code[k], shift, pairs);
+    tables_free(&t);
 }
 
-START_TEST(test_run_pairs_count_every_pair)
+/* Codes with many repeats and crowded cells; the table's count against
+ * every pair of distinct codes, in two orders of adding. */
+START_TEST(test_pairs_count_every_pair)
 {
     enum { M = 3000 };
     uint64_t *code = malloc(sizeof *code * M), seed = 12345;
     ck_assert_ptr_nonnull(code);
     for (uint32_t k = 0; k < M; k++) /* clustered values, so that cells hold many */
-        code[k] = (rng_below(&seed, 40) << 58) | rng_below(&seed, (uint64_t)1 << 20);
-    const uint32_t m = sort_distinct(code, M);
-    const int shifts[] = {0, 3, 12, 19, 30, 58, 63};
+        code[k] = (rng_below(&seed, 40) << 58) | rng_below(&seed, (uint64_t)1 << 9);
+    static int first[M]; /* whether code[k] is its value's first copy */
+    for (uint32_t k = 0; k < M; k++) {
+        first[k] = 1;
+        for (uint32_t j = 0; j < k; j++)
+            first[k] &= code[j] != code[k];
+    }
+    static uint64_t back[M]; /* the codes in reverse order */
+    for (uint32_t k = 0; k < M; k++)
+        back[k] = code[M - 1 - k];
+    const int shifts[][2] = {{0, 3}, {12, 19}, {30, 58}, {5, 62}};
     for (size_t s = 0; s < sizeof shifts / sizeof shifts[0]; s++) {
-        uint64_t runs = 0, every = 0;
-        for (uint32_t i = 0; i < m; i++) {
-            runs += gemst_index_run_pairs(code, m, i, shifts[s]);
-            for (uint32_t j = 0; j < m; j++)
-                every += j != i && code[i] >> shifts[s] == code[j] >> shifts[s];
-        }
-        ck_assert_msg(runs == every, "shift %d: %llu pairs by runs, %llu by every pair", shifts[s],
-                      (unsigned long long)runs, (unsigned long long)every);
+        uint64_t every[2] = {0, 0}, pairs[2], reversed[2];
+        for (uint32_t i = 0; i < M; i++)
+            for (uint32_t j = 0; j < M; j++)
+                for (int z = 0; z < 2 && first[i] && first[j] && i != j; z++)
+                    every[z] += code[i] >> shifts[s][z] == code[j] >> shifts[s][z];
+        count_pairs(code, M, shifts[s], pairs);
+        count_pairs(back, M, shifts[s], reversed);
+        for (int z = 0; z < 2; z++)
+            ck_assert_msg(pairs[z] == every[z] && reversed[z] == every[z],
+                          "shift %d: %llu and %llu pairs by the tables, %llu by every pair", shifts[s][z],
+                          (unsigned long long)pairs[z], (unsigned long long)reversed[z],
+                          (unsigned long long)every[z]);
     }
     free(code);
 }
@@ -94,13 +122,10 @@ START_TEST(test_choice_follows_the_dimension)
             w[d] = (float)gemst_frame_working(&f, p[i * sc->dim + d], d);
         code[k] = gemst_morton_in(sc->dim, w, f.lo, f.unit);
     }
-    const uint32_t u = sort_distinct(code, m);
     int shift[2];
     gemst_index_shifts(&f, n, shift);
-    uint64_t pairs[2] = {0, 0};
-    for (uint32_t i = 0; i < u; i++)
-        for (int s = 0; s < 2; s++)
-            pairs[s] += gemst_index_run_pairs(code, u, i, shift[s]);
+    uint64_t pairs[2];
+    count_pairs(code, m, shift, pairs);
     ck_assert_msg(gemst_index_prefers_bvh(sc->dim, pairs) == sc->bvh,
                   "%s %dD: pairs %llu at the cell size, %llu at twice it: the %s was chosen",
                   gemst_gen_kind_name(sc->kind), sc->dim, (unsigned long long)pairs[0],
@@ -129,7 +154,7 @@ int main(void)
     Suite *s = suite_create("index_choice");
     TCase *tc = tcase_create("index_choice");
     tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_run_pairs_count_every_pair);
+    tcase_add_test(tc, test_pairs_count_every_pair);
     tcase_add_loop_test(tc, test_choice_follows_the_dimension, 0, (int)(sizeof shapes / sizeof shapes[0]));
     tcase_add_test(tc, test_few_pairs_keep_the_grid);
     suite_add_tcase(s, tc);

@@ -25,7 +25,6 @@ typedef struct {
     int ties;                  /* final tree: equal lengths out of (u, v) order */
     double total;              /* final tree: its total weight */
     unsigned long long sample_pairs[2]; /* nns auto's pair counts (nns/index_choice.h) */
-    int sample_unique;         /* nns auto's distinct sample codes */
 } GEMST_FN(counters);
 static_assert(sizeof(GEMST_FN(counters)) <= GEMST_STAGING_BYTES, "the counters fit the context's staging");
 

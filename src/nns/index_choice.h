@@ -23,11 +23,13 @@
  * grid.
  *
  * The pairs are counted in a sample: GEMST_INDEX_SAMPLE points evenly
- * spaced in the caller's order, with their Morton codes (bvh/morton.h)
- * sorted and equal codes counted once, so that a cell at any power-of-two
- * level is a run of equal code prefixes.  (The searches see each point
- * once: duplicates are joined before, by edges of length 0.)  A sample's
- * pair count estimates the whole set's pair fraction without bias.  When
+ * spaced in the caller's order, with their Morton codes (bvh/morton.h),
+ * equal codes counted once (the searches see each point once: duplicates
+ * are joined before, by edges of length 0); a cell at any power-of-two
+ * level is a value of the codes' prefix.  Hash tables count the distinct
+ * codes met in each cell, in one pass over the sample in any order, so
+ * that the GPU measures in one kernel.  A sample's pair count estimates
+ * the whole set's pair fraction without bias.  When
  * either count is below GEMST_INDEX_MIN_PAIRS the measure says nothing
  * reliable (points spread so evenly that the sample's points seldom share
  * a cell), and the grid is kept.
@@ -36,6 +38,7 @@
 #define GEMST_INDEX_CHOICE_H
 
 #include "common.h"
+#include "atomics.h"
 #include "grid/grid_plan.h"
 
 #define GEMST_INDEX_SMALL_SET 100000
@@ -52,24 +55,52 @@ static inline GEMST_HD uint32_t gemst_index_sample_point(uint32_t n, uint32_t m,
     return (uint32_t)((uint64_t)k * n / m);
 }
 
-/* The ordered pairs of the sorted distinct codes [0, m) within point i's cell at the
- * level of shift (a cell: equal code >> shift): r (r - 1) at the first of a
- * run of r codes, else 0.  The run's end by binary search. */
-static inline GEMST_HD uint64_t gemst_index_run_pairs(const uint64_t *code, uint32_t m, uint32_t i, int shift)
+/* The sample's hash tables, GEMST_INDEX_SLOTS slots each (open
+ * addressing; a free slot holds GEMST_INDEX_FREE): the distinct codes met,
+ * and at each of the two cell sizes the cells met (code >> shift) with the
+ * distinct codes met in each.  Twice as many slots as samples keep the
+ * probes short, and a slot always free, so that every probe ends. */
+#define GEMST_INDEX_SLOT_BITS 17
+#define GEMST_INDEX_SLOTS (1u << GEMST_INDEX_SLOT_BITS)
+#define GEMST_INDEX_FREE UINT64_MAX /* never a code: codes have 63 bits at most */
+
+typedef struct {
+    uint64_t *code;     /* the distinct codes met */
+    uint64_t *cell[2];  /* the cells met, at each size */
+    uint32_t *count[2]; /* each cell's distinct codes so far */
+} gemst_index_tables;
+
+/* The slot of key in the table keys, taken for it if it had none (*taken
+ * then set); safe when several threads add keys at once. */
+static inline GEMST_HD uint32_t gemst_index_slot(uint64_t *keys, uint64_t key, int *taken)
 {
-    const uint64_t cell = code[i] >> shift;
-    if (i > 0 && code[i - 1] >> shift == cell)
-        return 0;
-    uint32_t lo = i + 1, hi = m;
-    while (lo < hi) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        if (code[mid] >> shift == cell)
-            lo = mid + 1;
-        else
-            hi = mid;
+    uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - GEMST_INDEX_SLOT_BITS));
+    for (;;) {
+        const uint64_t found = gemst_atomic_cas_u64(&keys[slot], GEMST_INDEX_FREE, key);
+        if (found == GEMST_INDEX_FREE || found == key) {
+            *taken = found == GEMST_INDEX_FREE;
+            return slot;
+        }
+        slot = (slot + 1) & (GEMST_INDEX_SLOTS - 1);
     }
-    const uint64_t r = lo - i;
-    return r * (r - 1);
+}
+
+/* Adds a sample's code to the tables, and to pairs[s] the ordered pairs it
+ * makes with the distinct codes added before it to its cell at shift[s]: 2
+ * for each.  A code met before adds nothing.  Over a cell's r distinct
+ * codes, in whatever order they come, the sum is 2 (0 + 1 + ... + r - 1)
+ * = r (r - 1). */
+static inline GEMST_HD void gemst_index_add(const gemst_index_tables *t, uint64_t code, const int shift[2],
+                                            uint64_t pairs[2])
+{
+    int taken;
+    gemst_index_slot(t->code, code, &taken);
+    if (!taken)
+        return;
+    for (int s = 0; s < 2; s++) {
+        const uint32_t slot = gemst_index_slot(t->cell[s], code >> shift[s], &taken);
+        pairs[s] += 2 * (uint64_t)gemst_atomic_add_u32(&t->count[s][slot], 1);
+    }
 }
 
 /* The code shifts of the two cell sizes compared, for n points in frame f
