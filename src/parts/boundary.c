@@ -274,8 +274,46 @@ static int64_t requests(boruvka *b, int p, const uint32_t *list, int64_t m)
     return n_req;
 }
 
+/* A round of halo growth: the requests of every part, and the answers. */
+typedef struct {
+    boruvka *b;
+    const gemst_request *all;  /* every part's requests, part after part */
+    const int64_t *n_req;
+    int64_t *count;            /* P x P: the points part s sends part p */
+    char *send[GEMST_MAX_PARTS];
+    void *recv[GEMST_MAX_PARTS];
+    int64_t got[GEMST_MAX_PARTS];
+} halo_round;
+
+/* Part s answers the other parts' requests. */
+static int answer_part(const gemst_parts_ctx *c, int s, void *round, gridemst_error *err)
+{
+    halo_round *h = round;
+    const int P = c->parts;
+    int64_t n = 0, cap = 0, from = 0;
+    int rc = GRIDEMST_OK;
+    for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
+        const int64_t before = n;
+        if (p != s)
+            rc = gemst_part_answer(c, &h->b->parts[s], p, h->all + from, h->n_req[p], &h->send[s], &n, &cap, err);
+        h->count[(size_t)s * P + p] = n - before;
+        from += h->n_req[p];
+    }
+    return rc;
+}
+
+/* Part p adds what it received to its halo. */
+static int receive_part(const gemst_parts_ctx *c, int p, void *round, gridemst_error *err)
+{
+    halo_round *h = round;
+    gemst_part *part = &h->b->parts[p];
+    for (int64_t k = 0; k < h->n_req[p]; k++)
+        part->cell_rho[h->b->st[p].req_cell[k]] = h->b->st[p].req[k].rho;
+    return h->n_req[p] > 0 ? gemst_halo_add(part->halo, &c->metric, h->recv[p], h->got[p], err) : GRIDEMST_OK;
+}
+
 /* The parts' requests gathered, answered, and the answers added to the
- * halos. */
+ * halos (each part's answers, and each part's additions, at once). */
 static int grow_halos(boruvka *b, const int64_t *n_req, gridemst_error *err)
 {
     const double t0 = gemst_now_ms();
@@ -285,38 +323,24 @@ static int grow_halos(boruvka *b, const int64_t *n_req, gridemst_error *err)
         mine[p] = b->st[p].req;
     gemst_request *all = NULL;
     int64_t total = 0;
+    halo_round h = {b, NULL, n_req, calloc((size_t)P * P, sizeof *h.count), {0}, {0}, {0}};
     int rc = gemst_xchg_allgather(&b->c->xchg, mine, n_req, sizeof *all, (void **)&all, &total, err);
-    int64_t *count = calloc((size_t)P * P, sizeof *count);
-    char *send[GEMST_MAX_PARTS] = {0};
-    void *recv[GEMST_MAX_PARTS] = {0};
-    int64_t got[GEMST_MAX_PARTS] = {0};
-    if (rc == GRIDEMST_OK && !count)
+    h.all = all;
+    if (rc == GRIDEMST_OK && !h.count)
         rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
-    for (int s = 0; s < P && rc == GRIDEMST_OK; s++) {
-        int64_t n = 0, cap = 0, from = 0;
-        for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
-            const int64_t before = n;
-            if (p != s)
-                rc = gemst_part_answer(b->c, &b->parts[s], p, all + from, n_req[p], &send[s], &n, &cap, err);
-            count[(size_t)s * P + p] = n - before;
-            from += n_req[p];
-        }
-    }
     if (rc == GRIDEMST_OK)
-        rc = gemst_xchg_alltoall(&b->c->xchg, (const void *const *)send, count,
-                                 gemst_halo_record_bytes(&b->c->metric), recv, got, err);
-    for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
-        if (n_req[p] > 0)
-            rc = gemst_halo_add(b->parts[p].halo, &b->c->metric, recv[p], got[p], err);
-        for (int64_t k = 0; k < n_req[p]; k++)
-            b->parts[p].cell_rho[b->st[p].req_cell[k]] = b->st[p].req[k].rho;
-        b->ps->halo_points += got[p];
-    }
+        rc = gemst_parts_each(b->c, answer_part, &h, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_xchg_alltoall(&b->c->xchg, (const void *const *)h.send, h.count,
+                                 gemst_halo_record_bytes(&b->c->metric), h.recv, h.got, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_parts_each(b->c, receive_part, &h, err);
     for (int p = 0; p < P; p++) {
-        free(send[p]);
-        free(recv[p]);
+        b->ps->halo_points += h.got[p];
+        free(h.send[p]);
+        free(h.recv[p]);
     }
-    free(count);
+    free(h.count);
     free(all);
     b->ps->halo_rounds++;
     b->ps->halo_ms += gemst_now_ms() - t0;

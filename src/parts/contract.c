@@ -195,6 +195,7 @@ int gemst_parts_number_components(gemst_parts_ctx *c, gemst_part *parts, int64_t
         return rc;
     int64_t offset = 0;
     for (int p = 0; p < P; p++) {
+#pragma omp parallel for num_threads(gemst_parts_threads(c, parts[p].n)) schedule(static)
         for (int64_t i = 0; i < parts[p].n; i++)
             parts[p].comp[i] += (uint32_t)offset;
         parts[p].comp_base = (uint32_t)offset;
