@@ -131,6 +131,32 @@ START_TEST(test_local_options)
 }
 END_TEST
 
+/* Sets large enough that the joining steps' loops run on several threads
+ * (they keep loops of a few thousand points on one), the parts' steps at
+ * once with the threads shared among them, and the safe edges' marking
+ * over several batches. */
+START_TEST(test_many_threads)
+{
+    dataset ds = make_set(_i == 0 ? SET_UNIFORM : SET_BLOBS, 3, 300000);
+    gridemst_result ref = GRIDEMST_RESULT_INIT;
+    gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
+    solve_ok(&ds, &o, &ref, ds.name);
+    for (int parts = 2; parts <= 3; parts++)
+        for (int threads = 3; threads <= 4; threads++) {
+            char what[96];
+            snprintf(what, sizeof what, "%s, %d parts, %d threads", ds.name, parts, threads);
+            gridemst_result got = GRIDEMST_RESULT_INIT;
+            o = cpu_options(parts, GRIDEMST_PRECISION_FLOAT);
+            o.threads = threads;
+            solve_ok(&ds, &o, &got, what);
+            check_same(&ref, &got, ds.n, parts, what);
+            gridemst_result_free(&got);
+        }
+    gridemst_result_free(&ref);
+    free(ds.coords);
+}
+END_TEST
+
 /* Fewer points than parts, as many, a few more; some parts empty. */
 START_TEST(test_tiny_sets)
 {
@@ -401,6 +427,7 @@ static Suite *parts_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_same_tree, 0, 2 * SET_COUNT);
     tcase_add_test(tc, test_local_options);
+    tcase_add_loop_test(tc, test_many_threads, 0, 2);
     tcase_add_test(tc, test_tiny_sets);
     tcase_add_test(tc, test_all_equal);
     suite_add_tcase(s, tc);

@@ -163,37 +163,50 @@ typedef struct {
     char *xyz[GEMST_MAX_PARTS];
 } outbox;
 
-/* Slice s's points into its outbox, each part's in id order. */
+/* Slice s's points into its outbox, each part's in id order: a counting
+ * sort by part, each thread's share of the points counted, then placed
+ * after those of the threads before it. */
 static int pack_slice(const gemst_parts_ctx *c, int s, void *box, gridemst_error *err)
 {
     outbox *o = box;
     const gemst_problem *pb = c->pb;
-    const int P = c->parts;
+    const int P = c->parts, threads = gemst_parts_threads(c, o->sl[s].n);
     const size_t point_bytes = (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
     const slice *sl = &o->sl[s];
     const int64_t m = sl->n;
-    int64_t *row = o->count + (size_t)s * P, at[GEMST_MAX_PARTS];
-    uint8_t *part = malloc((size_t)(m > 0 ? m : 1)); /* each point's part (P <= 64) */
+    int64_t *row = o->count + (size_t)s * P;
+    int64_t *at = calloc((size_t)threads * P, sizeof *at); /* per thread and part: where its next point goes */
+    uint8_t *part = malloc((size_t)(m > 0 ? m : 1));       /* each point's part (P <= 64) */
     o->ids[s] = malloc(sizeof *o->ids[s] * (size_t)(m > 0 ? m : 1));
     o->xyz[s] = malloc(point_bytes * (size_t)(m > 0 ? m : 1));
-    if (!part || !o->ids[s] || !o->xyz[s]) {
+    if (!at || !part || !o->ids[s] || !o->xyz[s]) {
+        free(at);
         free(part);
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld points to send", (long long)m);
     }
-#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
-    for (int64_t i = 0; i < m; i++)
-        part[i] = (uint8_t)part_of(o->split, P - 1, sl->key[i]);
-    for (int64_t i = 0; i < m; i++)
-        row[part[i]]++;
-    at[0] = 0;
-    for (int p = 1; p < P; p++)
-        at[p] = at[p - 1] + row[p - 1];
-    for (int64_t i = 0; i < m; i++) {
-        const int64_t k = at[part[i]]++;
-        o->ids[s][k] = (uint32_t)(sl->first + i);
-        memcpy(o->xyz[s] + point_bytes * (size_t)k, (const char *)pb->coords + point_bytes * (size_t)(sl->first + i),
-               point_bytes);
-    }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int t = 0; t < threads; t++)
+        for (int64_t i = m * t / threads; i < m * (t + 1) / threads; i++) {
+            part[i] = (uint8_t)part_of(o->split, P - 1, sl->key[i]);
+            at[(size_t)t * P + part[i]]++;
+        }
+    int64_t next = 0;
+    for (int p = 0; p < P; p++)
+        for (int t = 0; t < threads; t++) {
+            const int64_t here = at[(size_t)t * P + p];
+            at[(size_t)t * P + p] = next;
+            next += here;
+            row[p] += here;
+        }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int t = 0; t < threads; t++)
+        for (int64_t i = m * t / threads; i < m * (t + 1) / threads; i++) {
+            const int64_t k = at[(size_t)t * P + part[i]]++;
+            o->ids[s][k] = (uint32_t)(sl->first + i);
+            memcpy(o->xyz[s] + point_bytes * (size_t)k,
+                   (const char *)pb->coords + point_bytes * (size_t)(sl->first + i), point_bytes);
+        }
+    free(at);
     free(part);
     return GRIDEMST_OK;
 }
