@@ -309,7 +309,10 @@ static int receive_part(const gemst_parts_ctx *c, int p, void *round, gridemst_e
     gemst_part *part = &h->b->parts[p];
     for (int64_t k = 0; k < h->n_req[p]; k++)
         part->cell_rho[h->b->st[p].req_cell[k]] = h->b->st[p].req[k].rho;
-    return h->n_req[p] > 0 ? gemst_halo_add(part->halo, &c->metric, h->recv[p], h->got[p], err) : GRIDEMST_OK;
+    if (h->n_req[p] == 0)
+        return GRIDEMST_OK;
+    return gemst_halo_add(part->halo, &c->metric, h->recv[p], h->got[p],
+                          gemst_parts_threads(c, part->halo->n + h->got[p]), err);
 }
 
 /* The parts' requests gathered, answered, and the answers added to the
