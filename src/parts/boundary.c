@@ -193,12 +193,12 @@ static int64_t searchers(const boruvka *b, int p)
 }
 
 /* b. One sweep of a part's searches: from the points by_gap[list[k]] of
- * open slots, for k < m (list NULL: from by_gap[0 .. m)). */
-static void sweep(boruvka *b, int p, const uint32_t *list, int64_t m)
+ * open slots, for k < m (list NULL: from by_gap[0 .. m)), on c's threads.
+ * Returns the number of searches. */
+static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
-    const gemst_parts_ctx *c = b->c;
     int64_t searches = 0;
     gemst_halo_label(part->halo, b->root);
 #pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches)
@@ -215,12 +215,12 @@ static void sweep(boruvka *b, int p, const uint32_t *list, int64_t m)
                                b->root[part->comp[q]], &s->bound[r], &e, &to))
             s->found[k] = (cand){e, r, to};
     }
-    b->ps->searches += searches;
     for (int64_t k = 0; k < m; k++)
         if (s->found[k].slot != GEMST_NONE)
             offer(&s->view[s->found[k].slot], &s->found[k]);
     for (uint32_t r = 0; r < b->n_live; r++)
         s->bound[r] = gemst_halo_bound_bits(s->view[r].e.d2);
+    return searches;
 }
 
 /*
@@ -350,7 +350,32 @@ static int grow_halos(boruvka *b, const int64_t *n_req, gridemst_error *err)
     return rc;
 }
 
-/* b. The searches, in rounds until no cell asks for a farther reach. */
+/* A round of searches. */
+typedef struct {
+    boruvka *b;
+    int round;
+    int64_t n_req[GEMST_MAX_PARTS];    /* each part's requests */
+    int64_t searches[GEMST_MAX_PARTS]; /* each part's searches */
+} search_round;
+
+/* Part p's searches of a round, and its requests: the first round from
+ * every point that may beat its bound, then from those short of halo. */
+static int search_part(const gemst_parts_ctx *c, int p, void *round, gridemst_error *err)
+{
+    search_round *r = round;
+    part_state *s = &r->b->st[p];
+    const int64_t m = r->round == 0 ? searchers(r->b, p) : s->n_again;
+    uint32_t *list = r->round == 0 ? NULL : s->todo;
+    if (list)
+        memcpy(list, s->again, sizeof *list * (size_t)m);
+    r->searches[p] = sweep(r->b, c, p, list, m);
+    r->n_req[p] = requests(r->b, p, list, m);
+    (void)err;
+    return GRIDEMST_OK;
+}
+
+/* b. The searches, every part's at once, in rounds until no cell asks for
+ * a farther reach. */
 static int search(boruvka *b, gridemst_error *err)
 {
     const int P = b->c->parts;
@@ -358,21 +383,17 @@ static int search(boruvka *b, gridemst_error *err)
         start_part(b, p);
     for (int round = 0;; round++) {
         const double t0 = gemst_now_ms();
-        int64_t n_req[GEMST_MAX_PARTS] = {0}, asked = 0;
+        search_round r = {b, round, {0}, {0}};
+        int rc = gemst_parts_each(b->c, search_part, &r, err);
+        int64_t asked = 0;
         for (int p = 0; p < P; p++) {
-            /* the first round from every point that may beat its bound, then from those short of halo */
-            part_state *s = &b->st[p];
-            const int64_t m = round == 0 ? searchers(b, p) : s->n_again;
-            uint32_t *list = round == 0 ? NULL : s->todo;
-            if (list)
-                memcpy(list, s->again, sizeof *list * (size_t)m);
-            sweep(b, p, list, m);
-            asked += n_req[p] = requests(b, p, list, m);
+            asked += r.n_req[p];
+            b->ps->searches += r.searches[p];
         }
         b->ps->search_ms += gemst_now_ms() - t0;
-        if (asked == 0)
-            return GRIDEMST_OK;
-        int rc = grow_halos(b, n_req, err);
+        if (rc != GRIDEMST_OK || asked == 0)
+            return rc;
+        rc = grow_halos(b, r.n_req, err);
         if (rc != GRIDEMST_OK)
             return rc;
     }
