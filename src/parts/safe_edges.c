@@ -28,7 +28,10 @@
  *
  * The random accesses into the whole part (passes 1, 2 and 4) run on every
  * thread; the serial pass touches only the batch's slots.  The result does
- * not depend on the number of threads.
+ * not depend on the number of threads.  On one thread, or for a tree of
+ * one batch, the passes would only add work: Kruskal then runs on the
+ * points themselves, the whole tree as one batch whose slots are its
+ * points.
  *
  * The safe components then come from a concurrent union-find that hooks
  * the larger root under the smaller (compare-and-swap), so that a root is
@@ -93,16 +96,27 @@ typedef struct {
     double *slot_low;   /* per tagged slot: at a slot root, its component's smallest low */
 } batches;
 
-/* Pass 3: Kruskal over edges e[0 .. len) on the slots; every tagged slot
+/* Kruskal over edges e[0 .. len) on the union-find up, whose roots carry
+ * their components' smallest lows: the ends of edge j are the elements
+ * end[2 j] and end[2 j + 1] (the batch's slots), or with end NULL its own
+ * lo and hi (the points: the whole tree in one batch). */
+static void kruskal(const gemst_parts_edge *e, int64_t len, const uint32_t *end, uint32_t *up, double *low,
+                    uint8_t *safe)
+{
+    for (int64_t j = 0; j < len; j++) {
+        const uint32_t a = gemst_parts_find(up, end ? end[2 * j] : e[j].lo),
+                       b = gemst_parts_find(up, end ? end[2 * j + 1] : e[j].hi);
+        safe[j] = e[j].d2 < low[a] || e[j].d2 < low[b];
+        up[a] = b;
+        low[b] = low[a] < low[b] ? low[a] : low[b];
+    }
+}
+
+/* Pass 3: Kruskal over the batch's edges on its slots; every tagged slot
  * then points at its root. */
 static void batch_kruskal(batches *s, const gemst_parts_edge *e, int64_t len, uint8_t *safe)
 {
-    for (int64_t j = 0; j < len; j++) {
-        const uint32_t a = gemst_parts_find(s->up, s->first[2 * j]), b = gemst_parts_find(s->up, s->first[2 * j + 1]);
-        safe[j] = e[j].d2 < s->slot_low[a] || e[j].d2 < s->slot_low[b];
-        s->up[a] = b;
-        s->slot_low[b] = s->slot_low[a] < s->slot_low[b] ? s->slot_low[a] : s->slot_low[b];
-    }
+    kruskal(e, len, s->first, s->up, s->slot_low, safe);
     for (int64_t k = 0; k < 2 * len; k++)
         if (s->first[k] == (uint32_t)k)
             s->up[k] = gemst_parts_find(s->up, (uint32_t)k);
@@ -151,9 +165,32 @@ static void mark(batches *s, const gemst_parts_edge *tree, int64_t m, const doub
     }
 }
 
+/* On one thread the batches' passes would only add work: Kruskal over the
+ * whole tree at once, its points its slots. */
+static int mark_serially(const gemst_parts_edge *tree, int64_t m, const double *low, int64_t n, uint8_t *safe,
+                         gridemst_error *err)
+{
+    uint32_t *up = malloc(sizeof *up * (size_t)(n > 0 ? n : 1));
+    double *least = malloc(sizeof *least * (size_t)(n > 0 ? n : 1));
+    const int ok = up && least;
+    for (int64_t i = 0; ok && i < n; i++) {
+        up[i] = (uint32_t)i;
+        least[i] = low[i];
+    }
+    if (ok)
+        kruskal(tree, m, NULL, up, least, safe);
+    free(up);
+    free(least);
+    return ok ? GRIDEMST_OK
+              : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the safe edges of %lld points",
+                           (long long)n);
+}
+
 int gemst_safe_edges(const gemst_parts_edge *tree, int64_t m, const double *low, int64_t n, int threads,
                      uint8_t *safe, gridemst_error *err)
 {
+    if (threads <= 1 || m <= BATCH)
+        return mark_serially(tree, m, low, n, safe, err);
     const size_t points = (size_t)(n > 0 ? n : 1), slots = 2 * BATCH;
     batches s = {malloc(sizeof *s.pt * points), malloc(sizeof *s.root * slots), malloc(sizeof *s.first * slots),
                  malloc(sizeof *s.up * slots), malloc(sizeof *s.slot_low * slots)};
