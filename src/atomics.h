@@ -58,6 +58,16 @@ static inline GEMST_HD void gemst_atomic_min_u64(uint64_t *p, uint64_t v)
 #endif
 }
 
+/* Returns *p and sets the bits of v in it, atomically. */
+static inline GEMST_HD uint64_t gemst_atomic_or_u64(uint64_t *p, uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+    return atomicOr((unsigned long long *)p, (unsigned long long)v);
+#else
+    return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
 /* A full memory fence: this thread's writes before it are seen by any
  * thread that sees its writes after it (bottom-up passes over a tree). */
 static inline GEMST_HD void gemst_fence(void)

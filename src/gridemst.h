@@ -308,8 +308,10 @@ typedef struct gridemst_options {
                                      parts along the edges that cross between them: the
                                      identical tree, computed the way a solve over several
                                      GPUs is (docs/partitioned.md).  On the CPU backend (AUTO
-                                     then means CPU) the parts run in turn in this process;
-                                     on the CUDA backend the parts are devices (n_devices
+                                     then means CPU) the parts' trees run in turn in this
+                                     process, the steps that join them for every part at
+                                     once (threads shared among the parts); on the CUDA
+                                     backend the parts are devices (n_devices
                                      below), and other counts are GRIDEMST_ERR_UNSUPPORTED.
                                      0 or 1: one part, the plain solve */
     gridemst_tuning tuning;       /* how the search goes; the defaults suit every input */

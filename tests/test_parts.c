@@ -23,6 +23,7 @@
 #include "testutil.h"
 #include "gridemst.h"
 #include "parts_sets.h"
+#include "parts/kdtree.h"
 #include "parts/region.h"
 
 static const int part_counts[] = {2, 3, 4, 7};
@@ -126,6 +127,32 @@ START_TEST(test_local_options)
         check_same(&ref, &got, ds.n, 5, what);
         gridemst_result_free(&got);
     }
+    gridemst_result_free(&ref);
+    free(ds.coords);
+}
+END_TEST
+
+/* Sets large enough that the joining steps' loops run on several threads
+ * (they keep loops of a few thousand points on one), the parts' steps at
+ * once with the threads shared among them, and the safe edges' marking
+ * over several batches. */
+START_TEST(test_many_threads)
+{
+    dataset ds = make_set(_i == 0 ? SET_UNIFORM : SET_BLOBS, 3, 300000);
+    gridemst_result ref = GRIDEMST_RESULT_INIT;
+    gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
+    solve_ok(&ds, &o, &ref, ds.name);
+    for (int parts = 2; parts <= 3; parts++)
+        for (int threads = 3; threads <= 4; threads++) {
+            char what[96];
+            snprintf(what, sizeof what, "%s, %d parts, %d threads", ds.name, parts, threads);
+            gridemst_result got = GRIDEMST_RESULT_INIT;
+            o = cpu_options(parts, GRIDEMST_PRECISION_FLOAT);
+            o.threads = threads;
+            solve_ok(&ds, &o, &got, what);
+            check_same(&ref, &got, ds.n, parts, what);
+            gridemst_result_free(&got);
+        }
     gridemst_result_free(&ref);
     free(ds.coords);
 }
@@ -394,6 +421,62 @@ START_TEST(test_region_distances)
 }
 END_TEST
 
+/* ----------------------------------------------------------------- k-d tree */
+
+/* Node k's subtree, depth first, checked: its points' range split between
+ * its children, its box its points' box; the nodes visited into seq. */
+static void walk_kdtree(const gemst_kdtree *t, const double *w, uint32_t k, gemst_kd_node *seq, int64_t *at)
+{
+    const gemst_kd_node *nd = &t->node[k];
+    seq[(*at)++] = *nd;
+    for (int d = 0; d < 3; d++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (uint32_t i = nd->begin; i < nd->end; i++) {
+            lo = fmin(lo, w[3 * (size_t)t->order[i] + d]);
+            hi = fmax(hi, w[3 * (size_t)t->order[i] + d]);
+        }
+        REQUIRE(nd->box.lo[d] == lo && nd->box.hi[d] == hi, "node %u: its box is not its points'", k);
+    }
+    if (nd->left == UINT32_MAX) /* a leaf */
+        return;
+    const gemst_kd_node *l = &t->node[nd->left], *r = &t->node[nd->right];
+    REQUIRE(nd->left > k && nd->right > k, "node %u before its children %u and %u", k, nd->left, nd->right);
+    REQUIRE(l->begin == nd->begin && l->end == r->begin && r->end == nd->end, "node %u: children split it wrongly", k);
+    walk_kdtree(t, w, nd->left, seq, at);
+    walk_kdtree(t, w, nd->right, seq, at);
+}
+
+/* The halo's k-d tree built on several threads: each node before its
+ * children (the halo's labels go children first), and the same tree as
+ * one thread builds, node for node in depth-first order. */
+START_TEST(test_kdtree_threads)
+{
+    const int64_t n = 200000;
+    double *w = random_points(n, 3, 5);
+    gemst_kdtree one = {0}, many = {0};
+    gridemst_error err;
+    REQUIRE(gemst_kdtree_build(&one, w, n, 1, &err) == GRIDEMST_OK, "%s", err.message);
+    REQUIRE(gemst_kdtree_build(&many, w, n, 4, &err) == GRIDEMST_OK, "%s", err.message);
+    REQUIRE_CMP(many.n_node, ==, one.n_node);
+    gemst_kd_node *a = xcalloc((size_t)one.n_node, sizeof *a), *b = xcalloc((size_t)one.n_node, sizeof *b);
+    int64_t na = 0, nb = 0;
+    walk_kdtree(&one, w, 0, a, &na);
+    walk_kdtree(&many, w, 0, b, &nb);
+    REQUIRE(na == one.n_node && nb == one.n_node, "%lld and %lld nodes reached of %lld", (long long)na,
+            (long long)nb, (long long)one.n_node);
+    for (int64_t k = 0; k < na; k++)
+        REQUIRE(a[k].begin == b[k].begin && a[k].end == b[k].end && memcmp(&a[k].box, &b[k].box, sizeof a[k].box) == 0,
+                "node %lld in depth-first order differs between 1 and 4 threads", (long long)k);
+    for (int64_t i = 0; i < n; i++)
+        REQUIRE(one.order[i] == many.order[i], "point %lld of the tree's order differs", (long long)i);
+    gemst_kdtree_free(&one);
+    gemst_kdtree_free(&many);
+    free(a);
+    free(b);
+    free(w);
+}
+END_TEST
+
 static Suite *parts_suite(void)
 {
     Suite *s = suite_create("parts");
@@ -401,6 +484,7 @@ static Suite *parts_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_same_tree, 0, 2 * SET_COUNT);
     tcase_add_test(tc, test_local_options);
+    tcase_add_loop_test(tc, test_many_threads, 0, 2);
     tcase_add_test(tc, test_tiny_sets);
     tcase_add_test(tc, test_all_equal);
     suite_add_tcase(s, tc);
@@ -409,6 +493,7 @@ static Suite *parts_suite(void)
     tcase_add_test(te, test_bad_options);
     tcase_add_test(te, test_bad_devices);
     tcase_add_loop_test(te, test_region_distances, 0, 4);
+    tcase_add_test(te, test_kdtree_threads);
     suite_add_tcase(s, te);
     return s;
 }

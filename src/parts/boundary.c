@@ -193,12 +193,12 @@ static int64_t searchers(const boruvka *b, int p)
 }
 
 /* b. One sweep of a part's searches: from the points by_gap[list[k]] of
- * open slots, for k < m (list NULL: from by_gap[0 .. m)). */
-static void sweep(boruvka *b, int p, const uint32_t *list, int64_t m)
+ * open slots, for k < m (list NULL: from by_gap[0 .. m)), on c's threads.
+ * Returns the number of searches. */
+static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
-    const gemst_parts_ctx *c = b->c;
     int64_t searches = 0;
     gemst_halo_label(part->halo, b->root);
 #pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches)
@@ -215,12 +215,12 @@ static void sweep(boruvka *b, int p, const uint32_t *list, int64_t m)
                                b->root[part->comp[q]], &s->bound[r], &e, &to))
             s->found[k] = (cand){e, r, to};
     }
-    b->ps->searches += searches;
     for (int64_t k = 0; k < m; k++)
         if (s->found[k].slot != GEMST_NONE)
             offer(&s->view[s->found[k].slot], &s->found[k]);
     for (uint32_t r = 0; r < b->n_live; r++)
         s->bound[r] = gemst_halo_bound_bits(s->view[r].e.d2);
+    return searches;
 }
 
 /*
@@ -274,8 +274,49 @@ static int64_t requests(boruvka *b, int p, const uint32_t *list, int64_t m)
     return n_req;
 }
 
+/* A round of halo growth: the requests of every part, and the answers. */
+typedef struct {
+    boruvka *b;
+    const gemst_request *all;  /* every part's requests, part after part */
+    const int64_t *n_req;
+    int64_t *count;            /* P x P: the points part s sends part p */
+    char *send[GEMST_MAX_PARTS];
+    void *recv[GEMST_MAX_PARTS];
+    int64_t got[GEMST_MAX_PARTS];
+} halo_round;
+
+/* Part s answers the other parts' requests. */
+static int answer_part(const gemst_parts_ctx *c, int s, void *round, gridemst_error *err)
+{
+    halo_round *h = round;
+    const int P = c->parts;
+    int64_t n = 0, cap = 0, from = 0;
+    int rc = GRIDEMST_OK;
+    for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
+        const int64_t before = n;
+        if (p != s)
+            rc = gemst_part_answer(c, &h->b->parts[s], p, h->all + from, h->n_req[p], &h->send[s], &n, &cap, err);
+        h->count[(size_t)s * P + p] = n - before;
+        from += h->n_req[p];
+    }
+    return rc;
+}
+
+/* Part p adds what it received to its halo. */
+static int receive_part(const gemst_parts_ctx *c, int p, void *round, gridemst_error *err)
+{
+    halo_round *h = round;
+    gemst_part *part = &h->b->parts[p];
+    for (int64_t k = 0; k < h->n_req[p]; k++)
+        part->cell_rho[h->b->st[p].req_cell[k]] = h->b->st[p].req[k].rho;
+    if (h->n_req[p] == 0)
+        return GRIDEMST_OK;
+    return gemst_halo_add(part->halo, &c->metric, h->recv[p], h->got[p],
+                          gemst_parts_threads(c, part->halo->n + h->got[p]), err);
+}
+
 /* The parts' requests gathered, answered, and the answers added to the
- * halos. */
+ * halos (each part's answers, and each part's additions, at once). */
 static int grow_halos(boruvka *b, const int64_t *n_req, gridemst_error *err)
 {
     const double t0 = gemst_now_ms();
@@ -285,45 +326,56 @@ static int grow_halos(boruvka *b, const int64_t *n_req, gridemst_error *err)
         mine[p] = b->st[p].req;
     gemst_request *all = NULL;
     int64_t total = 0;
+    halo_round h = {b, NULL, n_req, calloc((size_t)P * P, sizeof *h.count), {0}, {0}, {0}};
     int rc = gemst_xchg_allgather(&b->c->xchg, mine, n_req, sizeof *all, (void **)&all, &total, err);
-    int64_t *count = calloc((size_t)P * P, sizeof *count);
-    char *send[GEMST_MAX_PARTS] = {0};
-    void *recv[GEMST_MAX_PARTS] = {0};
-    int64_t got[GEMST_MAX_PARTS] = {0};
-    if (rc == GRIDEMST_OK && !count)
+    h.all = all;
+    if (rc == GRIDEMST_OK && !h.count)
         rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
-    for (int s = 0; s < P && rc == GRIDEMST_OK; s++) {
-        int64_t n = 0, cap = 0, from = 0;
-        for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
-            const int64_t before = n;
-            if (p != s)
-                rc = gemst_part_answer(b->c, &b->parts[s], p, all + from, n_req[p], &send[s], &n, &cap, err);
-            count[(size_t)s * P + p] = n - before;
-            from += n_req[p];
-        }
-    }
     if (rc == GRIDEMST_OK)
-        rc = gemst_xchg_alltoall(&b->c->xchg, (const void *const *)send, count,
-                                 gemst_halo_record_bytes(&b->c->metric), recv, got, err);
-    for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
-        if (n_req[p] > 0)
-            rc = gemst_halo_add(b->parts[p].halo, &b->c->metric, recv[p], got[p], err);
-        for (int64_t k = 0; k < n_req[p]; k++)
-            b->parts[p].cell_rho[b->st[p].req_cell[k]] = b->st[p].req[k].rho;
-        b->ps->halo_points += got[p];
-    }
+        rc = gemst_parts_each(b->c, answer_part, &h, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_xchg_alltoall(&b->c->xchg, (const void *const *)h.send, h.count,
+                                 gemst_halo_record_bytes(&b->c->metric), h.recv, h.got, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_parts_each(b->c, receive_part, &h, err);
     for (int p = 0; p < P; p++) {
-        free(send[p]);
-        free(recv[p]);
+        b->ps->halo_points += h.got[p];
+        free(h.send[p]);
+        free(h.recv[p]);
     }
-    free(count);
+    free(h.count);
     free(all);
     b->ps->halo_rounds++;
     b->ps->halo_ms += gemst_now_ms() - t0;
     return rc;
 }
 
-/* b. The searches, in rounds until no cell asks for a farther reach. */
+/* A round of searches. */
+typedef struct {
+    boruvka *b;
+    int round;
+    int64_t n_req[GEMST_MAX_PARTS];    /* each part's requests */
+    int64_t searches[GEMST_MAX_PARTS]; /* each part's searches */
+} search_round;
+
+/* Part p's searches of a round, and its requests: the first round from
+ * every point that may beat its bound, then from those short of halo. */
+static int search_part(const gemst_parts_ctx *c, int p, void *round, gridemst_error *err)
+{
+    search_round *r = round;
+    part_state *s = &r->b->st[p];
+    const int64_t m = r->round == 0 ? searchers(r->b, p) : s->n_again;
+    uint32_t *list = r->round == 0 ? NULL : s->todo;
+    if (list)
+        memcpy(list, s->again, sizeof *list * (size_t)m);
+    r->searches[p] = sweep(r->b, c, p, list, m);
+    r->n_req[p] = requests(r->b, p, list, m);
+    (void)err;
+    return GRIDEMST_OK;
+}
+
+/* b. The searches, every part's at once, in rounds until no cell asks for
+ * a farther reach. */
 static int search(boruvka *b, gridemst_error *err)
 {
     const int P = b->c->parts;
@@ -331,21 +383,17 @@ static int search(boruvka *b, gridemst_error *err)
         start_part(b, p);
     for (int round = 0;; round++) {
         const double t0 = gemst_now_ms();
-        int64_t n_req[GEMST_MAX_PARTS] = {0}, asked = 0;
+        search_round r = {b, round, {0}, {0}};
+        int rc = gemst_parts_each(b->c, search_part, &r, err);
+        int64_t asked = 0;
         for (int p = 0; p < P; p++) {
-            /* the first round from every point that may beat its bound, then from those short of halo */
-            part_state *s = &b->st[p];
-            const int64_t m = round == 0 ? searchers(b, p) : s->n_again;
-            uint32_t *list = round == 0 ? NULL : s->todo;
-            if (list)
-                memcpy(list, s->again, sizeof *list * (size_t)m);
-            sweep(b, p, list, m);
-            asked += n_req[p] = requests(b, p, list, m);
+            asked += r.n_req[p];
+            b->ps->searches += r.searches[p];
         }
         b->ps->search_ms += gemst_now_ms() - t0;
-        if (asked == 0)
-            return GRIDEMST_OK;
-        int rc = grow_halos(b, n_req, err);
+        if (rc != GRIDEMST_OK || asked == 0)
+            return rc;
+        rc = grow_halos(b, r.n_req, err);
         if (rc != GRIDEMST_OK)
             return rc;
     }

@@ -3,13 +3,14 @@
  * whole set's tree for certain.
  *
  * Kruskal over the part's tree, in the edge order, grows the components of
- * its edges so far.  Every edge from a point q of the part to another part
- * is at least as long as q's gap: the distance from q to the other parts'
- * regions (region.h), rounded down as the solver's arithmetic may round
- * (working.h).  When the tree edge e joins components S1 and S2 and e is
- * shorter than the smallest gap in S2 (or in S1), e is the shortest edge
- * leaving S2 in the whole set: the part's edges leaving S2 are no shorter
- * (Kruskal's order), the edges to other parts longer.  By the cut
+ * its edges so far (in parallel batches: safe_edges.h).  Every edge from a
+ * point q of the part to another part is at least as long as q's gap:
+ * the distance from q to the other parts' regions (region.h), rounded
+ * down as the solver's arithmetic may round (working.h).  When the tree
+ * edge e joins components S1 and S2 and e is shorter than the smallest
+ * gap in S2 (or in S1), e is the shortest edge leaving S2 in the whole
+ * set: the part's edges leaving S2 are no shorter (Kruskal's order), the
+ * edges to other parts longer.  By the cut
  * property e is then in the whole set's tree: a safe edge.  The others are
  * uncertain and go to step 5.  The safe edges join the part's points into
  * safe components, step 5's vertices.
@@ -22,7 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parts/parts.h"
+#include "atomics.h"
+#include "parts/safe_edges.h"
 #include "cpu/radix_sort.h"
 
 /* Gaps are measured for cells of about this many points (at the whole
@@ -118,6 +120,35 @@ static int gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_erro
     return GRIDEMST_OK;
 }
 
+/* The uncertain edges' positions, and each safe component's smallest gap. */
+static int list_uncertain_and_gaps(const gemst_parts_ctx *c, gemst_part *part, gridemst_error *err)
+{
+    const int64_t n = part->n, m = part->n_tree;
+    part->n_uncertain = 0;
+    for (int64_t k = 0; k < m; k++)
+        if (!part->safe[k])
+            part->uncertain[part->n_uncertain++] = (uint32_t)k;
+    uint64_t *least = malloc(sizeof *least * (part->n_comp > 0 ? part->n_comp : 1));
+    part->comp_gap = malloc(sizeof *part->comp_gap * (part->n_comp > 0 ? part->n_comp : 1));
+    if (!least || !part->comp_gap) {
+        free(least);
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
+                          (long long)n);
+    }
+    const double none = INFINITY;
+    for (uint32_t k = 0; k < part->n_comp; k++)
+        memcpy(&least[k], &none, sizeof least[k]);
+#pragma omp parallel for num_threads(gemst_parts_threads(c, n)) schedule(static)
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t bits; /* non-negative doubles order as their bits */
+        memcpy(&bits, &part->gap[i], sizeof bits);
+        gemst_atomic_min_u64(&least[part->comp[i]], bits);
+    }
+    memcpy(part->comp_gap, least, sizeof *least * part->n_comp);
+    free(least);
+    return GRIDEMST_OK;
+}
+
 int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
 {
     const int64_t n = part->n, m = part->n_tree;
@@ -126,62 +157,26 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
     int rc = gaps(c, p, part, err);
     if (rc != GRIDEMST_OK)
         return rc;
-    uint32_t *all = malloc(sizeof *all * (size_t)n);   /* Kruskal's components */
-    uint32_t *safe = malloc(sizeof *safe * (size_t)n); /* the safe edges' */
-    double *low = malloc(sizeof *low * (size_t)n);     /* each component's smallest gap, rounded down */
+    double *low = malloc(sizeof *low * (size_t)n); /* each point's gap, rounded down */
     part->safe = malloc((size_t)(m > 0 ? m : 1));
     part->uncertain = malloc(sizeof *part->uncertain * (size_t)(m > 0 ? m : 1));
     part->comp = malloc(sizeof *part->comp * (size_t)n);
-    if (!all || !safe || !low || !part->safe || !part->uncertain || !part->comp) {
-        free(all);
-        free(safe);
+    if (!low || !part->safe || !part->uncertain || !part->comp) {
         free(low);
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
                           (long long)n);
     }
-    for (int64_t i = 0; i < n; i++) {
-        all[i] = safe[i] = (uint32_t)i;
+    const int threads = gemst_parts_threads(c, n);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; i++)
         low[i] = gemst_parts_lower(part->gap[i]);
-    }
-    part->n_uncertain = 0;
-    for (int64_t k = 0; k < m; k++) {
-        const gemst_parts_edge *e = &part->tree[k];
-        uint32_t a = gemst_parts_find(all, e->lo), b = gemst_parts_find(all, e->hi);
-        part->safe[k] = e->d2 < low[a] || e->d2 < low[b];
-        if (part->safe[k])
-            safe[gemst_parts_find(safe, e->lo)] = gemst_parts_find(safe, e->hi);
-        else
-            part->uncertain[part->n_uncertain++] = (uint32_t)k;
-        all[a] = b;
-        low[b] = low[a] < low[b] ? low[a] : low[b];
-    }
-    /* the safe components numbered in the order of their first points */
-    uint32_t n_comp = 0;
-    for (int64_t i = 0; i < n; i++)
-        all[i] = UINT32_MAX;
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t r = gemst_parts_find(safe, (uint32_t)i);
-        if (all[r] == UINT32_MAX)
-            all[r] = n_comp++;
-        part->comp[i] = all[r];
-    }
-    part->n_comp = n_comp;
-    if (!(part->comp_gap = malloc(sizeof *part->comp_gap * n_comp))) {
-        free(all);
-        free(safe);
-        free(low);
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
-                          (long long)n);
-    }
-    for (uint32_t k = 0; k < n_comp; k++)
-        part->comp_gap[k] = INFINITY;
-    for (int64_t i = 0; i < n; i++)
-        if (part->gap[i] < part->comp_gap[part->comp[i]])
-            part->comp_gap[part->comp[i]] = part->gap[i];
-    free(all);
-    free(safe);
+    rc = gemst_safe_edges(part->tree, m, low, n, threads, part->safe, err);
     free(low);
-    return GRIDEMST_OK;
+    if (rc == GRIDEMST_OK)
+        rc = gemst_safe_components(part->tree, m, part->safe, n, threads, part->comp, &part->n_comp, err);
+    if (rc == GRIDEMST_OK)
+        rc = list_uncertain_and_gaps(c, part, err);
+    return rc;
 }
 
 int gemst_parts_number_components(gemst_parts_ctx *c, gemst_part *parts, int64_t *components, gridemst_error *err)
@@ -200,6 +195,7 @@ int gemst_parts_number_components(gemst_parts_ctx *c, gemst_part *parts, int64_t
         return rc;
     int64_t offset = 0;
     for (int p = 0; p < P; p++) {
+#pragma omp parallel for num_threads(gemst_parts_threads(c, parts[p].n)) schedule(static)
         for (int64_t i = 0; i < parts[p].n; i++)
             parts[p].comp[i] += (uint32_t)offset;
         parts[p].comp_base = (uint32_t)offset;

@@ -57,7 +57,7 @@ static void read_record(const gemst_parts_metric *m, const char *r, uint32_t *id
     }
 }
 
-int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *records, int64_t count,
+int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *records, int64_t count, int threads,
                    gridemst_error *err)
 {
     const size_t rb = gemst_halo_record_bytes(m);
@@ -81,7 +81,7 @@ int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *recor
         read_record(m, records + rb * (size_t)k, &h->id[h->n + k], &h->comp[h->n + k],
                     h->w + 3 * (size_t)(h->n + k));
     h->n += count;
-    int rc = gemst_kdtree_build(&h->tree, h->w, h->n, err);
+    int rc = gemst_kdtree_build(&h->tree, h->w, h->n, threads, err);
     free(h->label);
     h->label = malloc(sizeof *h->label * (size_t)(h->tree.n_node > 0 ? h->tree.n_node : 1));
     if (rc == GRIDEMST_OK && !h->label)

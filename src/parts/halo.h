@@ -29,8 +29,9 @@ size_t gemst_halo_record_bytes(const gemst_parts_metric *m);
 /* Writes part s's point q as a record at r. */
 void gemst_halo_record(const gemst_parts_metric *m, const gemst_part *s, uint32_t q, char *r);
 
-/* Adds count received records to the halo and rebuilds its tree. */
-int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *records, int64_t count,
+/* Adds count received records to the halo and rebuilds its tree (with up
+ * to `threads` threads). */
+int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *records, int64_t count, int threads,
                    gridemst_error *err);
 
 /* Each node's component for the roots of this Boruvka iteration (root[c]:

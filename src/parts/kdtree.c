@@ -9,6 +9,9 @@
 /* Points per leaf. */
 #define LEAF 8
 
+/* Subtrees of more points than this are built as tasks of their own. */
+#define TASK_POINTS 16384
+
 /* order[b .. e) rearranged so that position k holds the point of rank k
  * along axis d (quickselect), the smaller ones before it. */
 static void select_rank(const double *w, uint32_t *order, int64_t b, int64_t e, int64_t k, int d)
@@ -39,10 +42,12 @@ static void select_rank(const double *w, uint32_t *order, int64_t b, int64_t e, 
     }
 }
 
-/* The subtree of order[b .. e); returns its node's index. */
+/* The subtree of order[b .. e); returns its node's index.  Subtrees are
+ * built concurrently: a node takes the next free index when its build
+ * starts, after its parent's. */
 static uint32_t build(gemst_kdtree *t, const double *w, int64_t b, int64_t e)
 {
-    const uint32_t at = (uint32_t)t->n_node++;
+    const uint32_t at = (uint32_t)__atomic_fetch_add(&t->n_node, 1, __ATOMIC_RELAXED);
     gemst_kd_node *nd = &t->node[at];
     for (int d = 0; d < 3; d++) {
         nd->box.lo[d] = INFINITY;
@@ -65,12 +70,15 @@ static uint32_t build(gemst_kdtree *t, const double *w, int64_t b, int64_t e)
             axis = d;
     const int64_t mid = b + (e - b) / 2;
     select_rank(w, t->order, b, e, mid, axis);
-    nd->left = build(t, w, b, mid); /* the node array is never moved */
+    /* the node array is never moved */
+#pragma omp task if (e - b > TASK_POINTS) default(shared)
+    nd->left = build(t, w, b, mid);
     nd->right = build(t, w, mid, e);
+#pragma omp taskwait
     return at;
 }
 
-int gemst_kdtree_build(gemst_kdtree *t, const double *w, int64_t n, gridemst_error *err)
+int gemst_kdtree_build(gemst_kdtree *t, const double *w, int64_t n, int threads, gridemst_error *err)
 {
     gemst_kdtree_free(t);
     /* leaves hold LEAF / 2 points or more: fewer than 4 n / LEAF + 2 nodes */
@@ -84,6 +92,9 @@ int gemst_kdtree_build(gemst_kdtree *t, const double *w, int64_t n, gridemst_err
     }
     for (int64_t k = 0; k < n; k++)
         t->order[k] = (uint32_t)k;
+    t->n_node = 0;
+#pragma omp parallel num_threads(threads)
+#pragma omp single
     if (n > 0)
         build(t, w, 0, n);
     return GRIDEMST_OK;

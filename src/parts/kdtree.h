@@ -2,7 +2,8 @@
  * A k-d tree over points (working coordinates, 3 per point): median splits
  * along the widest axis of each node's box down to leaves of a few points.
  * A parent comes before its children in the node array, so going through
- * it backwards visits children first.  Users keep their own per-node data
+ * it backwards visits children first (the subtrees are built concurrently:
+ * the nodes' places vary from build to build, the tree does not).  Users keep their own per-node data
  * beside it (halo.c: the components of a node's points).
  */
 #ifndef GEMST_PARTS_KDTREE_H
@@ -25,8 +26,9 @@ typedef struct gemst_kdtree {
     int64_t n_node;
 } gemst_kdtree;
 
-/* The tree of the n points at w (replacing what *t held). */
-int gemst_kdtree_build(gemst_kdtree *t, const double *w, int64_t n, gridemst_error *err);
+/* The tree of the n points at w (replacing what *t held), with up to
+ * `threads` OpenMP threads. */
+int gemst_kdtree_build(gemst_kdtree *t, const double *w, int64_t n, int threads, gridemst_error *err);
 
 void gemst_kdtree_free(gemst_kdtree *t);
 

@@ -94,9 +94,10 @@ typedef struct {
     int64_t n_sample;
 } slice;
 
-static int slice_keys(const gemst_parts_ctx *c, int s, slice *sl, gridemst_error *err)
+static int slice_keys(const gemst_parts_ctx *c, int s, void *slices, gridemst_error *err)
 {
     const gemst_problem *pb = c->pb;
+    slice *sl = (slice *)slices + s;
     slice_of(c, s, &sl->first, &sl->n);
     const int64_t m = sl->n;
     sl->n_sample = m < (int64_t)SAMPLES * c->parts ? m : (int64_t)SAMPLES * c->parts;
@@ -152,6 +153,64 @@ static int choose_ranges(gemst_parts_ctx *c, slice *sl, uint64_t *split, gridems
     return GRIDEMST_OK;
 }
 
+/* What the slices send: per slice, its points' ids and coordinates in the
+ * order of their parts, and its row of counts. */
+typedef struct {
+    slice *sl;
+    const uint64_t *split;
+    int64_t *count;               /* P x P */
+    uint32_t *ids[GEMST_MAX_PARTS];
+    char *xyz[GEMST_MAX_PARTS];
+} outbox;
+
+/* Slice s's points into its outbox, each part's in id order: a counting
+ * sort by part, each thread's share of the points counted, then placed
+ * after those of the threads before it. */
+static int pack_slice(const gemst_parts_ctx *c, int s, void *box, gridemst_error *err)
+{
+    outbox *o = box;
+    const gemst_problem *pb = c->pb;
+    const int P = c->parts, threads = gemst_parts_threads(c, o->sl[s].n);
+    const size_t point_bytes = (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
+    const slice *sl = &o->sl[s];
+    const int64_t m = sl->n;
+    int64_t *row = o->count + (size_t)s * P;
+    int64_t *at = calloc((size_t)threads * P, sizeof *at); /* per thread and part: where its next point goes */
+    uint8_t *part = malloc((size_t)(m > 0 ? m : 1));       /* each point's part (P <= 64) */
+    o->ids[s] = malloc(sizeof *o->ids[s] * (size_t)(m > 0 ? m : 1));
+    o->xyz[s] = malloc(point_bytes * (size_t)(m > 0 ? m : 1));
+    if (!at || !part || !o->ids[s] || !o->xyz[s]) {
+        free(at);
+        free(part);
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld points to send", (long long)m);
+    }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int t = 0; t < threads; t++)
+        for (int64_t i = m * t / threads; i < m * (t + 1) / threads; i++) {
+            part[i] = (uint8_t)part_of(o->split, P - 1, sl->key[i]);
+            at[(size_t)t * P + part[i]]++;
+        }
+    int64_t next = 0;
+    for (int p = 0; p < P; p++)
+        for (int t = 0; t < threads; t++) {
+            const int64_t here = at[(size_t)t * P + p];
+            at[(size_t)t * P + p] = next;
+            next += here;
+            row[p] += here;
+        }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int t = 0; t < threads; t++)
+        for (int64_t i = m * t / threads; i < m * (t + 1) / threads; i++) {
+            const int64_t k = at[(size_t)t * P + part[i]]++;
+            o->ids[s][k] = (uint32_t)(sl->first + i);
+            memcpy(o->xyz[s] + point_bytes * (size_t)k,
+                   (const char *)pb->coords + point_bytes * (size_t)(sl->first + i), point_bytes);
+        }
+    free(at);
+    free(part);
+    return GRIDEMST_OK;
+}
+
 /* Each slice's points to their parts, ids and coordinates, in id order. */
 static int send_points(gemst_parts_ctx *c, slice *sl, const uint64_t *split, gemst_part *parts,
                        gridemst_error *err)
@@ -159,37 +218,15 @@ static int send_points(gemst_parts_ctx *c, slice *sl, const uint64_t *split, gem
     const gemst_problem *pb = c->pb;
     const int P = c->parts;
     const size_t point_bytes = (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
-    int64_t *count = calloc((size_t)P * P, sizeof *count);
-    uint32_t *ids[GEMST_MAX_PARTS] = {0};
-    char *xyz[GEMST_MAX_PARTS] = {0};
-    int rc = count ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
-    for (int s = 0; s < P && rc == GRIDEMST_OK; s++) {
-        const int64_t m = sl[s].n;
-        int64_t *row = count + (size_t)s * P, at[GEMST_MAX_PARTS];
-        for (int64_t i = 0; i < m; i++)
-            row[part_of(split, P - 1, sl[s].key[i])]++;
-        ids[s] = malloc(sizeof *ids[s] * (size_t)(m > 0 ? m : 1));
-        xyz[s] = malloc(point_bytes * (size_t)(m > 0 ? m : 1));
-        if (!ids[s] || !xyz[s]) {
-            rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld points to send", (long long)m);
-            break;
-        }
-        at[0] = 0;
-        for (int p = 1; p < P; p++)
-            at[p] = at[p - 1] + row[p - 1];
-        for (int64_t i = 0; i < m; i++) {
-            int64_t k = at[part_of(split, P - 1, sl[s].key[i])]++;
-            ids[s][k] = (uint32_t)(sl[s].first + i);
-            memcpy(xyz[s] + point_bytes * (size_t)k, (const char *)pb->coords + point_bytes * (size_t)(sl[s].first + i),
-                   point_bytes);
-        }
-    }
+    outbox o = {sl, split, calloc((size_t)P * P, sizeof *o.count), {0}, {0}};
+    int rc = o.count ? gemst_parts_each(c, pack_slice, &o, err)
+                     : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     void *got_ids[GEMST_MAX_PARTS], *got_xyz[GEMST_MAX_PARTS];
     int64_t got[GEMST_MAX_PARTS];
     if (rc == GRIDEMST_OK)
-        rc = gemst_xchg_alltoall(&c->xchg, (const void *const *)ids, count, sizeof *ids[0], got_ids, got, err);
+        rc = gemst_xchg_alltoall(&c->xchg, (const void *const *)o.ids, o.count, sizeof *o.ids[0], got_ids, got, err);
     if (rc == GRIDEMST_OK) {
-        rc = gemst_xchg_alltoall(&c->xchg, (const void *const *)xyz, count, point_bytes, got_xyz, got, err);
+        rc = gemst_xchg_alltoall(&c->xchg, (const void *const *)o.xyz, o.count, point_bytes, got_xyz, got, err);
         for (int p = 0; p < P; p++) {
             parts[p].n = got[p];
             parts[p].id = got_ids[p];
@@ -197,10 +234,10 @@ static int send_points(gemst_parts_ctx *c, slice *sl, const uint64_t *split, gem
         }
     }
     for (int s = 0; s < P; s++) {
-        free(ids[s]);
-        free(xyz[s]);
+        free(o.ids[s]);
+        free(o.xyz[s]);
     }
-    free(count);
+    free(o.count);
     return rc;
 }
 
@@ -211,8 +248,7 @@ int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_error *err
     uint64_t split[GEMST_MAX_PARTS];
     memset(sl, 0, sizeof sl);
     int rc = GRIDEMST_OK;
-    for (int s = 0; s < P && rc == GRIDEMST_OK; s++)
-        rc = slice_keys(c, s, &sl[s], err);
+    rc = gemst_parts_each(c, slice_keys, sl, err);
     if (rc == GRIDEMST_OK)
         rc = choose_ranges(c, sl, split, err);
     if (rc == GRIDEMST_OK)

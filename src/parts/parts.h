@@ -100,6 +100,14 @@ static inline int gemst_parts_threads(const gemst_parts_ctx *c, int64_t work)
     return useful < c->threads ? (int)useful : c->threads;
 }
 
+/* One part's share of a step (gemst_parts_each): c's threads are the
+ * part's share. */
+typedef int (*gemst_part_fn)(const gemst_parts_ctx *c, int p, void *arg, gridemst_error *err);
+
+/* fn(c', p, arg) for every part p at once, with the threads shared among
+ * the parts; the first part's failure, by part, is returned. */
+int gemst_parts_each(const gemst_parts_ctx *c, gemst_part_fn fn, void *arg, gridemst_error *err);
+
 typedef struct gemst_halo gemst_halo;
 
 /* One part's data.  Points are numbered 0 .. n-1 in the order of their ids. */

@@ -22,15 +22,42 @@ void gemst_part_free(gemst_part *part)
     memset(part, 0, sizeof *part);
 }
 
+/* The part's safe edges, in the order of its tree and in ids of the whole
+ * set, into out: each thread's share of the tree starts where its safe
+ * edges before it end (its position less the uncertain edges before it). */
+static void safe_edges_in_ids(const gemst_parts_ctx *c, const gemst_part *part, gemst_parts_edge *out)
+{
+    const int threads = gemst_parts_threads(c, part->n_tree);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int t = 0; t < threads; t++) {
+        const int64_t from = part->n_tree * t / threads, to = part->n_tree * (t + 1) / threads;
+        int64_t lo = 0, hi = part->n_uncertain; /* the uncertain edges before `from` */
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if (part->uncertain[mid] < from)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int64_t at = from - lo;
+        for (int64_t k = from; k < to; k++)
+            if (part->safe[k]) {
+                const gemst_parts_edge *e = &part->tree[k];
+                out[at++] = (gemst_parts_edge){e->d2, part->id[e->lo], part->id[e->hi]};
+            }
+    }
+}
+
 /* The whole set's tree: every part's safe edges and the boundary's, in ids
  * of the whole set, sorted by length into *tree (solve.c orders the ties). */
 static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, const gemst_parts_edge *boundary,
                     int64_t n_boundary, gemst_tree *tree, gridemst_error *err)
 {
-    int64_t m = n_boundary;
-    for (int p = 0; p < c->parts; p++)
-        for (int64_t k = 0; k < parts[p].n_tree; k++)
-            m += parts[p].safe[k];
+    int64_t m = n_boundary, first[GEMST_MAX_PARTS]; /* where each part's safe edges go */
+    for (int p = 0; p < c->parts; p++) {
+        first[p] = m - n_boundary;
+        m += parts[p].n_tree - parts[p].n_uncertain;
+    }
     if (m != c->pb->n - 1)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the partitioned solve found %lld edges for %lld points",
                           (long long)m, (long long)c->pb->n);
@@ -42,14 +69,10 @@ static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, const gem
     tree->d2 = malloc(sizeof *tree->d2 * (size_t)m);
     int ok = all && key && idx && tree->lo && tree->hi && tree->d2;
     if (ok) {
-        int64_t at = 0;
         for (int p = 0; p < c->parts; p++)
-            for (int64_t k = 0; k < parts[p].n_tree; k++)
-                if (parts[p].safe[k]) {
-                    const gemst_parts_edge *e = &parts[p].tree[k];
-                    all[at++] = (gemst_parts_edge){e->d2, parts[p].id[e->lo], parts[p].id[e->hi]};
-                }
-        memcpy(all + at, boundary, sizeof *all * (size_t)n_boundary);
+            safe_edges_in_ids(c, &parts[p], all + first[p]);
+        memcpy(all + (m - n_boundary), boundary, sizeof *all * (size_t)n_boundary);
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
         for (int64_t e = 0; e < m; e++) {
             memcpy(&key[e], &all[e].d2, sizeof key[e]); /* non-negative doubles order as their bits */
             idx[e] = (uint32_t)e;
@@ -57,6 +80,7 @@ static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, const gem
         ok = gemst_radix_sort(key, idx, (size_t)m, 64, key + m, idx + m, gemst_parts_threads(c, m)) == 0;
     }
     if (ok) {
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
         for (int64_t e = 0; e < m; e++) {
             tree->lo[e] = all[idx[e]].lo;
             tree->hi[e] = all[idx[e]].hi;
@@ -75,6 +99,11 @@ static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, const gem
     return GRIDEMST_OK;
 }
 
+static int contract_part(const gemst_parts_ctx *c, int p, void *parts, gridemst_error *err)
+{
+    return gemst_part_contract(c, p, &((gemst_part *)parts)[p], err);
+}
+
 /* Steps 3 and 4: each part's tree and its safe edges. */
 static int local_steps(gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st, int64_t *components,
                        gridemst_error *err)
@@ -85,8 +114,8 @@ static int local_steps(gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st
     rc = gemst_parts_local_trees(c, parts, st, err);
     ps->local_ms = gemst_now_ms() - t0;
     t0 = gemst_now_ms();
-    for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++)
-        rc = gemst_part_contract(c, p, &parts[p], err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_parts_each(c, contract_part, parts, err);
     if (rc == GRIDEMST_OK)
         rc = gemst_parts_number_components(c, parts, components, err);
     ps->contract_ms = gemst_now_ms() - t0;

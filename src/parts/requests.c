@@ -4,7 +4,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
+#include "atomics.h"
 #include "parts/halo.h"
 
 /* Box distances are computed in double, within a relative 2^-50 of the
@@ -12,6 +16,10 @@
  * is below rho (1 + SEND_MARGIN), so that every point nearer than rho is
  * sent. */
 #define SEND_MARGIN 0x1p-40
+
+/* A request's work, in points looked at (a few cells of about 16), for
+ * the threads it may use. */
+#define ANSWER_WORK 64
 
 double gemst_reach_covers(double rho)
 {
@@ -33,8 +41,12 @@ typedef struct {
     int64_t *count, *cap;
 } answer;
 
+/* Sends point q unless another request (of this round, on any thread, or
+ * of an earlier one) has sent it already. */
 static int emit(answer *a, uint32_t q)
 {
+    if (gemst_atomic_or_u64(&a->s->sent[q], a->bit) & a->bit)
+        return 0;
     const size_t rb = gemst_halo_record_bytes(a->m);
     if (*a->count == *a->cap) {
         const int64_t want = *a->cap > 0 ? 2 * *a->cap : 1024;
@@ -45,7 +57,6 @@ static int emit(answer *a, uint32_t q)
         *a->cap = want;
     }
     gemst_halo_record(a->m, a->s, q, *a->out + rb * (size_t)(*a->count)++);
-    a->s->sent[q] |= a->bit;
     return 0;
 }
 
@@ -54,12 +65,13 @@ static int emit(answer *a, uint32_t q)
 static int answer_cell(answer *a, int64_t k)
 {
     gemst_part *s = a->s;
-    if ((s->cell_sent[k] & a->bit) || !(gemst_box_dist2(&s->cell_box[k], a->box) < a->limit))
+    if ((gemst_load_relaxed_u64(&s->cell_sent[k]) & a->bit) ||
+        !(gemst_box_dist2(&s->cell_box[k], a->box) < a->limit))
         return 0;
     int all = 1;
     for (uint32_t i = s->cell_start[k]; i < s->cell_start[k + 1]; i++) {
         const uint32_t q = s->by_key[i];
-        if (s->sent[q] & a->bit)
+        if (gemst_load_relaxed_u64(&s->sent[q]) & a->bit)
             continue;
         const gemst_box at = gemst_point_box(s->w + 3 * (size_t)q);
         if (!(gemst_box_dist2(&at, a->box) < a->limit))
@@ -68,7 +80,7 @@ static int answer_cell(answer *a, int64_t k)
             return -1;
     }
     if (all)
-        s->cell_sent[k] |= a->bit;
+        gemst_atomic_or_u64(&s->cell_sent[k], a->bit);
     return 0;
 }
 
@@ -125,16 +137,59 @@ static int answer_request(answer *a, const gemst_region_space *sp)
     return 0;
 }
 
+/* One thread's answers. */
+typedef struct {
+    char *out;
+    int64_t count, cap;
+} thread_answers;
+
 int gemst_part_answer(const gemst_parts_ctx *c, gemst_part *s, int p, const gemst_request *req, int64_t m,
                       char **out, int64_t *count, int64_t *cap, gridemst_error *err)
 {
-    answer a = {&c->metric, s, (uint64_t)1 << p, NULL, 0.0, out, count, cap};
-    for (int64_t k = 0; k < m && s->n > 0; k++) {
-        a.box = &req[k].box;
-        a.limit = req[k].rho * (1.0 + SEND_MARGIN);
-        if (answer_request(&a, &c->space) != 0)
-            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld halo points",
-                              (long long)*count);
+    /* the requests shared among the threads, each thread's answers in its own buffer, then appended in order */
+    const int threads = gemst_parts_threads(c, m * ANSWER_WORK);
+    thread_answers *mine = calloc((size_t)threads, sizeof *mine);
+    if (!mine)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    uint32_t failed = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        int t = 0;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+#endif
+        answer a = {&c->metric, s, (uint64_t)1 << p, NULL, 0.0, &mine[t].out, &mine[t].count, &mine[t].cap};
+#pragma omp for schedule(dynamic, 4)
+        for (int64_t k = 0; k < m; k++) {
+            if (s->n == 0 || gemst_load_relaxed(&failed))
+                continue;
+            a.box = &req[k].box;
+            a.limit = req[k].rho * (1.0 + SEND_MARGIN);
+            if (answer_request(&a, &c->space) != 0)
+                gemst_store_relaxed(&failed, 1);
+        }
     }
+    const size_t rb = gemst_halo_record_bytes(&c->metric);
+    int64_t total = *count;
+    for (int t = 0; t < threads; t++)
+        total += mine[t].count;
+    if (!failed && total > *cap) {
+        char *grown = realloc(*out, rb * (size_t)total);
+        if (grown) {
+            *out = grown;
+            *cap = total;
+        } else {
+            failed = 1;
+        }
+    }
+    for (int t = 0; t < threads; t++) {
+        if (!failed && mine[t].count > 0)
+            memcpy(*out + rb * (size_t)*count, mine[t].out, rb * (size_t)mine[t].count);
+        *count += failed ? 0 : mine[t].count;
+        free(mine[t].out);
+    }
+    free(mine);
+    if (failed)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld halo points", (long long)total);
     return GRIDEMST_OK;
 }

@@ -36,6 +36,8 @@ double gemst_reach_for(double d2);
  * Part s's answer to m requests of part p: the records (halo.h) of its
  * points within reach of any of them that p has not had yet, appended to
  * *out (capacity *cap records, grown with realloc) from position *count.
+ * The requests are shared among c's threads: the records come in no fixed
+ * order, each point once.
  */
 int gemst_part_answer(const gemst_parts_ctx *c, gemst_part *s, int p, const gemst_request *req, int64_t m,
                       char **out, int64_t *count, int64_t *cap, gridemst_error *err);
