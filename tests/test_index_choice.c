@@ -4,7 +4,8 @@
  * whose dimension is known from their construction: uniform and normal
  * points fill the space (the grid), circles and curves are 1-dimensional,
  * shells 2-dimensional in 3D, and blobs close to 0 at the cell size (the
- * BVH).  The sample and its codes are made here as the CUDA backend makes
+ * BVH on the GPU); at the scale of neighbouring points (the CPU's measure)
+ * blobs fill the space, and only curves get the BVH.  The sample and its codes are made here as the CUDA backend makes
  * them (cuda_index_choice.cuh); tests/test_cuda checks the choice there.
  */
 #include <stdlib.h>
@@ -65,10 +66,10 @@ static const shape_case shapes[] = {
     {GEMST_GEN_BLOBS, 3, 1},
 };
 
-START_TEST(test_choice_follows_the_dimension)
+/* The sample's sorted distinct codes (*u of them) of n generated points of
+ * the case's shape, with their frame, as the backends make them. */
+static uint64_t *sample_codes(const shape_case *sc, int64_t n, uint32_t *u, gemst_frame *f)
 {
-    const shape_case *sc = &shapes[_i];
-    const int64_t n = 300000;
     gemst_pointset ps;
     gridemst_error err;
     ck_assert_int_eq(gemst_generate(sc->kind, n, sc->dim, 3, &ps, &err), GRIDEMST_OK);
@@ -82,8 +83,7 @@ START_TEST(test_choice_follows_the_dimension)
             hi[d] = v > hi[d] ? v : hi[d];
         }
     }
-    gemst_frame f;
-    ck_assert_int_eq(gemst_frame_make(sc->dim, lo, hi, 0, &f, &err), GRIDEMST_OK);
+    ck_assert_int_eq(gemst_frame_make(sc->dim, lo, hi, 0, f, &err), GRIDEMST_OK);
     const uint32_t m = GEMST_INDEX_SAMPLE;
     uint64_t *code = malloc(sizeof *code * m);
     ck_assert_ptr_nonnull(code);
@@ -91,10 +91,21 @@ START_TEST(test_choice_follows_the_dimension)
         const int64_t i = gemst_index_sample_point((uint32_t)n, m, k);
         double w[3] = {0, 0, 0};
         for (int d = 0; d < sc->dim; d++)
-            w[d] = (float)gemst_frame_working(&f, p[i * sc->dim + d], d);
-        code[k] = gemst_morton_in(sc->dim, w, f.lo, f.unit);
+            w[d] = (float)gemst_frame_working(f, p[i * sc->dim + d], d);
+        code[k] = gemst_morton_in(sc->dim, w, f->lo, f->unit);
     }
-    const uint32_t u = sort_distinct(code, m);
+    *u = sort_distinct(code, m);
+    gemst_pointset_free(&ps);
+    return code;
+}
+
+START_TEST(test_choice_follows_the_dimension)
+{
+    const shape_case *sc = &shapes[_i];
+    const int64_t n = 300000;
+    gemst_frame f;
+    uint32_t u;
+    uint64_t *code = sample_codes(sc, n, &u, &f);
     int shift[2];
     gemst_index_shifts(&f, n, shift);
     uint64_t pairs[2] = {0, 0};
@@ -106,7 +117,51 @@ START_TEST(test_choice_follows_the_dimension)
                   gemst_gen_kind_name(sc->kind), sc->dim, (unsigned long long)pairs[0],
                   (unsigned long long)pairs[1], sc->bvh ? "grid" : "BVH");
     free(code);
-    gemst_pointset_free(&ps);
+}
+END_TEST
+
+/* The CPU's measure, at the scale of neighbouring points: the BVH for
+ * points along curves (circles, filaments) in the plane and in space; the
+ * grid for volumes, surfaces in space (spheres), and blobs, whose points
+ * fill the space within each blob. */
+static const shape_case cpu_shapes[] = {
+    {GEMST_GEN_UNIFORM, 2, 0},   {GEMST_GEN_UNIFORM, 3, 0},   {GEMST_GEN_NORMAL, 3, 0},
+    {GEMST_GEN_SHELLS, 2, 1},    {GEMST_GEN_SHELLS, 3, 0},    {GEMST_GEN_FILAMENTS, 2, 1},
+    {GEMST_GEN_FILAMENTS, 3, 1}, {GEMST_GEN_BLOBS, 2, 0},     {GEMST_GEN_BLOBS, 3, 0},
+};
+
+START_TEST(test_cpu_choice_follows_the_local_dimension)
+{
+    const shape_case *sc = &cpu_shapes[_i];
+    gemst_frame f;
+    uint32_t u;
+    uint64_t *code = sample_codes(sc, 300000, &u, &f);
+    ck_assert_msg(gemst_index_cpu_prefers_bvh(sc->dim, code, u) == sc->bvh, "%s %dD: the %s was chosen",
+                  gemst_gen_kind_name(sc->kind), sc->dim, sc->bvh ? "grid" : "BVH");
+    free(code);
+}
+END_TEST
+
+/* The CPU's measure on codes built to a dimension: points on a line and
+ * on a plane of a 3D lattice, 2^k per axis, and too few points to measure
+ * (the grid). */
+START_TEST(test_cpu_choice_on_lattices)
+{
+    enum { SIDE = 256 };
+    uint64_t *code = malloc(sizeof *code * SIDE * SIDE);
+    ck_assert_ptr_nonnull(code);
+    for (int plane = 0; plane < 2; plane++) {
+        uint32_t m = 0;
+        for (uint32_t a = 0; a < SIDE; a++)
+            for (uint32_t b = 0; b < (plane ? SIDE : 1); b++)
+                code[m++] = gemst_morton(3, (a + 0.5) / SIDE, (b + 0.5) / SIDE, 0.5);
+        const uint32_t u = sort_distinct(code, m);
+        ck_assert_int_eq(u, m);
+        ck_assert_msg(gemst_index_cpu_prefers_bvh(3, code, u) == !plane, "a %s: the %s was chosen",
+                      plane ? "plane" : "line", plane ? "BVH" : "grid");
+    }
+    ck_assert_int_eq(gemst_index_cpu_prefers_bvh(3, code, 32), 0); /* 32 points: 992 ordered pairs at most */
+    free(code);
 }
 END_TEST
 
@@ -132,6 +187,9 @@ int main(void)
     tcase_add_test(tc, test_run_pairs_count_every_pair);
     tcase_add_loop_test(tc, test_choice_follows_the_dimension, 0, (int)(sizeof shapes / sizeof shapes[0]));
     tcase_add_test(tc, test_few_pairs_keep_the_grid);
+    tcase_add_loop_test(tc, test_cpu_choice_follows_the_local_dimension, 0,
+                        (int)(sizeof cpu_shapes / sizeof cpu_shapes[0]));
+    tcase_add_test(tc, test_cpu_choice_on_lattices);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

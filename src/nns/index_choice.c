@@ -29,3 +29,27 @@ int gemst_index_prefers_bvh(int dim, const uint64_t pairs[2])
     const double ratio = (double)pairs[1] / (double)pairs[0];
     return ratio < exp2((double)dim - 0.5);
 }
+
+/* The cell pairs of the sorted distinct codes [0, m) at the level of shift. */
+static uint64_t level_pairs(const uint64_t *code, uint32_t m, int shift)
+{
+    uint64_t pairs = 0;
+    for (uint32_t i = 0; i < m; i++)
+        pairs += gemst_index_run_pairs(code, m, i, shift);
+    return pairs;
+}
+
+int gemst_index_cpu_prefers_bvh(int dim, const uint64_t *code, uint32_t m)
+{
+    const int bits = bits_per_axis(dim);
+    for (int level = bits; level >= 2; level--) {
+        const int shift = dim * (bits - level);
+        const uint64_t fine = level_pairs(code, m, shift);
+        if (fine < GEMST_INDEX_LOCAL_PAIRS)
+            continue;
+        /* dimension log2(coarse / fine) below GEMST_INDEX_CPU_BVH_DIM */
+        const double ratio = (double)level_pairs(code, m, shift + dim) / (double)fine;
+        return ratio < exp2(GEMST_INDEX_CPU_BVH_DIM);
+    }
+    return 0;
+}
