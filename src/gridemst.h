@@ -155,8 +155,10 @@ typedef enum gridemst_nns {
                               surfaces, clusters): the correlation dimension of a sample
                               of 65536 points, from the pairs sharing a cell at the
                               grid's planned side and twice it, below dim - 1/2.  On
-                              the CPU backend the grid.  stats.nns and stats.prune say
-                              what ran */
+                              the CPU backend the BVH when the same sample's dimension,
+                              measured at the finest cell size where 1024 pairs of its
+                              points share a cell, is below 1.5 (curves), else the
+                              grid.  stats.nns and stats.prune say what ran */
 } gridemst_nns;
 
 /* Grid search strategy (Qiao & Creput 2021, section 3.3). */

@@ -1,9 +1,10 @@
 /*
  * The BVH (src/bvh/, src/cpu/cpu_bvh.h), double instance: Morton codes
  * against a bit-by-bit interleave, the tree's structure, the labels and
- * bounds against their definitions, and the nearest-foreign query against a
- * brute force over all points, with gemst_dist2_q for distances (the one
- * formula the solver compares).  Point sets are sorted by Morton code here
+ * bounds against their definitions, and the nearest-foreign query and the
+ * CPU's search a leaf at a time (cpu/cpu_bvh_search.h) against a brute
+ * force over all points, with gemst_dist2_q for distances (the one formula
+ * the solver compares), for every leaf size the solver builds.  Point sets are sorted by Morton code here
  * (qsort by (code, index)), not by the solver's build.  The whole solver
  * with the BVH is tested against Prim and the grid in test_emst.
  */
@@ -75,13 +76,15 @@ typedef struct {
     uint32_t *oid;
     uint64_t *code;
     uint32_t leaf;        /* points per leaf */
-    uint64_t *leaf_code;  /* each leaf's code, its first point's */
+    int leaf_size_index;  /* the size asked for: leaf_sizes[leaf_size_index] */
     gemst_grid g; /* the point view the BVH functions read */
 } tset;
 
-/* The leaves a set is tried with: nns BVH's single points and the late
- * BVH's runs of points (3 here; nns/late_bvh.h). */
-typedef enum { L_POINTS, L_GROUPS, L_COUNT } layout_kind;
+/* The leaf sizes a set is tried with: single points (the GPU's, and the
+ * CPU's late BVH for mutual reachability), 3 (a size that divides no set
+ * evenly), the late BVH's (nns/late_bvh.h) and the CPU's nns BVH's. */
+static const uint32_t leaf_sizes[] = {1, 3, GEMST_LATE_BVH_LEAF, GEMST_CPU_BVH_LEAF};
+#define L_COUNT ((int)(sizeof leaf_sizes / sizeof leaf_sizes[0]))
 
 typedef enum {
     T_UNIFORM_2D,
@@ -104,7 +107,7 @@ static int cmp_by_code(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-static tset make_tset(tset_kind kind, layout_kind layout)
+static tset make_tset(tset_kind kind, int layout)
 {
     static const char *names[] = {"uniform 2D", "uniform 3D", "one code 3D", "mixed 2D", "lattice 3D", "two points",
                                   "three points, one code"};
@@ -150,10 +153,9 @@ static tset make_tset(tset_kind kind, layout_kind layout)
         t.oid[j] = i;
         t.code[j] = code[i];
     }
-    t.leaf = layout == L_GROUPS && n >= 8 ? 3 : 1;
-    t.leaf_code = xcalloc(n, sizeof *t.leaf_code);
-    for (uint32_t j = 0; j * t.leaf < n; j++)
-        t.leaf_code[j] = t.code[j * t.leaf];
+    /* the build's: no more than fill two leaves */
+    t.leaf_size_index = layout;
+    t.leaf = leaf_sizes[layout] < n / 2 + n % 2 ? leaf_sizes[layout] : n / 2 + n % 2;
     t.g.dim = t.dim;
     t.g.n = n;
     t.g.x = t.x;
@@ -173,7 +175,6 @@ static void free_tset(tset *t)
     free(t->z);
     free(t->oid);
     free(t->code);
-    free(t->leaf_code);
 }
 
 /* The points [*first, *end) of leaves first .. last. */
@@ -183,11 +184,17 @@ static void leaf_positions(const tset *t, uint32_t first, uint32_t last, uint32_
     *e = (last + 1) * t->leaf < t->n ? (last + 1) * t->leaf : t->n;
 }
 
-static void build_ok(const tset *t, int threads, gemst_bvh *b)
+static void build_ok(const tset *t, int threads, gemst_cpu_bvh *tree)
 {
     gridemst_error err = {0};
-    REQUIRE(GEMST_FN(gemst_cpu_bvh_build)(&t->g, t->leaf_code, t->leaf, threads, b, &err) == GRIDEMST_OK,
+    uint64_t *code = xcalloc(t->n, sizeof *code); /* the build overwrites them */
+    memcpy(code, t->code, sizeof *code * t->n);
+    REQUIRE(GEMST_FN(gemst_cpu_bvh_build)(&t->g, code, leaf_sizes[t->leaf_size_index], threads, tree, &err) ==
+                GRIDEMST_OK,
             "%s: %s", t->name, err.message);
+    REQUIRE(tree->bvh.leaf_size == t->leaf, "%s: leaves of %u points, %u expected", t->name, tree->bvh.leaf_size,
+            t->leaf);
+    free(code);
 }
 
 static double coord(const tset *t, uint32_t j, int d)
@@ -207,11 +214,12 @@ static double coord(const tset *t, uint32_t j, int d)
  */
 START_TEST(test_structure)
 {
-    tset t = make_tset((tset_kind)(_i / 2 % T_COUNT), (layout_kind)(_i / (2 * T_COUNT)));
+    tset t = make_tset((tset_kind)(_i / 2 % T_COUNT), _i / (2 * T_COUNT));
     const int threads = 1 + _i % 2;
     const uint32_t n = (t.n + t.leaf - 1) / t.leaf, nodes = 2 * n - 1;
-    gemst_bvh b;
-    build_ok(&t, threads, &b);
+    gemst_cpu_bvh tree;
+    build_ok(&t, threads, &tree);
+    const gemst_bvh b = tree.bvh;
     REQUIRE(b.n == n && b.points == t.n && b.dim == t.dim && b.parent[0] == GEMST_NONE, "%s: header", t.name);
     uint32_t *seen = xcalloc(nodes, sizeof *seen), *depth = xcalloc(nodes, sizeof *depth);
     uint32_t *stack = xcalloc(nodes, sizeof *stack), top = 0;
@@ -264,10 +272,25 @@ START_TEST(test_structure)
     }
     for (uint32_t id = 0; id < nodes; id++)
         REQUIRE(seen[id] == 1, "%s: node %u never reached", t.name, id);
+    /* The CPU's leaf records: each leaf's exact box. */
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t kb, ke;
+        leaf_positions(&t, j, j, &kb, &ke);
+        for (int d = 0; d < t.dim; d++) {
+            double mn = INF, mx = -INF;
+            for (uint32_t k = kb; k < ke; k++) {
+                mn = fmin(mn, coord(&t, k, d));
+                mx = fmax(mx, coord(&t, k, d));
+            }
+            REQUIRE(tree.leaf[j].lo[d] == mn && tree.leaf[j].hi[d] == mx,
+                    "%s: leaf %u axis %d box [%g, %g], points [%g, %g]", t.name, j, d, tree.leaf[j].lo[d],
+                    tree.leaf[j].hi[d], mn, mx);
+        }
+    }
     free(seen);
     free(depth);
     free(stack);
-    GEMST_FN(gemst_cpu_bvh_free)(&b);
+    GEMST_FN(gemst_cpu_bvh_free)(&tree);
     free_tset(&t);
 }
 END_TEST
@@ -308,16 +331,17 @@ static void make_comps(comp_kind kind, uint32_t n, uint64_t seed, uint32_t *comp
  * component and another (infinity when it has none). */
 START_TEST(test_labels)
 {
-    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), (layout_kind)(_i / (C_COUNT * T_COUNT)));
+    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), _i / (C_COUNT * T_COUNT));
     const comp_kind ck = (comp_kind)(_i % C_COUNT);
     const uint32_t n = t.n;
-    gemst_bvh b;
-    build_ok(&t, 2, &b);
+    gemst_cpu_bvh tree;
+    build_ok(&t, 2, &tree);
+    const gemst_bvh b = tree.bvh;
     uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
     uint32_t *brk = xcalloc(n, sizeof *brk);
     gemst_word1 *ub = xcalloc(n, sizeof *ub);
     make_comps(ck, n, 99 + (uint64_t)_i, comp, roots, &n_roots);
-    GEMST_FN(gemst_cpu_bvh_labels)(&b, &t.g, comp, roots, n_roots, brk, ub, 2);
+    GEMST_FN(gemst_cpu_bvh_labels)(&tree, &t.g, comp, roots, n_roots, brk, ub, 2);
     for (uint32_t i = 0; i + 1 < b.n; i++) {
         uint32_t first, last, kb, ke, want;
         GEMST_FN(gemst_bvh_range)(b.node, i, &first, &last);
@@ -328,6 +352,16 @@ START_TEST(test_labels)
                 want = GEMST_NONE;
         REQUIRE(b.node[i].label == want, "%s, comps %d: node %u over [%u, %u] labelled %u, leaves say %u", t.name,
                 (int)ck, i, first, last, b.node[i].label, want);
+    }
+    for (uint32_t j = 0; j < b.n; j++) {
+        uint32_t kb, ke, want;
+        leaf_positions(&t, j, j, &kb, &ke);
+        want = comp[kb];
+        for (uint32_t k = kb; k < ke; k++)
+            if (comp[k] != comp[kb])
+                want = GEMST_NONE;
+        REQUIRE(tree.leaf[j].label == want, "%s, comps %d: leaf %u labelled %u, its points say %u", t.name, (int)ck,
+                j, tree.leaf[j].label, want);
     }
     for (uint32_t k = 0; k < n_roots; k++) {
         uint32_t r = roots[k];
@@ -343,7 +377,7 @@ START_TEST(test_labels)
     free(roots);
     free(brk);
     free(ub);
-    GEMST_FN(gemst_cpu_bvh_free)(&b);
+    GEMST_FN(gemst_cpu_bvh_free)(&tree);
     free_tset(&t);
 }
 END_TEST
@@ -381,16 +415,17 @@ static uint32_t brute_nearest(const tset *t, const uint32_t *comp, uint32_t q, d
  */
 START_TEST(test_query)
 {
-    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), (layout_kind)(_i / (C_COUNT * T_COUNT)));
+    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), _i / (C_COUNT * T_COUNT));
     const comp_kind ck = (comp_kind)(_i % C_COUNT);
     const uint32_t n = t.n;
-    gemst_bvh b;
-    build_ok(&t, 1, &b);
+    gemst_cpu_bvh tree;
+    build_ok(&t, 1, &tree);
+    const gemst_bvh b = tree.bvh;
     uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
     uint32_t *brk = xcalloc(n, sizeof *brk);
     gemst_word1 *ub = xcalloc(n, sizeof *ub);
     make_comps(ck, n, 7 + (uint64_t)_i, comp, roots, &n_roots);
-    GEMST_FN(gemst_cpu_bvh_labels)(&b, &t.g, comp, roots, n_roots, brk, ub, 1);
+    GEMST_FN(gemst_cpu_bvh_labels)(&tree, &t.g, comp, roots, n_roots, brk, ub, 1);
     for (uint32_t q = 0; q < n; q++) {
         double want_d2;
         uint32_t want = brute_nearest(&t, comp, q, &want_d2);
@@ -414,7 +449,79 @@ START_TEST(test_query)
     free(roots);
     free(brk);
     free(ub);
-    GEMST_FN(gemst_cpu_bvh_free)(&b);
+    GEMST_FN(gemst_cpu_bvh_free)(&tree);
+    free_tset(&t);
+}
+END_TEST
+
+/*
+ * The CPU's FindMin1 a leaf at a time (gemst_cpu_bvh_findmin1_leaf), every
+ * leaf in turn, with each component's bound from the labels' Morton
+ * neighbours (and, in a second round, infinite): a point whose search may
+ * reach its brute-force nearest foreign point (no farther than its
+ * component's bound after all searches, which only lower it) finds it,
+ * ties in edge order included; a point that finds nothing keeps a lower
+ * bound on that distance; every component's shortest outgoing edge is
+ * found; and the bounds end at the components' shortest edges found.
+ */
+START_TEST(test_leaf_search)
+{
+    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), _i / (C_COUNT * T_COUNT));
+    const comp_kind ck = (comp_kind)(_i % C_COUNT);
+    const uint32_t n = t.n;
+    gemst_cpu_bvh tree;
+    build_ok(&t, 1, &tree);
+    uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
+    uint32_t *brk = xcalloc(n, sizeof *brk), *best_to = xcalloc(n, sizeof *best_to), *want = xcalloc(n, sizeof *want);
+    double *best_d2 = xcalloc(n, sizeof *best_d2), *want_d2 = xcalloc(n, sizeof *want_d2);
+    gemst_word1 *ub = xcalloc(n, sizeof *ub);
+    make_comps(ck, n, 31 + (uint64_t)_i, comp, roots, &n_roots);
+    for (uint32_t q = 0; q < n; q++)
+        want[q] = brute_nearest(&t, comp, q, &want_d2[q]);
+    for (int round = 0; round < 2; round++) {
+        GEMST_FN(gemst_cpu_bvh_labels)(&tree, &t.g, comp, roots, n_roots, brk, ub, 1);
+        for (uint32_t k = 0; round == 1 && k < n_roots; k++)
+            ub[roots[k]] = gemst_edge_word1(INF);
+        for (uint32_t q = 0; q < n; q++) {
+            best_to[q] = GEMST_NONE;
+            best_d2[q] = 0;
+        }
+        for (uint32_t j = 0; j < tree.bvh.n; j++)
+            GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(&tree.bvh, tree.leaf, &t.g, comp, ub, best_d2, best_to, j);
+        for (uint32_t q = 0; q < n; q++) {
+            const double bound = gemst_edge_word1_value(ub[comp[q]]);
+            if (best_to[q] != GEMST_NONE)
+                REQUIRE(best_to[q] == want[q] && best_d2[q] == want_d2[q],
+                        "%s, comps %d, round %d: point %u found %u at %.17g, brute force %u at %.17g", t.name,
+                        (int)ck, round, q, best_to[q], best_d2[q], want[q], want_d2[q]);
+            else
+                REQUIRE((want[q] == GEMST_NONE || want_d2[q] > bound) && best_d2[q] <= want_d2[q],
+                        "%s, comps %d, round %d: point %u found nothing (bound %.17g, lower bound %.17g), brute "
+                        "force %u at %.17g",
+                        t.name, (int)ck, round, q, bound, best_d2[q], want[q], want_d2[q]);
+        }
+        for (uint32_t k = 0; k < n_roots; k++) {
+            const uint32_t r = roots[k];
+            double shortest = INF, found = INF;
+            for (uint32_t q = 0; q < n; q++)
+                if (comp[q] == r) {
+                    shortest = fmin(shortest, want_d2[q]);
+                    found = best_to[q] != GEMST_NONE ? fmin(found, best_d2[q]) : found;
+                }
+            REQUIRE(found == shortest && gemst_edge_word1_value(ub[r]) <= shortest,
+                    "%s, comps %d, round %d: root %u: shortest edge %.17g, found %.17g, bound %.17g", t.name,
+                    (int)ck, round, r, shortest, found, gemst_edge_word1_value(ub[r]));
+        }
+    }
+    free(comp);
+    free(roots);
+    free(brk);
+    free(best_to);
+    free(want);
+    free(best_d2);
+    free(want_d2);
+    free(ub);
+    GEMST_FN(gemst_cpu_bvh_free)(&tree);
     free_tset(&t);
 }
 END_TEST
@@ -515,6 +622,7 @@ static Suite *bvh_suite(void)
     tcase_add_loop_test(tc, test_structure, 0, 2 * T_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_labels, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_query, 0, T_COUNT * C_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_leaf_search, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_test(tc, test_memory_cap);
     tcase_add_test(tc, test_late_bvh_rule);
     suite_add_tcase(s, tc);

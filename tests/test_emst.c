@@ -418,7 +418,8 @@ static const gridemst_findmin2 findmin2s[] = {GRIDEMST_FINDMIN2_LIST, GRIDEMST_F
 
 /* The FindMin1 searches: the grid with each pruning strategy (0, 1, 2), the
  * BVH (3), given the default prune, which it ignores, and static pruning
- * with the late BVH from iteration 3 on (4). */
+ * with the late BVH from iteration 3 on (4); each named, not left to nns
+ * auto's choice (which the default solve makes). */
 #define SEARCHES 5
 #define SEARCH_BVH 3
 #define SEARCH_LATE_BVH 4
@@ -426,8 +427,7 @@ static const gridemst_findmin2 findmin2s[] = {GRIDEMST_FINDMIN2_LIST, GRIDEMST_F
 static gridemst_options search_options(int prec, int search, gridemst_findmin2 fm2, int threads)
 {
     gridemst_options o = cpu_options(prec, search >= SEARCH_BVH ? GRIDEMST_PRUNE_STATIC : prunes[search], fm2, threads);
-    if (search == SEARCH_BVH)
-        o.nns = GRIDEMST_NNS_BVH;
+    o.nns = search == SEARCH_BVH ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
     if (search == SEARCH_LATE_BVH)
         o.tuning.late_bvh = 3;
     return o;

@@ -1,12 +1,14 @@
 /*
- * nns auto's measure (src/nns/index_choice.h): the hash tables' pair counts
- * against a count over every pair of distinct codes, and the choice on
- * shapes whose dimension is known from their construction: uniform and
- * normal points fill the space (the grid), circles and curves are
- * 1-dimensional, shells 2-dimensional in 3D, and blobs close to 0 at the
- * cell size (the BVH).  The sample and its codes are made here as the CUDA
- * backend makes them (cuda_index_choice.cuh); tests/test_cuda checks the
- * choice there.
+ * nns auto's measure (src/nns/index_choice.h): the pair counts of the hash
+ * tables (the GPU's) and of sorted distinct codes (the CPU's) against a
+ * count over every pair of distinct codes, and the choice on shapes
+ * whose dimension is known from their construction: uniform and normal
+ * points fill the space (the grid), circles and curves are 1-dimensional,
+ * shells 2-dimensional in 3D, and blobs close to 0 at the cell size (the
+ * BVH on the GPU); at the scale of neighbouring points (the CPU's measure)
+ * blobs fill the space, and only curves get the BVH.  The sample and its
+ * codes are made here as the backends make them (cuda_index_choice.cuh,
+ * cpu_index_choice.inc); tests/test_cuda checks the GPU's choice there.
  */
 #include <stdlib.h>
 
@@ -14,6 +16,23 @@
 #include "bvh/morton.h"
 #include "nns/index_choice.h"
 #include "tools/generate.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts code[0, m) and keeps each value once; returns how many remain. */
+static uint32_t sort_distinct(uint64_t *code, uint32_t m)
+{
+    qsort(code, m, sizeof *code, cmp_u64);
+    uint32_t u = 0;
+    for (uint32_t k = 0; k < m; k++)
+        if (u == 0 || code[k] != code[u - 1])
+            code[u++] = code[k];
+    return u;
+}
 
 /* Tables for one count, their slots free. */
 static gemst_index_tables tables_new(void)
@@ -45,8 +64,9 @@ static void count_pairs(const uint64_t *code, uint32_t m, const int shift[2], ui
     tables_free(&t);
 }
 
-/* Codes with many repeats and crowded cells; the table's count against
- * every pair of distinct codes, in two orders of adding. */
+/* Codes with many repeats and crowded cells; the tables' count, in two
+ * orders of adding, and the sorted runs' against every pair of distinct
+ * codes. */
 START_TEST(test_pairs_count_every_pair)
 {
     enum { M = 3000 };
@@ -60,9 +80,10 @@ START_TEST(test_pairs_count_every_pair)
         for (uint32_t j = 0; j < k; j++)
             first[k] &= code[j] != code[k];
     }
-    static uint64_t back[M]; /* the codes in reverse order */
+    static uint64_t back[M], distinct[M]; /* the codes in reverse order; sorted and distinct */
     for (uint32_t k = 0; k < M; k++)
-        back[k] = code[M - 1 - k];
+        back[k] = distinct[k] = code[M - 1 - k];
+    const uint32_t u = sort_distinct(distinct, M);
     const int shifts[][2] = {{0, 3}, {12, 19}, {30, 58}, {5, 62}};
     for (size_t s = 0; s < sizeof shifts / sizeof shifts[0]; s++) {
         uint64_t every[2] = {0, 0}, pairs[2], reversed[2];
@@ -72,11 +93,15 @@ START_TEST(test_pairs_count_every_pair)
                     every[z] += code[i] >> shifts[s][z] == code[j] >> shifts[s][z];
         count_pairs(code, M, shifts[s], pairs);
         count_pairs(back, M, shifts[s], reversed);
-        for (int z = 0; z < 2; z++)
+        for (int z = 0; z < 2; z++) {
             ck_assert_msg(pairs[z] == every[z] && reversed[z] == every[z],
                           "shift %d: %llu and %llu pairs by the tables, %llu by every pair", shifts[s][z],
                           (unsigned long long)pairs[z], (unsigned long long)reversed[z],
                           (unsigned long long)every[z]);
+            const uint64_t sorted = gemst_index_sorted_pairs(distinct, u, shifts[s][z]);
+            ck_assert_msg(sorted == every[z], "shift %d: %llu pairs by sorted runs, %llu by every pair",
+                          shifts[s][z], (unsigned long long)sorted, (unsigned long long)every[z]);
+        }
     }
     free(code);
 }
@@ -93,10 +118,10 @@ static const shape_case shapes[] = {
     {GEMST_GEN_BLOBS, 3, 1},
 };
 
-START_TEST(test_choice_follows_the_dimension)
+/* The sample's sorted distinct codes (*u of them) of n generated points of
+ * the case's shape, with their frame, as the backends make them. */
+static uint64_t *sample_codes(const shape_case *sc, int64_t n, uint32_t *u, gemst_frame *f)
 {
-    const shape_case *sc = &shapes[_i];
-    const int64_t n = 300000;
     gemst_pointset ps;
     gridemst_error err;
     ck_assert_int_eq(gemst_generate(sc->kind, n, sc->dim, 3, &ps, &err), GRIDEMST_OK);
@@ -110,8 +135,7 @@ START_TEST(test_choice_follows_the_dimension)
             hi[d] = v > hi[d] ? v : hi[d];
         }
     }
-    gemst_frame f;
-    ck_assert_int_eq(gemst_frame_make(sc->dim, lo, hi, 0, &f, &err), GRIDEMST_OK);
+    ck_assert_int_eq(gemst_frame_make(sc->dim, lo, hi, 0, f, &err), GRIDEMST_OK);
     const uint32_t m = GEMST_INDEX_SAMPLE;
     uint64_t *code = malloc(sizeof *code * m);
     ck_assert_ptr_nonnull(code);
@@ -119,19 +143,75 @@ START_TEST(test_choice_follows_the_dimension)
         const int64_t i = gemst_index_sample_point((uint32_t)n, m, k);
         double w[3] = {0, 0, 0};
         for (int d = 0; d < sc->dim; d++)
-            w[d] = (float)gemst_frame_working(&f, p[i * sc->dim + d], d);
-        code[k] = gemst_morton_in(sc->dim, w, f.lo, f.unit);
+            w[d] = (float)gemst_frame_working(f, p[i * sc->dim + d], d);
+        code[k] = gemst_morton_in(sc->dim, w, f->lo, f->unit);
     }
+    *u = sort_distinct(code, m);
+    gemst_pointset_free(&ps);
+    return code;
+}
+
+START_TEST(test_choice_follows_the_dimension)
+{
+    const shape_case *sc = &shapes[_i];
+    const int64_t n = 300000;
+    gemst_frame f;
+    uint32_t u;
+    uint64_t *code = sample_codes(sc, n, &u, &f);
     int shift[2];
     gemst_index_shifts(&f, n, shift);
     uint64_t pairs[2];
-    count_pairs(code, m, shift, pairs);
+    count_pairs(code, u, shift, pairs);
     ck_assert_msg(gemst_index_prefers_bvh(sc->dim, pairs) == sc->bvh,
                   "%s %dD: pairs %llu at the cell size, %llu at twice it: the %s was chosen",
                   gemst_gen_kind_name(sc->kind), sc->dim, (unsigned long long)pairs[0],
                   (unsigned long long)pairs[1], sc->bvh ? "grid" : "BVH");
     free(code);
-    gemst_pointset_free(&ps);
+}
+END_TEST
+
+/* The CPU's measure, at the scale of neighbouring points: the BVH for
+ * points along curves (circles, filaments) in the plane and in space; the
+ * grid for volumes, surfaces in space (spheres), and blobs, whose points
+ * fill the space within each blob. */
+static const shape_case cpu_shapes[] = {
+    {GEMST_GEN_UNIFORM, 2, 0},   {GEMST_GEN_UNIFORM, 3, 0},   {GEMST_GEN_NORMAL, 3, 0},
+    {GEMST_GEN_SHELLS, 2, 1},    {GEMST_GEN_SHELLS, 3, 0},    {GEMST_GEN_FILAMENTS, 2, 1},
+    {GEMST_GEN_FILAMENTS, 3, 1}, {GEMST_GEN_BLOBS, 2, 0},     {GEMST_GEN_BLOBS, 3, 0},
+};
+
+START_TEST(test_cpu_choice_follows_the_local_dimension)
+{
+    const shape_case *sc = &cpu_shapes[_i];
+    gemst_frame f;
+    uint32_t u;
+    uint64_t *code = sample_codes(sc, 300000, &u, &f);
+    ck_assert_msg(gemst_index_cpu_prefers_bvh(sc->dim, code, u) == sc->bvh, "%s %dD: the %s was chosen",
+                  gemst_gen_kind_name(sc->kind), sc->dim, sc->bvh ? "grid" : "BVH");
+    free(code);
+}
+END_TEST
+
+/* The CPU's measure on codes built to a dimension: points on a line and
+ * on a plane of a 3D lattice, 2^k per axis, and too few points to measure
+ * (the grid). */
+START_TEST(test_cpu_choice_on_lattices)
+{
+    enum { SIDE = 256 };
+    uint64_t *code = malloc(sizeof *code * SIDE * SIDE);
+    ck_assert_ptr_nonnull(code);
+    for (int plane = 0; plane < 2; plane++) {
+        uint32_t m = 0;
+        for (uint32_t a = 0; a < SIDE; a++)
+            for (uint32_t b = 0; b < (plane ? SIDE : 1); b++)
+                code[m++] = gemst_morton(3, (a + 0.5) / SIDE, (b + 0.5) / SIDE, 0.5);
+        const uint32_t u = sort_distinct(code, m);
+        ck_assert_int_eq(u, m);
+        ck_assert_msg(gemst_index_cpu_prefers_bvh(3, code, u) == !plane, "a %s: the %s was chosen",
+                      plane ? "plane" : "line", plane ? "BVH" : "grid");
+    }
+    ck_assert_int_eq(gemst_index_cpu_prefers_bvh(3, code, 32), 0); /* 32 points: 992 ordered pairs at most */
+    free(code);
 }
 END_TEST
 
@@ -157,6 +237,9 @@ int main(void)
     tcase_add_test(tc, test_pairs_count_every_pair);
     tcase_add_loop_test(tc, test_choice_follows_the_dimension, 0, (int)(sizeof shapes / sizeof shapes[0]));
     tcase_add_test(tc, test_few_pairs_keep_the_grid);
+    tcase_add_loop_test(tc, test_cpu_choice_follows_the_local_dimension, 0,
+                        (int)(sizeof cpu_shapes / sizeof cpu_shapes[0]));
+    tcase_add_test(tc, test_cpu_choice_on_lattices);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -116,10 +116,12 @@ def suite_skewed(backend):
 
 def suite_shapes(backend):
     """Every shape at the size of the targets (CUDA 1e7, CPU 1e6), the default
-    configuration: the sets to run the peers beside."""
+    configuration (on the CPU also each index by name, to show auto's choice
+    against the other): the sets to run the peers beside."""
     n = 10**7 if backend == "cuda" else 10**6
     kinds = SHAPES if backend == "cuda" else [k for k in SHAPES if k != "clustered"]
-    return [generated(k, n, d, DEFAULT) for k in kinds for d in dims(k, n)]
+    options = DEFAULT if backend == "cuda" else DEFAULT + ["--nns", "auto,grid,bvh"]
+    return [generated(k, n, d, options) for k in kinds for d in dims(k, n)]
 
 
 def suite_operators(backend):
@@ -152,7 +154,7 @@ SUITES = {
                              "filaments and lattice, 2D and 3D, 1e6, 1e7 and 1e8 (lattice to 1e7; tori 3D only; "
                              "2D shells, planes and filaments to 1e7; CPU: 1e4, 1e5 and 1e6, clustered 1e4)"),
     "shapes": (suite_shapes, "every shape at one size, the default configuration, for the peers: 2D and 3D, "
-                             "1e7 (CPU: 1e6, without clustered)"),
+                             "1e7 (CPU: 1e6, without clustered, and each index by name too)"),
     "operators": (suite_operators, "every pruning x FindMin2 on uniform 2D 7e5, ch71009 and uniform 3D 1e6 "
                                    "(the paper's operator comparison, Figs. 12-14)"),
     "gridvsbvh": (suite_gridvsbvh, "grid against BVH (--nns grid,bvh) on uniform, normal and clustered "

@@ -1,7 +1,9 @@
 /*
  * The CPU backend's BVH (precision-generic, see real.h): the build over the
  * grid build's unique points in Morton order, and the per-iteration labels
- * and bounds.  The per-index work is in src/bvh/, shared with CUDA.
+ * and bounds.  The per-index work is in src/bvh/, shared with CUDA; the CPU
+ * adds a record per leaf (its box and label, cpu/cpu_bvh_search.h), which
+ * its search reads instead of the leaf's points.
  */
 #ifndef GEMST_CPU_BVH_H
 #define GEMST_CPU_BVH_H
@@ -9,20 +11,30 @@
 #include "backend.h"
 #include "bvh/bvh.h"
 #include "graph/edge_order.h"
+#include "cpu/cpu_bvh_search.h"
 
-/* Builds the BVH of the pts->n points of pts (more than leaf_size), whose
- * Morton codes ascend, in leaves of leaf_size points: code[j] is leaf j's,
- * that of its first point.  `threads` OpenMP threads.  b->parent stays
- * allocated (the solver frees it once the boxes are fitted). */
-int GEMST_FN(gemst_cpu_bvh_build)(const gemst_grid *pts, const uint64_t *code, uint32_t leaf_size, int threads,
-                                  gemst_bvh *b, gridemst_error *err);
-void GEMST_FN(gemst_cpu_bvh_free)(gemst_bvh *b);
+#define gemst_cpu_bvh GEMST_FN(gemst_cpu_bvh)
+typedef struct {
+    gemst_bvh bvh;
+    gemst_cpu_leaf *leaf; /* bvh.n leaf records */
+} gemst_cpu_bvh;
 
-/* The labels of b's internal nodes for the components comp[] (bvh/labels.h),
- * and in ub[r] for each of the n_roots roots r the shortest edge between
- * Morton neighbours of r's component and another (infinity when none);
- * brk holds b->points entries of scratch. */
-void GEMST_FN(gemst_cpu_bvh_labels)(gemst_bvh *b, const gemst_grid *pts, const uint32_t *comp, const uint32_t *roots,
-                                    uint32_t n_roots, uint32_t *brk, gemst_word1 *ub, int threads);
+/* Builds the BVH of the pts->n >= 2 points of pts, whose Morton codes
+ * code[] ascend, in leaves of leaf_size points (at most
+ * GEMST_CPU_BVH_LEAF_MAX; fewer where the points would not fill two
+ * leaves): code[] is overwritten, code[j] becoming leaf j's, that of its
+ * first point.  `threads` OpenMP threads.  t->bvh.parent stays allocated
+ * (the solver frees it once the boxes are fitted). */
+int GEMST_FN(gemst_cpu_bvh_build)(const gemst_grid *pts, uint64_t *code, uint32_t leaf_size, int threads,
+                                  gemst_cpu_bvh *t, gridemst_error *err);
+void GEMST_FN(gemst_cpu_bvh_free)(gemst_cpu_bvh *t);
+
+/* The labels of the tree's internal nodes and leaves for the components
+ * comp[] (bvh/labels.h), and in ub[r] for each of the n_roots roots r the
+ * shortest edge between Morton neighbours of r's component and another
+ * (infinity when none); brk holds points entries of scratch. */
+void GEMST_FN(gemst_cpu_bvh_labels)(gemst_cpu_bvh *tree, const gemst_grid *pts, const uint32_t *comp,
+                                    const uint32_t *roots, uint32_t n_roots, uint32_t *brk, gemst_word1 *ub,
+                                    int threads);
 
 #endif

@@ -29,3 +29,29 @@ int gemst_index_prefers_bvh(int dim, const uint64_t pairs[2])
     const double ratio = (double)pairs[1] / (double)pairs[0];
     return ratio < exp2((double)dim - 0.5);
 }
+
+uint64_t gemst_index_sorted_pairs(const uint64_t *code, uint32_t m, int shift)
+{
+    uint64_t pairs = 0;
+    for (uint32_t i = 0, j; i < m; i = j) {
+        for (j = i + 1; j < m && code[j] >> shift == code[i] >> shift; j++) {
+        }
+        pairs += (uint64_t)(j - i) * (j - i - 1);
+    }
+    return pairs;
+}
+
+int gemst_index_cpu_prefers_bvh(int dim, const uint64_t *code, uint32_t m)
+{
+    const int bits = bits_per_axis(dim);
+    for (int level = bits; level >= 2; level--) {
+        const int shift = dim * (bits - level);
+        const uint64_t fine = gemst_index_sorted_pairs(code, m, shift);
+        if (fine < GEMST_INDEX_LOCAL_PAIRS)
+            continue;
+        /* dimension log2(coarse / fine) below GEMST_INDEX_CPU_BVH_DIM */
+        const double ratio = (double)gemst_index_sorted_pairs(code, m, shift + dim) / (double)fine;
+        return ratio < exp2(GEMST_INDEX_CPU_BVH_DIM);
+    }
+    return 0;
+}

@@ -1,8 +1,8 @@
 /*
- * The index that nns auto searches on the GPU: the uniform grid or the BVH,
- * from the number of points and how they fill space at the grid's cell
- * size.  (On the CPU, nns auto is the grid: there the BVH was slower on
- * surfaces and clusters, and faster only along curves; docs/performance.md.)
+ * The index that nns auto searches: the uniform grid or the BVH, from the
+ * number of points and how they fill space, on the GPU at the grid's cell
+ * size, on the CPU at the scale of the points' neighbours (the end of this
+ * comment).
  *
  * Below GEMST_INDEX_SMALL_SET points a GPU solve takes 1 to 3 ms, mostly
  * fixed costs, and the BVH's fewer passes win on every shape measured
@@ -33,6 +33,20 @@
  * either count is below GEMST_INDEX_MIN_PAIRS the measure says nothing
  * reliable (points spread so evenly that the sample's points seldom share
  * a cell), and the grid is kept.
+ *
+ * On the CPU the BVH's search goes a leaf of points at a time (cpu/
+ * cpu_bvh_search.h): its cost is that of the leaves around each leaf within
+ * its points' radii, which grows with the dimension the points fill around
+ * their neighbours, not with how clusters spread them over the box.  The
+ * grid's cost there follows the empty cells its searches cross, which
+ * curves leave the most of.  The CPU measures the same correlation
+ * dimension from the same sample at the finest cell size where the sample
+ * has GEMST_INDEX_LOCAL_PAIRS pairs sharing a cell (so within the densest
+ * clusters, whose points fill the space there), and searches the BVH when
+ * it is below GEMST_INDEX_CPU_BVH_DIM: points along curves, in the plane
+ * or in space.  Measured at 1e6 points on 2 threads (docs/experiments.md),
+ * the BVH was the faster along curves (dimension 1) and the slower on
+ * surfaces in space and in volumes (2 and 3), clusters included.
  */
 #ifndef GEMST_INDEX_CHOICE_H
 #define GEMST_INDEX_CHOICE_H
@@ -44,6 +58,11 @@
 #define GEMST_INDEX_SMALL_SET 100000
 #define GEMST_INDEX_SAMPLE 65536
 #define GEMST_INDEX_MIN_PAIRS 32
+/* The CPU's pairs for a measure within 3% (Poisson: 1 / sqrt(pairs)), and
+ * the dimension below which it searches the BVH: between curves and
+ * surfaces. */
+#define GEMST_INDEX_LOCAL_PAIRS 1024
+#define GEMST_INDEX_CPU_BVH_DIM 1.5
 
 #ifdef __cplusplus
 extern "C" {
@@ -113,6 +132,16 @@ void gemst_index_shifts(const gemst_frame *f, int64_t n, int shift[2]);
 /* Whether the pair counts at the finer and the coarser size (pairs[0],
  * pairs[1]) make the BVH the index for points of dimension dim. */
 int gemst_index_prefers_bvh(int dim, const uint64_t pairs[2]);
+
+/* The ordered pairs of the sorted distinct codes [0, m) sharing a cell at
+ * the level of shift (a cell: equal code >> shift): r (r - 1) for each run
+ * of r codes.  The CPU's measure, which scans many levels of one sorted
+ * sample. */
+uint64_t gemst_index_sorted_pairs(const uint64_t *code, uint32_t m, int shift);
+
+/* Whether the CPU searches the BVH for points of dimension dim whose
+ * sample has the m sorted distinct codes code[]. */
+int gemst_index_cpu_prefers_bvh(int dim, const uint64_t *code, uint32_t m);
 
 #ifdef __cplusplus
 }

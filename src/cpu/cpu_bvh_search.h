@@ -1,0 +1,258 @@
+/*
+ * FindMin1 on the CPU's BVH, a leaf of queries at a time (precision-
+ * generic, see real.h; the tree's layout in bvh/bvh.h).
+ *
+ * The GPU searches the tree once per point, from leaves of one point.  On
+ * a CPU the walk down the tree costs more than the distances at its end
+ * (most of the time goes to loading node boxes), so here the points of a
+ * leaf, a run of neighbours in Morton order, walk the tree together: their
+ * own leaf first, which sets most radii, then one traversal with the box of
+ * the leaf's searching points, pruned at the largest of their radii, and
+ * at each leaf reached, each point's distances to the leaf's points
+ * computed in one loop over its coordinate arrays (which the compiler
+ * vectorizes).  Leaves carry a box and a component label like the internal
+ * nodes (gemst_cpu_leaf), so that a leaf of the query's component, or one
+ * beyond its radius, is passed over whole.  Measured at 1e6 points on 2
+ * threads, leaves of 16 points were the fastest along curves, where the CPU
+ * searches this tree (nns/index_choice.h): 8 and 32 were up to 10% and 30%
+ * slower, single points twice as slow (docs/experiments.md).
+ *
+ * Each point follows gemst_bvh_findmin1_point's rules (bvh_query.h), so
+ * the tree is the same: which points search, their radii (the component's
+ * bound ub, then the distance found), the edge order among candidates (d2
+ * <= radius keeps equal distances), the bounds lowered by each edge found,
+ * and after a search in vain a lower bound on the point's nearest foreign
+ * distance in best_d2: every node passed over as farther than the largest
+ * radius is at that box-to-box distance or more from each of the points,
+ * so the least such distance, with the point's own distances passed over,
+ * bounds it from below.  Box-to-box distances are computed per axis from
+ * the boxes' faces with the operations and order of gemst_dist2_q (ring.h):
+ * rounding is monotone, so they never exceed the computed distance of two
+ * points of the boxes.
+ */
+#ifndef GEMST_CPU_BVH_SEARCH_H
+#define GEMST_CPU_BVH_SEARCH_H
+
+#include "bvh/bvh_query.h"
+
+/* The leaf size the CPU's BVH (nns BVH) is built with, and the largest
+ * any CPU BVH may have (the late BVH's, nns/late_bvh.h, is smaller). */
+#define GEMST_CPU_BVH_LEAF 16
+#define GEMST_CPU_BVH_LEAF_MAX 32
+
+/* What the CPU keeps of a leaf beside the shared nodes: its points' box
+ * and their common component (GEMST_NONE when they differ). */
+#define gemst_cpu_leaf GEMST_FN(gemst_cpu_leaf)
+typedef struct {
+    gemst_real lo[3], hi[3];
+    uint32_t label;
+} gemst_cpu_leaf;
+
+/* A leaf's points searching together: their indices, components and
+ * queries, and per point the radius, the best edge found, its far end and
+ * the least distance passed over. */
+#define gemst_cpu_group GEMST_FN(gemst_cpu_group)
+typedef struct {
+    uint32_t n;
+    uint32_t q[GEMST_CPU_BVH_LEAF_MAX], comp[GEMST_CPU_BVH_LEAF_MAX], to[GEMST_CPU_BVH_LEAF_MAX];
+    gemst_query qq[GEMST_CPU_BVH_LEAF_MAX];
+    gemst_real radius[GEMST_CPU_BVH_LEAF_MAX], beyond[GEMST_CPU_BVH_LEAF_MAX];
+    gemst_edge_key best[GEMST_CPU_BVH_LEAF_MAX];
+    gemst_real lo[3], hi[3]; /* the box of the points */
+    uint32_t label;          /* their common component, else GEMST_NONE */
+    gemst_real reach;        /* the largest radius */
+    gemst_real passed;       /* the least box distance passed over */
+} gemst_cpu_group;
+
+/* Squared distance between the boxes [alo, ahi] and [blo, bhi] (a point is
+ * a box with lo == hi). */
+static inline gemst_real GEMST_FN(gemst_cpu_box_gap2)(int dim, const gemst_real *alo, const gemst_real *ahi,
+                                                     const gemst_real *blo, const gemst_real *bhi)
+{
+    gemst_real s = 0;
+    for (int d = 0; d < dim; d++) {
+        const gemst_real below = blo[d] - ahi[d], above = alo[d] - bhi[d];
+        gemst_real gap = below > above ? below : above;
+        gap = gap > (gemst_real)0 ? gap : (gemst_real)0;
+        s = d == 0 ? gap * gap : s + gap * gap;
+    }
+    return s;
+}
+
+/* Squared edge lengths (nns/edge_length.h) from the query to the points
+ * [first, first + m) into d2: one pass over each coordinate array. */
+static inline void GEMST_FN(gemst_cpu_leaf_d2)(const gemst_grid *pts, const gemst_query *qq, uint32_t first, uint32_t m,
+                                               gemst_real *restrict d2)
+{
+    const gemst_real *restrict x = pts->x + first, *restrict y = pts->y + first;
+    const gemst_real qx = qq->q[0], qy = qq->q[1], qz = qq->q[2];
+    if (pts->dim == 3) {
+        const gemst_real *restrict z = pts->z + first;
+        for (uint32_t k = 0; k < m; k++) {
+            const gemst_real dx = x[k] - qx, dy = y[k] - qy, dz = z[k] - qz;
+            d2[k] = (dx * dx + dy * dy) + dz * dz;
+        }
+    } else {
+        for (uint32_t k = 0; k < m; k++) {
+            const gemst_real dx = x[k] - qx, dy = y[k] - qy;
+            d2[k] = dx * dx + dy * dy;
+        }
+    }
+    if (pts->core2)
+        for (uint32_t k = 0; k < m; k++)
+            d2[k] = gemst_reach2(d2[k], qq->core2, pts->core2[first + k]);
+}
+
+/* The group's points against the points of leaf j: each point's nearest
+ * foreign point there within its radius, if it beats its best. */
+static inline void GEMST_FN(gemst_cpu_group_scan)(gemst_cpu_group *g, const gemst_bvh *b, const gemst_cpu_leaf *leaf,
+                                                  const gemst_grid *pts, const uint32_t *comp, uint32_t j)
+{
+    uint32_t first, end;
+    GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, j), &first, &end);
+    gemst_real reach = 0;
+    for (uint32_t a = 0; a < g->n; a++) {
+        const gemst_query *qq = &g->qq[a];
+        gemst_real radius = g->radius[a];
+        if (leaf[j].label != g->comp[a]) {
+            const gemst_real box = GEMST_FN(gemst_cpu_box_gap2)(pts->dim, qq->q, qq->q, leaf[j].lo, leaf[j].hi);
+            if (box > radius) {
+                g->beyond[a] = box < g->beyond[a] ? box : g->beyond[a];
+            } else {
+                gemst_real d2[GEMST_CPU_BVH_LEAF_MAX];
+                GEMST_FN(gemst_cpu_leaf_d2)(pts, qq, first, end - first, d2);
+                for (uint32_t p = first; p < end; p++) {
+                    const gemst_real e = d2[p - first];
+                    if (comp[p] == g->comp[a])
+                        continue;
+                    if (e > radius) {
+                        g->beyond[a] = e < g->beyond[a] ? e : g->beyond[a];
+                        continue;
+                    }
+                    const gemst_edge_key cand = gemst_edge_make(e, qq->oid, pts->oid[p]);
+                    if (gemst_edge_less(cand, g->best[a])) {
+                        g->best[a] = cand;
+                        g->to[a] = p;
+                        radius = e;
+                    }
+                }
+                g->radius[a] = radius;
+            }
+        }
+        reach = radius > reach ? radius : reach;
+    }
+    g->reach = reach;
+}
+
+/* The group's search: a depth-first traversal from the root, the nearer
+ * child first, pruned at the group's reach, skipping subtrees labelled
+ * with the component all its points share. */
+static inline void GEMST_FN(gemst_cpu_group_search)(gemst_cpu_group *g, const gemst_bvh *b, const gemst_cpu_leaf *leaf,
+                                                    const gemst_grid *pts, const uint32_t *comp, uint32_t own_leaf)
+{
+    uint32_t stack[GEMST_BVH_STACK];
+    gemst_real stack_d2[GEMST_BVH_STACK];
+    int top = 0;
+    const uint32_t n = b->n, own = g->label;
+    if (own != GEMST_NONE && b->node[0].label == own)
+        return;
+    stack[top] = 0;
+    stack_d2[top++] = 0;
+    while (top > 0) {
+        top--;
+        const uint32_t id = stack[top];
+        if (stack_d2[top] > g->reach) { /* the reach shrank since the push */
+            g->passed = stack_d2[top] < g->passed ? stack_d2[top] : g->passed;
+            continue;
+        }
+        if (gemst_bvh_is_leaf(n, id)) {
+            if (id - (n - 1) != own_leaf)
+                GEMST_FN(gemst_cpu_group_scan)(g, b, leaf, pts, comp, id - (n - 1));
+            continue;
+        }
+        uint32_t child[2], push[2];
+        gemst_real push_d2[2];
+        int np = 0;
+        GEMST_FN(gemst_bvh_children)(n, b->node, id, child);
+        for (int k = 0; k < 2; k++) {
+            const uint32_t c = child[k];
+            const int is_leaf = gemst_bvh_is_leaf(n, c);
+            const gemst_real *lo = is_leaf ? leaf[c - (n - 1)].lo : b->node[c].lo;
+            const gemst_real *hi = is_leaf ? leaf[c - (n - 1)].hi : b->node[c].hi;
+            if (own != GEMST_NONE && (is_leaf ? leaf[c - (n - 1)].label : b->node[c].label) == own)
+                continue;
+            const gemst_real d2 = GEMST_FN(gemst_cpu_box_gap2)(b->dim, g->lo, g->hi, lo, hi);
+            if (d2 <= g->reach) {
+                push[np] = c;
+                push_d2[np++] = d2;
+            } else {
+                g->passed = d2 < g->passed ? d2 : g->passed;
+            }
+        }
+        GEMST_FN(gemst_bvh_push)(stack, stack_d2, &top, push, push_d2, np);
+    }
+}
+
+/*
+ * FindMin1 for the points of leaf j, by gemst_bvh_findmin1_point's rules
+ * (bvh_query.h): a point keeping its nearest foreign point,
+ * or whose lower bound exceeds its component's bound, does not search; the
+ * others search together.  Each edge found lowers the bounds of both its
+ * components.
+ */
+static inline void GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(const gemst_bvh *b, const gemst_cpu_leaf *leaf,
+                                                         const gemst_grid *pts, const uint32_t *comp, gemst_word1 *ub,
+                                                         gemst_real *best_d2, uint32_t *best_to, uint32_t j)
+{
+    gemst_cpu_group g;
+    uint32_t first, end;
+    GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, j), &first, &end);
+    g.n = 0;
+    g.reach = 0;
+    g.passed = GEMST_REAL_INF;
+    for (uint32_t q = first; q < end; q++) {
+        const uint32_t r = comp[q];
+        const gemst_real radius = gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[r]));
+        if (gemst_bvh_keeps_nearest(comp, best_to, q)) {
+            const gemst_word1 w = gemst_edge_word1(best_d2[q]);
+            GEMST_FN(gemst_atomic_min_word1)(&ub[r], w);
+            GEMST_FN(gemst_atomic_min_word1)(&ub[comp[best_to[q]]], w);
+            continue;
+        }
+        best_to[q] = GEMST_NONE;
+        if (best_d2[q] > radius)
+            continue;
+        const uint32_t a = g.n++;
+        g.q[a] = q;
+        g.comp[a] = r;
+        g.to[a] = GEMST_NONE;
+        g.radius[a] = radius;
+        g.beyond[a] = GEMST_REAL_INF;
+        g.best[a] = gemst_edge_none();
+        GEMST_FN(gemst_query_point)(pts, q, &g.qq[a]);
+        for (int d = 0; d < 3; d++) {
+            g.lo[d] = a == 0 || g.qq[a].q[d] < g.lo[d] ? g.qq[a].q[d] : g.lo[d];
+            g.hi[d] = a == 0 || g.qq[a].q[d] > g.hi[d] ? g.qq[a].q[d] : g.hi[d];
+        }
+        g.label = a == 0 || g.label == r ? r : GEMST_NONE;
+        g.reach = radius > g.reach ? radius : g.reach;
+    }
+    if (g.n == 0)
+        return;
+    GEMST_FN(gemst_cpu_group_scan)(&g, b, leaf, pts, comp, j);
+    GEMST_FN(gemst_cpu_group_search)(&g, b, leaf, pts, comp, j);
+    for (uint32_t a = 0; a < g.n; a++) {
+        const uint32_t q = g.q[a], to = g.to[a];
+        best_to[q] = to;
+        if (to == GEMST_NONE) {
+            best_d2[q] = g.beyond[a] < g.passed ? g.beyond[a] : g.passed;
+            continue;
+        }
+        best_d2[q] = g.best[a].d2;
+        const gemst_word1 w = gemst_edge_word1(g.best[a].d2);
+        GEMST_FN(gemst_atomic_min_word1)(&ub[g.comp[a]], w);
+        GEMST_FN(gemst_atomic_min_word1)(&ub[comp[to]], w);
+    }
+}
+
+#endif
