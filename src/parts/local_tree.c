@@ -128,8 +128,11 @@ static int part_tree(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst
             rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part's tree of %lld edges",
                             (long long)tree.n_edges);
     }
-    if (rc == GRIDEMST_OK)
+    if (rc == GRIDEMST_OK) {
+        const double t0 = gemst_now_ms();
         tree_edges(c, &tree, part->tree);
+        st->partitions.tree_edges_ms = gemst_now_ms() - t0;
+    }
     gemst_tree_free(&tree);
     return rc;
 }
@@ -162,6 +165,10 @@ int gemst_parts_local_trees(const gemst_parts_ctx *c, gemst_part *parts, gridems
         if (status != GRIDEMST_OK)
             break;
         add_stats(sum, &st[p], parts[p].n);
+        const double edges_ms = st[p].partitions.tree_edges_ms; /* at once on devices, in turn on the CPU */
+        sum->partitions.tree_edges_ms = !c->xchg.devices ? sum->partitions.tree_edges_ms + edges_ms
+                                        : edges_ms > sum->partitions.tree_edges_ms ? edges_ms
+                                                                                   : sum->partitions.tree_edges_ms;
         status = gemst_progress(&c->pb->opt, "local tree", p + 1, parts[p].n, err);
     }
     free(st);

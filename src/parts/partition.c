@@ -23,6 +23,14 @@
  * slice), unless equal keys pile up. */
 #define SAMPLES 64
 
+/* The milliseconds since *t0, which becomes now. */
+static double lap(double *t0)
+{
+    const double now = gemst_now_ms(), ms = now - *t0;
+    *t0 = now;
+    return ms;
+}
+
 /* Bytes of one point in the caller's coordinates. */
 static size_t point_bytes_of(const gemst_problem *pb)
 {
@@ -217,14 +225,16 @@ static int pack_slice(const gemst_parts_ctx *c, int s, void *box, gridemst_error
 
 /* Each slice's points to their parts, ids and coordinates, in id order. */
 static int send_points(gemst_parts_ctx *c, slice *sl, const uint64_t *split, gemst_part *parts,
-                       gridemst_error *err)
+                       gridemst_partition_stats *ps, gridemst_error *err)
 {
     const gemst_problem *pb = c->pb;
     const int P = c->parts;
     const size_t point_bytes = point_bytes_of(pb);
     outbox o = {sl, split, calloc((size_t)P * P, sizeof *o.count), {0}, {0}};
+    double t0 = gemst_now_ms();
     int rc = o.count ? gemst_parts_each(c, pack_slice, &o, err)
                      : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    ps->pack_ms = lap(&t0);
     void *got_ids[GEMST_MAX_PARTS], *got_xyz[GEMST_MAX_PARTS];
     int64_t got[GEMST_MAX_PARTS];
     if (rc == GRIDEMST_OK)
@@ -242,6 +252,7 @@ static int send_points(gemst_parts_ctx *c, slice *sl, const uint64_t *split, gem
         free(o.xyz[s]);
     }
     free(o.count);
+    ps->send_ms = lap(&t0);
     return rc;
 }
 
@@ -291,17 +302,22 @@ static int device_part_to_host(const gemst_parts_ctx *c, int p, void *arg, gride
     return gemst_devices_part_to_host(c->xchg.devices, p, part->id, part->coords, err);
 }
 
-static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gemst_part *parts, gridemst_error *err)
+static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gemst_part *parts,
+                            gridemst_partition_stats *ps, gridemst_error *err)
 {
     const int P = c->parts;
     const size_t point_bytes = point_bytes_of(c->pb);
     device_split ds = {sl, split, calloc((size_t)P * P, sizeof *ds.count), parts};
+    double t0 = gemst_now_ms();
     int rc = ds.count ? gemst_parts_each_device(c, device_slice_keys, &ds, err)
                       : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    ps->keys_ms = lap(&t0);
     if (rc == GRIDEMST_OK)
         rc = choose_ranges(c, sl, split, err);
+    ps->splitters_ms = lap(&t0);
     if (rc == GRIDEMST_OK)
         rc = gemst_parts_each_device(c, device_slice_pack, &ds, err);
+    ps->pack_ms = lap(&t0);
     if (rc == GRIDEMST_OK)
         rc = gemst_devices_send_points(c->xchg.devices, ds.count, err);
     if (rc == GRIDEMST_OK) {
@@ -309,11 +325,12 @@ static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gems
         gemst_xchg_count_alltoall(&c->xchg, ds.count, point_bytes);
         rc = gemst_parts_each_device(c, device_part_to_host, &ds, err);
     }
+    ps->send_ms = lap(&t0);
     free(ds.count);
     return rc;
 }
 
-int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_error *err)
+int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_partition_stats *ps, gridemst_error *err)
 {
     const int P = c->parts;
     slice sl[GEMST_MAX_PARTS];
@@ -321,13 +338,16 @@ int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_error *err
     memset(sl, 0, sizeof sl);
     int rc = GRIDEMST_OK;
     if (c->xchg.devices) {
-        rc = split_on_devices(c, sl, split, parts, err);
+        rc = split_on_devices(c, sl, split, parts, ps, err);
     } else {
+        double t0 = gemst_now_ms();
         rc = gemst_parts_each(c, slice_keys, sl, err);
+        ps->keys_ms = lap(&t0);
         if (rc == GRIDEMST_OK)
             rc = choose_ranges(c, sl, split, err);
+        ps->splitters_ms = lap(&t0);
         if (rc == GRIDEMST_OK)
-            rc = send_points(c, sl, split, parts, err);
+            rc = send_points(c, sl, split, parts, ps, err);
     }
     for (int s = 0; s < P; s++) {
         free(sl[s].key);

@@ -136,9 +136,10 @@ typedef struct gemst_part {
 
 void gemst_part_free(gemst_part *part);
 
-/* Steps 1 and 2: c->frame, c->range and each part's points. */
+/* Steps 1 and 2: c->frame, c->range and each part's points (the
+ * partition's steps timed into *ps). */
 int gemst_parts_frame(gemst_parts_ctx *c, gridemst_error *err);
-int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_error *err);
+int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_partition_stats *ps, gridemst_error *err);
 
 /* Step 3 for every part, each reported to the progress callback; adds
  * the solvers' statistics to *sum. */
