@@ -412,6 +412,17 @@ typedef struct gridemst_partition_stats {
     double halo_ms;           /* boundary Boruvka: choosing, sending and indexing halo points */
     double merge_ms;          /* boundary Boruvka: candidate edges gathered and components merged, and the
                                  final tree's assembly */
+    /* partition_ms step by step (with one part per device, the keys, the
+     * packing and the sending run on the devices): */
+    double frame_ms;          /* the slices' boxes gathered into the whole set's frame */
+    double keys_ms;           /* each slice's keys, sorted, and their samples (on devices: the slice's copy to
+                                 its device included) */
+    double splitters_ms;      /* the samples gathered, the splitters chosen */
+    double pack_ms;           /* each slice's points ordered by part */
+    double send_ms;           /* the points sent to their parts (on devices: and each part's copy in host
+                                 memory) */
+    double tree_edges_ms;     /* within local_ms: the parts' trees taken from their solvers, ties ordered (the
+                                 parts' sum on the CPU, where they run in turn; the longest part's on devices) */
 } gridemst_partition_stats;
 
 /* Boruvka at least halves the components each iteration: n < 2^32 points

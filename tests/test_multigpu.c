@@ -9,7 +9,9 @@
  * duplicates where the first splits cross, lattices (every nearest distance
  * tied), points on the splits' planes, and sets smaller than the number of
  * devices.  Each is solved on every device (GRIDEMST_ALL_DEVICES), on the
- * first two where there are more, and on devices 1 and 0 in that order.
+ * first two where there are more, and on devices 1 and 0 in that order;
+ * the partition on the devices must give the parts the CPU's virtual
+ * parts get (their sizes, their trees' safe edges, the bytes exchanged).
  *
  * Exits 77 (skipped) with fewer than 2 GPUs, or a library built without
  * NCCL.
@@ -76,6 +78,37 @@ static void check_identical(const gridemst_result *ref, const char *ref_name, co
             ref_name, ref->total_weight);
 }
 
+/* The CPU's virtual parts, as many as the devices, split the points as
+ * the devices do (the same keys and splitters), so that every step after
+ * the partition has the same work and moves the same bytes. */
+static void check_same_parts(const dataset *ds, const gridemst_options *on_devices, int parts,
+                             const gridemst_result *got, const char *what)
+{
+    gridemst_options o = *on_devices;
+    o.backend = GRIDEMST_BACKEND_CPU;
+    o.n_devices = 0;
+    o.devices = NULL;
+    o.partitions = parts;
+    gridemst_result cpu = GRIDEMST_RESULT_INIT;
+    solve_ok(ds, &o, &cpu, what);
+    const gridemst_partition_stats *a = &cpu.stats.partitions, *b = &got->stats.partitions;
+    const struct {
+        const char *name;
+        int64_t cpu, devices;
+    } same[] = {
+        {"largest part", a->largest_part, b->largest_part},
+        {"smallest part", a->smallest_part, b->smallest_part},
+        {"safe edges", a->safe_edges, b->safe_edges},
+        {"components", a->components, b->components},
+        {"uncertain edges", a->uncertain_edges, b->uncertain_edges},
+        {"bytes exchanged", a->exchanged_bytes, b->exchanged_bytes},
+    };
+    for (size_t k = 0; k < sizeof same / sizeof same[0]; k++)
+        REQUIRE(same[k].cpu == same[k].devices, "%s: %s %lld, the CPU's %d virtual parts %lld", what, same[k].name,
+                (long long)same[k].devices, parts, (long long)same[k].cpu);
+    gridemst_result_free(&cpu);
+}
+
 /* ds on the CPU, on one GPU and on each device list, in one precision. */
 static void compare_solves(const dataset *ds, gridemst_precision prec, const gridemst_options *tweak)
 {
@@ -107,6 +140,7 @@ static void compare_solves(const dataset *ds, gridemst_precision prec, const gri
             REQUIRE(got.stats.partitions.parts == (parts > 64 ? 64 : parts), "%s: %d parts", what,
                     got.stats.partitions.parts);
             REQUIRE(got.stats.partitions.exchanged_bytes > 0, "%s: nothing exchanged", what);
+            check_same_parts(ds, &o, parts > 64 ? 64 : parts, &got, what);
         }
         gridemst_result_free(&got);
         o.n_devices = 0;

@@ -330,6 +330,14 @@ static void json_partitions(json *j, const gridemst_partition_stats *ps)
     json_num(j, "search", ps->search_ms);
     json_num(j, "halo", ps->halo_ms);
     json_num(j, "merge", ps->merge_ms);
+    json_open(j, "partition_steps");
+    json_num(j, "frame", ps->frame_ms);
+    json_num(j, "keys", ps->keys_ms);
+    json_num(j, "splitters", ps->splitters_ms);
+    json_num(j, "pack", ps->pack_ms);
+    json_num(j, "send", ps->send_ms);
+    json_close(j);
+    json_num(j, "tree_edges", ps->tree_edges_ms);
     json_close(j);
     json_close(j);
 }

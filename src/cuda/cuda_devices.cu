@@ -7,43 +7,22 @@
 #include <string.h>
 #include <time.h>
 
-#include "context.h"
-#include "parts/devices.h"
-#include "cuda/cuda_common.cuh"
+#include "cuda/cuda_devices.cuh"
 
 /* Exchange buffers a device keeps from one exchange to the next, up to
- * this size; larger ones (the partition's points) go back at once, so that
- * the parts' solves have the memory. */
+ * this size; larger ones go back at once, so that the parts' solves have
+ * the memory. */
 #define GEMST_KEEP_BUFFER ((size_t)64 << 20)
 
-struct gemst_devices {
-    int count;
-    int *ordinal;
-    gridemst_context **ctx;
-    ncclComm_t *comm;        /* NULL until ncclCommInitAll made them all */
-    int broken;              /* an NCCL call failed: the communicators are aborted, not destroyed */
-    void **buf;              /* each device's exchange buffer ... */
-    size_t *cap;             /* ... of this many bytes */
-};
-
-static int nccl_fail(gemst_devices *d, gridemst_error *err, ncclResult_t r, const char *call)
+int gemst_nccl_fail(gemst_devices *d, gridemst_error *err, ncclResult_t r, const char *call)
 {
     d->broken = 1;
     return gemst_fail(err, GRIDEMST_ERR_CUDA, "NCCL error in %s: %s", call, ncclGetErrorString(r));
 }
 
-/* Returns from the enclosing function (with d and err) when an NCCL call
- * fails. */
-#define GEMST_NCCL(call)                                                                                          \
-    do {                                                                                                          \
-        ncclResult_t gemst_r_ = (call);                                                                           \
-        if (gemst_r_ != ncclSuccess)                                                                              \
-            return nccl_fail(d, err, gemst_r_, #call);                                                           \
-    } while (0)
-
 static cudaStream_t stream_of(const gemst_devices *d, int p)
 {
-    return (cudaStream_t)d->ctx[p]->stream;
+    return gemst_devices_stream(d, p);
 }
 
 extern "C" gridemst_context *gemst_devices_context(const gemst_devices *d, int p)
@@ -75,8 +54,14 @@ extern "C" void gemst_devices_close(gemst_devices *d)
         if (d->comm[p])
             d->broken ? ncclCommAbort(d->comm[p]) : ncclCommDestroy(d->comm[p]);
     for (int p = 0; d->ctx && p < d->count; p++) {
-        if (d->buf && d->buf[p] && cudaSetDevice(d->ordinal[p]) == cudaSuccess)
-            cudaFree(d->buf[p]);
+        if (cudaSetDevice(d->ordinal[p]) == cudaSuccess) {
+            if (d->buf && d->buf[p])
+                cudaFree(d->buf[p]);
+            if (d->part) {
+                gemst_dfree_all(&d->part[p].mem);
+                gemst_dfree_all(&d->part[p].peer_mem);
+            }
+        }
         if (d->ctx[p])
             gemst_context_release(d->ctx[p]);
     }
@@ -87,6 +72,7 @@ extern "C" void gemst_devices_close(gemst_devices *d)
     free(d->comm);
     free(d->buf);
     free(d->cap);
+    free(d->part);
     free(d);
 }
 
@@ -108,16 +94,21 @@ extern "C" int gemst_devices_open(const int *ordinal, int count, gemst_devices *
     d->ctx = (gridemst_context **)calloc((size_t)count, sizeof *d->ctx);
     d->buf = (void **)calloc((size_t)count, sizeof *d->buf);
     d->cap = (size_t *)calloc((size_t)count, sizeof *d->cap);
+    d->part = (struct gemst_device_part *)calloc((size_t)count, sizeof *d->part);
     ncclComm_t *comm = (ncclComm_t *)calloc((size_t)count, sizeof *comm);
-    int rc = d->ordinal && d->ctx && d->buf && d->cap && comm ? GRIDEMST_OK
-                                                               : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY,
-                                                                            "out of host memory");
+    int rc = d->ordinal && d->ctx && d->buf && d->cap && d->part && comm
+                 ? GRIDEMST_OK
+                 : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     for (int p = 0; rc == GRIDEMST_OK && p < count; p++) {
         d->ordinal[p] = ordinal[p];
         gridemst_options o;
         gridemst_options_init(&o);
         o.device = ordinal[p];
         rc = gemst_context_for_solve(&o, &d->ctx[p], err);
+        if (rc == GRIDEMST_OK) {
+            gemst_dmem_init(&d->part[p].mem, (cudaMemPool_t)d->ctx[p]->pool, stream_of(d, p));
+            gemst_dmem_init(&d->part[p].peer_mem, NULL, stream_of(d, p));
+        }
     }
     if (rc == GRIDEMST_OK) {
         nvls_off();
@@ -184,7 +175,7 @@ static int wait_all(gemst_devices *d, gridemst_error *err)
             ncclResult_t async = ncclSuccess;
             GEMST_NCCL(ncclCommGetAsyncError(d->comm[p], &async));
             if (async != ncclSuccess && async != ncclInProgress)
-                return nccl_fail(d, err, async, "a transfer between devices");
+                return gemst_nccl_fail(d, err, async, "a transfer between devices");
             const struct timespec pause = {0, 20000};
             nanosleep(&pause, NULL);
         }
@@ -192,21 +183,7 @@ static int wait_all(gemst_devices *d, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* Restores the caller's current device when the exchange returns. */
-struct device_restore {
-    int previous, ok;
-    device_restore() { ok = cudaGetDevice(&previous) == cudaSuccess; }
-    ~device_restore()
-    {
-        if (ok)
-            cudaSetDevice(previous);
-    }
-};
-
-/* Counts first: row p (`width` counts, part p's) to every device by an
- * in-place ncclAllGather; each device's copy of all P rows must be the
- * host's `all`. */
-static int send_counts(gemst_devices *d, const int64_t *all, int width, gridemst_error *err)
+int gemst_devices_send_counts(gemst_devices *d, const int64_t *all, int width, gridemst_error *err)
 {
     const int P = d->count;
     const size_t row = sizeof *all * (size_t)width;
@@ -264,51 +241,66 @@ static size_t recv_offset(const int64_t *count, int P, size_t size, int s, int p
     return at;
 }
 
-/* The records, after their counts: part s's for part p, `size` bytes each,
- * count[s * P + p] of them at send[s] + send_offset, land on device p
- * after those from the parts before s, and come back into recv[p] (room
- * for them all; NULL: not wanted). */
+int gemst_devices_transfer(gemst_devices *d, const int64_t *count, int gather, const gemst_device_records *kinds,
+                           int n_kinds, gridemst_error *err)
+{
+    const int P = d->count;
+    for (int p = 0; p < P; p++) {
+        GEMST_CU(cudaSetDevice(d->ordinal[p]));
+        for (int k = 0; k < n_kinds; k++) {
+            const size_t size = kinds[k].size, own = size * (size_t)count[(size_t)p * P + p];
+            if (own) /* a part's records for itself stay on its device */
+                GEMST_CU(cudaMemcpyAsync(kinds[k].recv[p] + recv_offset(count, P, size, p, p),
+                                         kinds[k].send[p] + send_offset(count, P, size, gather, p, p), own,
+                                         cudaMemcpyDeviceToDevice, stream_of(d, p)));
+        }
+    }
+    GEMST_NCCL(ncclGroupStart());
+    ncclResult_t r = ncclSuccess;
+    for (int k = 0; k < n_kinds; k++)
+        for (int s = 0; s < P && r == ncclSuccess; s++)
+            for (int p = 0; p < P && r == ncclSuccess; p++) {
+                const gemst_device_records *x = &kinds[k];
+                const size_t out = x->size * (size_t)count[(size_t)s * P + p],
+                             in = x->size * (size_t)count[(size_t)p * P + s];
+                if (p != s && out)
+                    r = ncclSend(x->send[s] + send_offset(count, P, x->size, gather, s, p), out, ncclInt8, p,
+                                 d->comm[s], stream_of(d, s));
+                if (r == ncclSuccess && p != s && in)
+                    r = ncclRecv(x->recv[s] + recv_offset(count, P, x->size, p, s), in, ncclInt8, p, d->comm[s],
+                                 stream_of(d, s));
+            }
+    ncclResult_t end = ncclGroupEnd();
+    GEMST_NCCL(r);
+    GEMST_NCCL(end);
+    return wait_all(d, err);
+}
+
+/* The records of host memory, after their counts: part s's for part p,
+ * `size` bytes each, count[s * P + p] of them at send[s] + send_offset,
+ * land on device p after those from the parts before s, and come back
+ * into recv[p] (room for them all; NULL: not wanted). */
 static int exchange(gemst_devices *d, const void *const *send, const int64_t *count, size_t size, int gather,
                     void *const *recv, gridemst_error *err)
 {
     const int P = d->count;
-    char *sendbuf[GEMST_MAX_DEVICES], *recvbuf[GEMST_MAX_DEVICES];
+    gemst_device_records rec;
+    rec.size = size;
     size_t in_bytes[GEMST_MAX_DEVICES];
     for (int p = 0; p < P; p++) {
         size_t out_bytes = gather ? size * (size_t)count[(size_t)p * P] : send_offset(count, P, size, 0, p, P);
         in_bytes[p] = recv_offset(count, P, size, P, p);
         GEMST_CU(cudaSetDevice(d->ordinal[p]));
-        GEMST_TRY(buffer(d, p, out_bytes + in_bytes[p] + 1, &sendbuf[p], err));
-        recvbuf[p] = sendbuf[p] + out_bytes;
+        GEMST_TRY(buffer(d, p, out_bytes + in_bytes[p] + 1, &rec.send[p], err));
+        rec.recv[p] = rec.send[p] + out_bytes;
         if (out_bytes)
-            GEMST_CU(cudaMemcpyAsync(sendbuf[p], send[p], out_bytes, cudaMemcpyHostToDevice, stream_of(d, p)));
-        /* a part's records for itself stay on its device */
-        const size_t own = size * (size_t)count[(size_t)p * P + p];
-        if (own)
-            GEMST_CU(cudaMemcpyAsync(recvbuf[p] + recv_offset(count, P, size, p, p),
-                                     sendbuf[p] + send_offset(count, P, size, gather, p, p), own,
-                                     cudaMemcpyDeviceToDevice, stream_of(d, p)));
+            GEMST_CU(cudaMemcpyAsync(rec.send[p], send[p], out_bytes, cudaMemcpyHostToDevice, stream_of(d, p)));
     }
-    GEMST_NCCL(ncclGroupStart());
-    ncclResult_t r = ncclSuccess;
-    for (int s = 0; s < P && r == ncclSuccess; s++)
-        for (int p = 0; p < P && r == ncclSuccess; p++) {
-            const size_t out = size * (size_t)count[(size_t)s * P + p], in = size * (size_t)count[(size_t)p * P + s];
-            if (p != s && out)
-                r = ncclSend(sendbuf[s] + send_offset(count, P, size, gather, s, p), out, ncclInt8, p, d->comm[s],
-                             stream_of(d, s));
-            if (r == ncclSuccess && p != s && in)
-                r = ncclRecv(recvbuf[s] + recv_offset(count, P, size, p, s), in, ncclInt8, p, d->comm[s],
-                             stream_of(d, s));
-        }
-    ncclResult_t end = ncclGroupEnd();
-    GEMST_NCCL(r);
-    GEMST_NCCL(end);
-    GEMST_TRY(wait_all(d, err));
+    GEMST_TRY(gemst_devices_transfer(d, count, gather, &rec, 1, err));
     for (int p = 0; p < P; p++) {
         GEMST_CU(cudaSetDevice(d->ordinal[p]));
         if (recv[p] && in_bytes[p])
-            GEMST_CU(cudaMemcpy(recv[p], recvbuf[p], in_bytes[p], cudaMemcpyDeviceToHost));
+            GEMST_CU(cudaMemcpy(recv[p], rec.recv[p], in_bytes[p], cudaMemcpyDeviceToHost));
         GEMST_TRY(trim(d, p, err));
     }
     return GRIDEMST_OK;
@@ -317,8 +309,8 @@ static int exchange(gemst_devices *d, const void *const *send, const int64_t *co
 extern "C" int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int64_t *count, size_t size,
                                       void *const *recv, gridemst_error *err)
 {
-    device_restore keep;
-    GEMST_TRY(send_counts(d, count, d->count, err));
+    gemst_device_restore keep;
+    GEMST_TRY(gemst_devices_send_counts(d, count, d->count, err));
     return exchange(d, send, count, size, 0, recv, err);
 }
 
@@ -327,9 +319,9 @@ extern "C" int gemst_devices_alltoall(gemst_devices *d, const void *const *send,
 extern "C" int gemst_devices_allgather(gemst_devices *d, const void *const *send, const int64_t *count, size_t size,
                                        void *out, gridemst_error *err)
 {
-    device_restore keep;
+    gemst_device_restore keep;
     const int P = d->count;
-    GEMST_TRY(send_counts(d, count, 1, err));
+    GEMST_TRY(gemst_devices_send_counts(d, count, 1, err));
     int64_t matrix[GEMST_MAX_DEVICES * GEMST_MAX_DEVICES];
     void *recv[GEMST_MAX_DEVICES];
     for (int s = 0; s < P; s++) {

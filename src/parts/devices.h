@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "parts/point_key.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,6 +75,43 @@ int gemst_devices_allgather(gemst_devices *d, const void *const *send, const int
  * none). */
 int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int64_t *count, size_t size,
                            void *const *recv, gridemst_error *err);
+
+/*
+ * The partition (step 2) on the devices, called per part p from a host
+ * thread of its own, but gemst_devices_send_points, called once for all:
+ *
+ *   gemst_devices_slice_keys   part p's slice of the input, first .. first
+ *                              + m - 1 of the caller's host coordinates,
+ *                              copied to its device; their keys there
+ *                              (point_key.h, in metric m, frame f and key
+ *                              space sp), sorted, and n_sample regular
+ *                              samples of them (the one of rank (2k + 1) m
+ *                              / (2 n_sample) for the k-th) into sample
+ *   gemst_devices_slice_pack   each point's part by the n_split ascending
+ *                              splitters; the slice's ids and coordinates
+ *                              ordered by part, each part's in id order,
+ *                              and how many go to each part into row[]
+ *   gemst_devices_send_points  count[s * P + p] of slice s's points to part
+ *                              p, over NCCL (the counts first); part p's
+ *                              points then lie on its device in id order
+ *                              (the slices hold ascending ids, and their
+ *                              records arrive in the order of the slices)
+ *   gemst_devices_part_to_host part p's ids and coordinates into host
+ *                              memory (room for its points)
+ *
+ * The part's coordinates stay on its device for its local solve
+ * (gemst_devices_part_coords) until gemst_devices_close.
+ */
+int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
+                             const gemst_region_space *sp, gridemst_dtype dtype, const void *coords, int64_t first,
+                             int64_t n, int64_t n_sample, uint64_t *sample, gridemst_error *err);
+int gemst_devices_slice_pack(gemst_devices *d, int p, const uint64_t *split, int n_split, int64_t *row,
+                             gridemst_error *err);
+int gemst_devices_send_points(gemst_devices *d, const int64_t *count, gridemst_error *err);
+int gemst_devices_part_to_host(gemst_devices *d, int p, uint32_t *id, void *coords, gridemst_error *err);
+
+/* Part p's coordinates on its device, in id order. */
+const void *gemst_devices_part_coords(const gemst_devices *d, int p);
 
 #ifdef __cplusplus
 }

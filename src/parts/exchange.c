@@ -50,11 +50,20 @@ static void free_received(void **recv, int p)
     }
 }
 
+void gemst_xchg_count_alltoall(gemst_xchg *x, const int64_t *count, size_t size)
+{
+    const int P = x->parts;
+    x->exchanges++;
+    for (int s = 0; s < P; s++)
+        for (int p = 0; p < P; p++)
+            if (s != p)
+                x->bytes += (int64_t)size * count[(size_t)s * P + p];
+}
+
 int gemst_xchg_alltoall(gemst_xchg *x, const void *const *send, const int64_t *count, size_t size, void **recv,
                         int64_t *recv_count, gridemst_error *err)
 {
     const int P = x->parts;
-    x->exchanges++;
     for (int p = 0; p < P; p++) {
         recv_count[p] = 0;
         recv[p] = NULL;
@@ -79,11 +88,10 @@ int gemst_xchg_alltoall(gemst_xchg *x, const void *const *send, const int64_t *c
             if (row[p] > 0 && !x->devices)
                 memcpy(buf + at, (const char *)send[s] + size * before, size * (size_t)row[p]);
             at += size * (size_t)row[p];
-            if (s != p)
-                x->bytes += (int64_t)size * row[p];
         }
         recv[p] = buf;
     }
+    gemst_xchg_count_alltoall(x, count, size);
     int rc = x->devices ? gemst_devices_alltoall(x->devices, send, count, size, recv, err) : GRIDEMST_OK;
     if (rc != GRIDEMST_OK)
         free_received(recv, P);

@@ -52,4 +52,11 @@ int gemst_xchg_allgather(gemst_xchg *x, const void *const *send, const int64_t *
 int gemst_xchg_alltoall(gemst_xchg *x, const void *const *send, const int64_t *count, size_t size, void **recv,
                         int64_t *recv_count, gridemst_error *err);
 
+/*
+ * Counts an all-to-all of `size`-byte records, count[s * parts + p] of
+ * them from part s to part p, that moved between devices outside
+ * gemst_xchg_alltoall (the partition on the devices, devices.h).
+ */
+void gemst_xchg_count_alltoall(gemst_xchg *x, const int64_t *count, size_t size);
+
 #endif

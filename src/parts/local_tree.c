@@ -1,7 +1,8 @@
 /*
  * Step 3 of a partitioned solve: each part's own tree, by the CPU solver
  * (the virtual parts, in turn) or by the CUDA solver on the part's device
- * (devices.h: every part at once, one host thread per device).  The solver
+ * (devices.h: every part at once, one host thread per device, from the
+ * part's points that the partition left on the device).  The solver
  * works in the whole set's frame (gemst_problem.frame), so that it computes
  * every distance as a single solve over all the points does, and the
  * part's points are numbered in the order of their ids, so that its ties
@@ -11,9 +12,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "config.h"
 #include "parts/devices.h"
@@ -25,13 +23,25 @@ static int cmp_edge(const void *a, const void *b)
     return gemst_parts_edge_less(x, y) ? -1 : gemst_parts_edge_less(y, x);
 }
 
-/* The solver sorts its tree by length: each run of equal lengths into
- * (lo, hi) order. */
-static void order_ties(gemst_parts_edge *e, int64_t m)
+/* The solver's tree (sorted by length) as the part's edges, each run of
+ * equal lengths in (lo, hi) order.  Each thread takes the runs that start
+ * in its share of the tree, and finds them in tree->d2, which the sort of
+ * another thread's run leaves alone. */
+static void tree_edges(const gemst_parts_ctx *c, const gemst_tree *tree, gemst_parts_edge *e)
 {
-    for (int64_t run = 0, k = 1; k <= m; k++)
-        if (k == m || e[k].d2 != e[run].d2) {
-            if (k - run > 1)
+    const int64_t m = tree->n_edges;
+    const double *d2 = tree->d2;
+    const int threads = gemst_parts_threads(c, m);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t k = 0; k < m; k++)
+        e[k] = (gemst_parts_edge){d2[k], tree->lo[k], tree->hi[k]};
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int t = 0; t < threads; t++)
+        for (int64_t run = m * t / threads, to = m * (t + 1) / threads; run < to;) {
+            int64_t k = run + 1;
+            while (k < m && d2[k] == d2[run])
+                k++;
+            if ((run == 0 || d2[run - 1] != d2[run]) && k - run > 1)
                 qsort(e + run, (size_t)(k - run), sizeof *e, cmp_edge);
             run = k;
         }
@@ -86,6 +96,8 @@ static int solve_part(const gemst_parts_ctx *c, int p, const gemst_part *part, g
         return gemst_cpu_solve(&lp, tree, st, err);
 #ifdef GRIDEMST_HAVE_CUDA
     lp.ctx = gemst_devices_context(c->xchg.devices, p);
+    lp.coords = gemst_devices_part_coords(c->xchg.devices, p); /* left there by the partition */
+    lp.on_device = 1;
     lp.opt.device = lp.ctx->device;
     lp.opt.n_devices = 0;
     lp.opt.devices = NULL;
@@ -117,60 +129,48 @@ static int part_tree(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst
                             (long long)tree.n_edges);
     }
     if (rc == GRIDEMST_OK) {
-        for (int64_t k = 0; k < tree.n_edges; k++)
-            part->tree[k] = (gemst_parts_edge){tree.d2[k], tree.lo[k], tree.hi[k]};
-        order_ties(part->tree, part->n_tree);
+        const double t0 = gemst_now_ms();
+        tree_edges(c, &tree, part->tree);
+        st->partitions.tree_edges_ms = gemst_now_ms() - t0;
     }
     gemst_tree_free(&tree);
     return rc;
 }
 
-/* The parts on devices, all at once: one host thread per device (each
+/* The parts on devices, all at once: a host thread per device (each
  * solve holds its device's context, which allows one solve at a time). */
-static void device_trees(const gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st, int *rc,
-                         gridemst_error *errs)
+typedef struct {
+    gemst_part *parts;
+    gridemst_stats *st;
+} device_trees;
+
+static int device_tree(const gemst_parts_ctx *c, int p, void *arg, gridemst_error *err)
 {
-    const int P = c->parts;
-#pragma omp parallel num_threads(P)
-    {
-        int first = 0, step = 1;
-#ifdef _OPENMP
-        first = omp_get_thread_num();
-        step = omp_get_num_threads();
-#endif
-        for (int p = first; p < P; p += step)
-            rc[p] = part_tree(c, p, &parts[p], &st[p], &errs[p]);
-    }
+    device_trees *t = arg;
+    return part_tree(c, p, &t->parts[p], &t->st[p], err);
 }
 
 int gemst_parts_local_trees(const gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *sum, gridemst_error *err)
 {
     const int P = c->parts;
     gridemst_stats *st = calloc((size_t)P, sizeof *st);
-    gridemst_error *errs = calloc((size_t)P, sizeof *errs);
-    int rc[GEMST_MAX_PARTS];
-    if (!st || !errs) {
-        free(st);
-        free(errs);
+    if (!st)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
-    }
-    if (c->xchg.devices)
-        device_trees(c, parts, st, rc, errs);
-    int status = GRIDEMST_OK;
+    device_trees t = {parts, st};
+    int status = c->xchg.devices ? gemst_parts_each_device(c, device_tree, &t, err) : GRIDEMST_OK;
     for (int p = 0; p < P && status == GRIDEMST_OK; p++) {
         /* on the CPU each part in turn, which the progress callback may stop */
         if (!c->xchg.devices)
-            rc[p] = part_tree(c, p, &parts[p], &st[p], &errs[p]);
-        if (rc[p] != GRIDEMST_OK) {
-            if (err)
-                *err = errs[p];
-            status = rc[p];
+            status = part_tree(c, p, &parts[p], &st[p], err);
+        if (status != GRIDEMST_OK)
             break;
-        }
         add_stats(sum, &st[p], parts[p].n);
+        const double edges_ms = st[p].partitions.tree_edges_ms; /* at once on devices, in turn on the CPU */
+        sum->partitions.tree_edges_ms = !c->xchg.devices ? sum->partitions.tree_edges_ms + edges_ms
+                                        : edges_ms > sum->partitions.tree_edges_ms ? edges_ms
+                                                                                   : sum->partitions.tree_edges_ms;
         status = gemst_progress(&c->pb->opt, "local tree", p + 1, parts[p].n, err);
     }
     free(st);
-    free(errs);
     return status;
 }

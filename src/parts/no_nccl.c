@@ -41,3 +41,38 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
     (void)d, (void)send, (void)count, (void)size, (void)recv;
     return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to exchange between in a build without NCCL");
 }
+
+int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
+                             const gemst_region_space *sp, gridemst_dtype dtype, const void *coords, int64_t first,
+                             int64_t n, int64_t n_sample, uint64_t *sample, gridemst_error *err)
+{
+    (void)d, (void)p, (void)m, (void)f, (void)sp, (void)dtype, (void)coords, (void)first, (void)n, (void)n_sample,
+        (void)sample;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to partition on in a build without NCCL");
+}
+
+int gemst_devices_slice_pack(gemst_devices *d, int p, const uint64_t *split, int n_split, int64_t *row,
+                             gridemst_error *err)
+{
+    (void)d, (void)p, (void)split, (void)n_split, (void)row;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to partition on in a build without NCCL");
+}
+
+int gemst_devices_send_points(gemst_devices *d, const int64_t *count, gridemst_error *err)
+{
+    (void)d, (void)count;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to exchange between in a build without NCCL");
+}
+
+int gemst_devices_part_to_host(gemst_devices *d, int p, uint32_t *id, void *coords, gridemst_error *err)
+{
+    (void)d, (void)p, (void)id, (void)coords;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to partition on in a build without NCCL");
+}
+
+const void *gemst_devices_part_coords(const gemst_devices *d, int p)
+{
+    (void)d;
+    (void)p;
+    return NULL;
+}

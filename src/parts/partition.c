@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parts/devices.h"
 #include "parts/parts.h"
 #include "cpu/radix_sort.h"
 
@@ -21,6 +22,20 @@
  * sampling's bound: each sample stands for n / (SAMPLES P^2) points of its
  * slice), unless equal keys pile up. */
 #define SAMPLES 64
+
+/* The milliseconds since *t0, which becomes now. */
+static double lap(double *t0)
+{
+    const double now = gemst_now_ms(), ms = now - *t0;
+    *t0 = now;
+    return ms;
+}
+
+/* Bytes of one point in the caller's coordinates. */
+static size_t point_bytes_of(const gemst_problem *pb)
+{
+    return (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
+}
 
 static void slice_of(const gemst_parts_ctx *c, int s, int64_t *first, int64_t *count)
 {
@@ -72,20 +87,6 @@ static int cmp_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The part of a key: how many splitters are at or below it. */
-static int part_of(const uint64_t *split, int n_split, uint64_t key)
-{
-    int lo = 0, hi = n_split;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (split[mid] <= key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* One slice's work: its points' keys, and regular samples of them. */
 typedef struct {
     int64_t first, n;
@@ -94,18 +95,29 @@ typedef struct {
     int64_t n_sample;
 } slice;
 
+/* Slice s's place in the input, and room for its samples. */
+static int slice_start(const gemst_parts_ctx *c, int s, slice *sl, gridemst_error *err)
+{
+    slice_of(c, s, &sl->first, &sl->n);
+    sl->n_sample = sl->n < (int64_t)SAMPLES * c->parts ? sl->n : (int64_t)SAMPLES * c->parts;
+    sl->sample = malloc(sizeof *sl->sample * (size_t)(sl->n_sample > 0 ? sl->n_sample : 1));
+    if (!sl->sample)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    return GRIDEMST_OK;
+}
+
 static int slice_keys(const gemst_parts_ctx *c, int s, void *slices, gridemst_error *err)
 {
     const gemst_problem *pb = c->pb;
     slice *sl = (slice *)slices + s;
-    slice_of(c, s, &sl->first, &sl->n);
+    int rc = slice_start(c, s, sl, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     const int64_t m = sl->n;
-    sl->n_sample = m < (int64_t)SAMPLES * c->parts ? m : (int64_t)SAMPLES * c->parts;
     sl->key = malloc(sizeof *sl->key * (size_t)(m > 0 ? m : 1));
-    sl->sample = malloc(sizeof *sl->sample * (size_t)(sl->n_sample > 0 ? sl->n_sample : 1));
     uint64_t *sorted = malloc(sizeof *sorted * (size_t)(2 * m + 1));
     uint32_t *vals = calloc((size_t)(2 * m + 1), sizeof *vals);
-    int ok = sl->key && sl->sample && sorted && vals;
+    int ok = sl->key && sorted && vals;
     if (ok) {
 #pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
         for (int64_t i = 0; i < m; i++) {
@@ -171,7 +183,7 @@ static int pack_slice(const gemst_parts_ctx *c, int s, void *box, gridemst_error
     outbox *o = box;
     const gemst_problem *pb = c->pb;
     const int P = c->parts, threads = gemst_parts_threads(c, o->sl[s].n);
-    const size_t point_bytes = (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
+    const size_t point_bytes = point_bytes_of(pb);
     const slice *sl = &o->sl[s];
     const int64_t m = sl->n;
     int64_t *row = o->count + (size_t)s * P;
@@ -187,7 +199,7 @@ static int pack_slice(const gemst_parts_ctx *c, int s, void *box, gridemst_error
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int t = 0; t < threads; t++)
         for (int64_t i = m * t / threads; i < m * (t + 1) / threads; i++) {
-            part[i] = (uint8_t)part_of(o->split, P - 1, sl->key[i]);
+            part[i] = (uint8_t)gemst_parts_part_of(o->split, P - 1, sl->key[i]);
             at[(size_t)t * P + part[i]]++;
         }
     int64_t next = 0;
@@ -213,14 +225,16 @@ static int pack_slice(const gemst_parts_ctx *c, int s, void *box, gridemst_error
 
 /* Each slice's points to their parts, ids and coordinates, in id order. */
 static int send_points(gemst_parts_ctx *c, slice *sl, const uint64_t *split, gemst_part *parts,
-                       gridemst_error *err)
+                       gridemst_partition_stats *ps, gridemst_error *err)
 {
     const gemst_problem *pb = c->pb;
     const int P = c->parts;
-    const size_t point_bytes = (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
+    const size_t point_bytes = point_bytes_of(pb);
     outbox o = {sl, split, calloc((size_t)P * P, sizeof *o.count), {0}, {0}};
+    double t0 = gemst_now_ms();
     int rc = o.count ? gemst_parts_each(c, pack_slice, &o, err)
                      : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    ps->pack_ms = lap(&t0);
     void *got_ids[GEMST_MAX_PARTS], *got_xyz[GEMST_MAX_PARTS];
     int64_t got[GEMST_MAX_PARTS];
     if (rc == GRIDEMST_OK)
@@ -238,21 +252,103 @@ static int send_points(gemst_parts_ctx *c, slice *sl, const uint64_t *split, gem
         free(o.xyz[s]);
     }
     free(o.count);
+    ps->send_ms = lap(&t0);
     return rc;
 }
 
-int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_error *err)
+/* The partition on the devices (devices.h): each slice's keys sorted and
+ * sampled, then its points packed by part and sent, on its part's device;
+ * the splitters chosen here from the samples as for the host's slices, so
+ * that the parts are the same. */
+typedef struct {
+    slice *sl;
+    const uint64_t *split;
+    int64_t *count; /* P x P: slice s's points for part p */
+    gemst_part *parts;
+} device_split;
+
+static int device_slice_keys(const gemst_parts_ctx *c, int s, void *arg, gridemst_error *err)
+{
+    slice *sl = &((device_split *)arg)->sl[s];
+    int rc = slice_start(c, s, sl, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    return gemst_devices_slice_keys(c->xchg.devices, s, &c->metric, &c->frame, &c->space, c->pb->dtype,
+                                    c->pb->coords, sl->first, sl->n, sl->n_sample, sl->sample, err);
+}
+
+static int device_slice_pack(const gemst_parts_ctx *c, int s, void *arg, gridemst_error *err)
+{
+    device_split *ds = arg;
+    return gemst_devices_slice_pack(c->xchg.devices, s, ds->split, c->parts - 1, ds->count + (size_t)s * c->parts,
+                                    err);
+}
+
+static int device_part_to_host(const gemst_parts_ctx *c, int p, void *arg, gridemst_error *err)
+{
+    device_split *ds = arg;
+    gemst_part *part = &ds->parts[p];
+    const size_t point_bytes = point_bytes_of(c->pb);
+    part->n = 0;
+    for (int s = 0; s < c->parts; s++)
+        part->n += ds->count[(size_t)s * c->parts + p];
+    if (part->n == 0)
+        return GRIDEMST_OK;
+    part->id = malloc(sizeof *part->id * (size_t)part->n);
+    part->coords = malloc(point_bytes * (size_t)part->n);
+    if (!part->id || !part->coords)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part of %lld points",
+                          (long long)part->n);
+    return gemst_devices_part_to_host(c->xchg.devices, p, part->id, part->coords, err);
+}
+
+static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gemst_part *parts,
+                            gridemst_partition_stats *ps, gridemst_error *err)
+{
+    const int P = c->parts;
+    const size_t point_bytes = point_bytes_of(c->pb);
+    device_split ds = {sl, split, calloc((size_t)P * P, sizeof *ds.count), parts};
+    double t0 = gemst_now_ms();
+    int rc = ds.count ? gemst_parts_each_device(c, device_slice_keys, &ds, err)
+                      : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    ps->keys_ms = lap(&t0);
+    if (rc == GRIDEMST_OK)
+        rc = choose_ranges(c, sl, split, err);
+    ps->splitters_ms = lap(&t0);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_parts_each_device(c, device_slice_pack, &ds, err);
+    ps->pack_ms = lap(&t0);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_devices_send_points(c->xchg.devices, ds.count, err);
+    if (rc == GRIDEMST_OK) {
+        gemst_xchg_count_alltoall(&c->xchg, ds.count, sizeof *parts->id);
+        gemst_xchg_count_alltoall(&c->xchg, ds.count, point_bytes);
+        rc = gemst_parts_each_device(c, device_part_to_host, &ds, err);
+    }
+    ps->send_ms = lap(&t0);
+    free(ds.count);
+    return rc;
+}
+
+int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_partition_stats *ps, gridemst_error *err)
 {
     const int P = c->parts;
     slice sl[GEMST_MAX_PARTS];
     uint64_t split[GEMST_MAX_PARTS];
     memset(sl, 0, sizeof sl);
     int rc = GRIDEMST_OK;
-    rc = gemst_parts_each(c, slice_keys, sl, err);
-    if (rc == GRIDEMST_OK)
-        rc = choose_ranges(c, sl, split, err);
-    if (rc == GRIDEMST_OK)
-        rc = send_points(c, sl, split, parts, err);
+    if (c->xchg.devices) {
+        rc = split_on_devices(c, sl, split, parts, ps, err);
+    } else {
+        double t0 = gemst_now_ms();
+        rc = gemst_parts_each(c, slice_keys, sl, err);
+        ps->keys_ms = lap(&t0);
+        if (rc == GRIDEMST_OK)
+            rc = choose_ranges(c, sl, split, err);
+        ps->splitters_ms = lap(&t0);
+        if (rc == GRIDEMST_OK)
+            rc = send_points(c, sl, split, parts, ps, err);
+    }
     for (int s = 0; s < P; s++) {
         free(sl[s].key);
         free(sl[s].sample);

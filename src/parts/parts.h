@@ -29,8 +29,7 @@
 
 #include "backend.h"
 #include "parts/exchange.h"
-#include "parts/region.h"
-#include "parts/working.h"
+#include "parts/point_key.h"
 
 /* The most parts a solve may have. */
 #define GEMST_MAX_PARTS 64
@@ -60,14 +59,6 @@ static inline uint32_t gemst_parts_find(uint32_t *parent, uint32_t x)
     return x;
 }
 
-/* Coordinate d of point i of coords (n * dim values of type dtype). */
-static inline double gemst_parts_coord(gridemst_dtype dtype, const void *coords, int dim, int64_t i, int d)
-{
-    if (dtype == GRIDEMST_FLOAT32)
-        return (double)((const float *)coords)[i * dim + d];
-    return ((const double *)coords)[i * dim + d];
-}
-
 /* What every part knows alike. */
 typedef struct gemst_parts_ctx {
     const gemst_problem *pb;
@@ -84,12 +75,7 @@ typedef struct gemst_parts_ctx {
  * coordinates into w (w[2] = 0 in 2D), and its Morton key. */
 static inline uint64_t gemst_parts_point(const gemst_parts_ctx *c, const void *coords, int64_t i, double w[3])
 {
-    const gemst_problem *pb = c->pb;
-    for (int d = 0; d < 3; d++)
-        w[d] = d < pb->dim ? gemst_parts_working(&c->metric, &c->frame,
-                                                 gemst_parts_coord(pb->dtype, coords, pb->dim, i, d), d)
-                           : 0.0;
-    return gemst_region_key(&c->space, w);
+    return gemst_parts_key(&c->metric, &c->frame, &c->space, c->pb->dtype, coords, i, w);
 }
 
 /* Threads for a loop of `work` items: fewer for small loops, whose
@@ -107,6 +93,10 @@ typedef int (*gemst_part_fn)(const gemst_parts_ctx *c, int p, void *arg, gridems
 /* fn(c', p, arg) for every part p at once, with the threads shared among
  * the parts; the first part's failure, by part, is returned. */
 int gemst_parts_each(const gemst_parts_ctx *c, gemst_part_fn fn, void *arg, gridemst_error *err);
+
+/* The same with a host thread for every part (a part on a device: the
+ * thread that drives it), whatever c's threads. */
+int gemst_parts_each_device(const gemst_parts_ctx *c, gemst_part_fn fn, void *arg, gridemst_error *err);
 
 typedef struct gemst_halo gemst_halo;
 
@@ -146,9 +136,10 @@ typedef struct gemst_part {
 
 void gemst_part_free(gemst_part *part);
 
-/* Steps 1 and 2: c->frame, c->range and each part's points. */
+/* Steps 1 and 2: c->frame, c->range and each part's points (the
+ * partition's steps timed into *ps). */
 int gemst_parts_frame(gemst_parts_ctx *c, gridemst_error *err);
-int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_error *err);
+int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_partition_stats *ps, gridemst_error *err);
 
 /* Step 3 for every part, each reported to the progress callback; adds
  * the solvers' statistics to *sum. */

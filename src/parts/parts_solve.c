@@ -159,8 +159,9 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     double t0 = gemst_now_ms();
     if (rc == GRIDEMST_OK)
         rc = gemst_parts_frame(&c, err);
+    ps->frame_ms = gemst_now_ms() - t0;
     if (rc == GRIDEMST_OK)
-        rc = gemst_parts_split(&c, parts, err);
+        rc = gemst_parts_split(&c, parts, ps, err);
     ps->partition_ms = gemst_now_ms() - t0;
     if (rc == GRIDEMST_OK) {
         ps->smallest_part = pb->n;

@@ -4,28 +4,6 @@
 
 #include <math.h>
 
-#include "bvh/morton.h"
-
-/* Working coordinate v's cell of the finest level along an axis of `bits`
- * bits, floor((v - base) 2^bits / span) capped to the cube: computed as
- * floor(v 2^bits / span) - base 2^bits / span, where every step is exact
- * (span is a power of two, base 2^bits / span an integer). */
-static uint64_t axis_cell(const gemst_region_space *sp, double v, int bits)
-{
-    const double top = ldexp(1.0, bits), per_unit = top / sp->span;
-    const double c = floor(v * per_unit) - sp->base * per_unit;
-    return !(c > 0.0) ? 0 : c >= top ? (uint64_t)top - 1 : (uint64_t)c;
-}
-
-uint64_t gemst_region_key(const gemst_region_space *sp, const double p[3])
-{
-    const int bits = gemst_region_axis_bits(sp->dim);
-    if (sp->dim == 2)
-        return gemst_morton_spread2(axis_cell(sp, p[0], bits)) | gemst_morton_spread2(axis_cell(sp, p[1], bits)) << 1;
-    return gemst_morton_spread3(axis_cell(sp, p[0], bits)) | gemst_morton_spread3(axis_cell(sp, p[1], bits)) << 1 |
-           gemst_morton_spread3(axis_cell(sp, p[2], bits)) << 2;
-}
-
 /* A cell of the descent: depth t, side span 2^-t, its integer coordinates at
  * that depth, its keys' common prefix, and its squared distance to the box. */
 typedef struct {

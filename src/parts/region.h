@@ -10,7 +10,10 @@
 #ifndef GEMST_PARTS_REGION_H
 #define GEMST_PARTS_REGION_H
 
+#include <math.h>
 #include <stdint.h>
+
+#include "bvh/morton.h"
 
 /* The cube that keys cover, [base, base + span] along every axis: the
  * unit cube [0, 1] of a float frame (working coordinates from 0) or
@@ -38,7 +41,7 @@ static inline int gemst_key_range_empty(gemst_key_range r)
 }
 
 /* Bits per axis of a key: 32 in 2D, 21 in 3D (bvh/morton.h). */
-static inline int gemst_region_axis_bits(int dim)
+static inline GEMST_HD int gemst_region_axis_bits(int dim)
 {
     return dim == 2 ? 32 : 21;
 }
@@ -62,8 +65,29 @@ static inline uint64_t gemst_region_cell_at(int dim, int level, const uint32_t c
     return prefix;
 }
 
+/* Working coordinate v's cell of the finest level along an axis of `bits`
+ * bits, floor((v - base) 2^bits / span) capped to the cube: computed as
+ * floor(v 2^bits / span) - base 2^bits / span, where every step is exact
+ * (span is a power of two, base 2^bits / span an integer), so that the
+ * host and the devices give every point the same cell. */
+static inline GEMST_HD uint64_t gemst_region_axis_cell(const gemst_region_space *sp, double v, int bits)
+{
+    const double top = ldexp(1.0, bits), per_unit = top / sp->span;
+    const double c = floor(v * per_unit) - sp->base * per_unit;
+    return !(c > 0.0) ? 0 : c >= top ? (uint64_t)top - 1 : (uint64_t)c;
+}
+
 /* The Morton key of a point of working coordinates p (p[2] ignored in 2D). */
-uint64_t gemst_region_key(const gemst_region_space *sp, const double p[3]);
+static inline GEMST_HD uint64_t gemst_region_key(const gemst_region_space *sp, const double p[3])
+{
+    const int bits = gemst_region_axis_bits(sp->dim);
+    if (sp->dim == 2)
+        return gemst_morton_spread2(gemst_region_axis_cell(sp, p[0], bits)) |
+               gemst_morton_spread2(gemst_region_axis_cell(sp, p[1], bits)) << 1;
+    return gemst_morton_spread3(gemst_region_axis_cell(sp, p[0], bits)) |
+           gemst_morton_spread3(gemst_region_axis_cell(sp, p[1], bits)) << 1 |
+           gemst_morton_spread3(gemst_region_axis_cell(sp, p[2], bits)) << 2;
+}
 
 /* An axis-aligned box, lo[d] <= hi[d]; a point is a box with lo == hi.
  * In 2D the third axis is ignored. */

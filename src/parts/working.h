@@ -12,15 +12,11 @@
 #include "common.h"
 #include "grid/grid_plan.h"
 
-/* Caller coordinate v along axis d in the working frame and precision. */
-double gemst_parts_working_f32(const gemst_frame *f, double v, int d);
-double gemst_parts_working_f64(const gemst_frame *f, double v, int d);
-
 /* The squared distance the solver computes between working points a, b. */
 double gemst_parts_d2_f32(int dim, const double a[3], const double b[3]);
 double gemst_parts_d2_f64(int dim, const double a[3], const double b[3]);
 
-/* The precision in force, for the two above. */
+/* The precision in force. */
 typedef struct gemst_parts_metric {
     int dim;
     int in_double; /* options.precision is double */
@@ -31,9 +27,12 @@ static inline double gemst_parts_d2(const gemst_parts_metric *m, const double a[
     return m->in_double ? gemst_parts_d2_f64(m->dim, a, b) : gemst_parts_d2_f32(m->dim, a, b);
 }
 
-static inline double gemst_parts_working(const gemst_parts_metric *m, const gemst_frame *f, double v, int d)
+/* Caller coordinate v along axis d in the working frame and precision, as
+ * the solver rounds it (on the host and on the devices alike). */
+static inline GEMST_HD double gemst_parts_working(const gemst_parts_metric *m, const gemst_frame *f, double v, int d)
 {
-    return m->in_double ? gemst_parts_working_f64(f, v, d) : gemst_parts_working_f32(f, v, d);
+    const double w = gemst_frame_working(f, v, d);
+    return m->in_double ? w : (double)(float)w;
 }
 
 /*
