@@ -15,10 +15,15 @@
 #define TEST_DATA(name) GEMST_SRCDIR "/tests/data/" name
 #define TSPLIB_FILE(name) GEMST_SRCDIR "/tsplib/" name
 
-/* Runs a suite; the exit status automake expects (0 pass, 1 fail). */
+/* Runs a suite; the exit status automake expects (0 pass, 1 fail).  Where
+ * a GPU is present the tests run in this process: CUDA is not fork-safe,
+ * and a test that Check forks from a process that has initialised CUDA
+ * (as counting the devices does) may hang in the GPU's first call. */
 static inline int run_suite(Suite *s)
 {
     SRunner *sr = srunner_create(s);
+    if (gridemst_cuda_device_count() > 0)
+        srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
