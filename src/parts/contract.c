@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "parts/positions.h"
 #include "parts/safe_edges.h"
 #include "cpu/radix_sort.h"
 
@@ -35,9 +36,9 @@
 #define GAP_CELL_POINTS 16
 #define GAP_NEAR_SIDES 2
 
-/* The points' working coordinates and Morton keys; *order: the points by
- * key (2 n entries, the second half scratch). */
-static int working_points(const gemst_parts_ctx *c, gemst_part *part, uint64_t *key, uint32_t *order)
+/* The points' working coordinates and Morton keys; order: the points by
+ * key (key: 2 n entries, the second half scratch, as tmp). */
+static int working_points(const gemst_parts_ctx *c, gemst_part *part, uint64_t *key, uint32_t *order, uint32_t *tmp)
 {
     const int64_t n = part->n;
 #pragma omp parallel for num_threads(gemst_parts_threads(c, n)) schedule(static)
@@ -45,7 +46,19 @@ static int working_points(const gemst_parts_ctx *c, gemst_part *part, uint64_t *
         key[i] = gemst_parts_point(c, part->coords, i, part->w + 3 * i);
         order[i] = (uint32_t)i;
     }
-    return gemst_radix_sort(key, order, (size_t)n, 64, key + n, order + n, gemst_parts_threads(c, n));
+    return gemst_radix_sort(key, order, (size_t)n, 64, key + n, tmp, gemst_parts_threads(c, n));
+}
+
+/* Where a new cell starts among the sorted keys. */
+typedef struct {
+    const uint64_t *key;
+    int dim, level;
+} cell_runs;
+
+static int starts_cell(const void *arg, int64_t k)
+{
+    const cell_runs *r = arg;
+    return k == 0 || gemst_region_cell(r->dim, r->key[k], r->level) != gemst_region_cell(r->dim, r->key[k - 1], r->level);
 }
 
 /* The gaps of the points of cell r, order[b .. e) (keys key[b .. e)), and
@@ -72,62 +85,70 @@ static void cell_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, const u
     }
 }
 
-/* The points' working coordinates and gaps, and the points by gap. */
-static int gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
+/* The points' working coordinates and gaps, and the points by gap; key
+ * (2 n entries) and tmp (n) are scratch. */
+static int gaps(const gemst_parts_ctx *c, int p, gemst_part *part, uint64_t *key, uint32_t *tmp, gridemst_error *err)
 {
     const int64_t n = part->n;
-    const int dim = c->pb->dim, level = gemst_region_level(dim, c->pb->n, GAP_CELL_POINTS);
+    const int dim = c->pb->dim, level = gemst_region_level(dim, c->pb->n, GAP_CELL_POINTS),
+              threads = gemst_parts_threads(c, n);
     part->w = malloc(sizeof *part->w * 3 * (size_t)n);
     part->gap = malloc(sizeof *part->gap * (size_t)n);
-    part->by_gap = malloc(sizeof *part->by_gap * 2 * (size_t)n);
-    part->by_key = malloc(sizeof *part->by_key * 2 * (size_t)n);
+    part->by_gap = malloc(sizeof *part->by_gap * (size_t)n);
+    part->by_key = malloc(sizeof *part->by_key * (size_t)n);
     part->cell_of = malloc(sizeof *part->cell_of * (size_t)n);
     part->cell_start = malloc(sizeof *part->cell_start * (size_t)(n + 1));
-    uint64_t *key = malloc(sizeof *key * 2 * (size_t)n);
-    int ok = part->w && part->gap && part->by_gap && part->by_key && part->cell_of && part->cell_start && key &&
-             working_points(c, part, key, part->by_key) == 0;
+    if (!part->w || !part->gap || !part->by_gap || !part->by_key || !part->cell_of || !part->cell_start ||
+        working_points(c, part, key, part->by_key, tmp) != 0)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
+                          (long long)n);
+    const cell_runs runs_of = {key, dim, level};
     int64_t runs = 0;
-    for (int64_t k = 0; ok && k < n; k++)
-        if (k == 0 || gemst_region_cell(dim, key[k], level) != gemst_region_cell(dim, key[k - 1], level))
-            part->cell_start[runs++] = (uint32_t)k;
+    int rc = gemst_parts_positions(n, starts_cell, &runs_of, threads, part->cell_start, &runs, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     part->n_cells = runs;
     part->cell_level = level;
     const size_t cells = (size_t)(runs > 0 ? runs : 1);
-    ok = ok && (part->cell_box = malloc(sizeof *part->cell_box * cells)) &&
-         (part->cell_key = malloc(sizeof *part->cell_key * cells)) &&
-         (part->cell_rho = calloc(cells, sizeof *part->cell_rho)) &&
-         (part->cell_sent = calloc(cells, sizeof *part->cell_sent)) &&
-         (part->sent = calloc((size_t)n, sizeof *part->sent));
+    int ok = (part->cell_box = malloc(sizeof *part->cell_box * cells)) &&
+             (part->cell_key = malloc(sizeof *part->cell_key * cells)) &&
+             (part->cell_rho = calloc(cells, sizeof *part->cell_rho)) &&
+             (part->cell_sent = calloc(cells, sizeof *part->cell_sent)) &&
+             (part->sent = calloc((size_t)n, sizeof *part->sent));
     if (ok) {
         part->cell_start[runs] = (uint32_t)n;
-#pragma omp parallel for num_threads(gemst_parts_threads(c, n)) schedule(dynamic, 16)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
         for (int64_t r = 0; r < runs; r++) {
             part->cell_key[r] = gemst_region_cell(dim, key[part->cell_start[r]], level);
             cell_gaps(c, p, part, key, part->by_key, r, part->cell_start[r], part->cell_start[r + 1], level);
         }
-#pragma omp parallel for num_threads(gemst_parts_threads(c, n)) schedule(static)
+#pragma omp parallel for num_threads(threads) schedule(static)
         for (int64_t i = 0; i < n; i++) {
             memcpy(&key[i], &part->gap[i], sizeof key[i]); /* non-negative doubles order as their bits */
             part->by_gap[i] = (uint32_t)i;
         }
-        ok = gemst_radix_sort(key, part->by_gap, (size_t)n, 64, key + n, part->by_gap + n,
-                              gemst_parts_threads(c, n)) == 0;
+        ok = gemst_radix_sort(key, part->by_gap, (size_t)n, 64, key + n, tmp, threads) == 0;
     }
-    free(key);
     if (!ok)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
                           (long long)n);
     return GRIDEMST_OK;
 }
 
+/* An uncertain edge. */
+static int uncertain(const void *safe, int64_t k)
+{
+    return !((const uint8_t *)safe)[k];
+}
+
 /* The uncertain edges' positions, and each safe component's smallest gap. */
 static int list_uncertain_and_gaps(const gemst_parts_ctx *c, gemst_part *part, gridemst_error *err)
 {
     const int64_t n = part->n, m = part->n_tree;
-    part->n_uncertain = 0;
-    for (int64_t k = 0; k < m; k++)
-        if (!part->safe[k])
-            part->uncertain[part->n_uncertain++] = (uint32_t)k;
+    int rc = gemst_parts_positions(m, uncertain, part->safe, gemst_parts_threads(c, m), part->uncertain,
+                                   &part->n_uncertain, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     uint64_t *least = malloc(sizeof *least * (part->n_comp > 0 ? part->n_comp : 1));
     part->comp_gap = malloc(sizeof *part->comp_gap * (part->n_comp > 0 ? part->n_comp : 1));
     if (!least || !part->comp_gap) {
@@ -154,24 +175,28 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
     const int64_t n = part->n, m = part->n_tree;
     if (n == 0)
         return GRIDEMST_OK;
-    int rc = gaps(c, p, part, err);
-    if (rc != GRIDEMST_OK)
-        return rc;
-    double *low = malloc(sizeof *low * (size_t)n); /* each point's gap, rounded down */
+    /* scratch: the keys of the sorts and their second halves, then each point's gap rounded down */
+    uint64_t *key = malloc(sizeof *key * 2 * (size_t)n);
+    uint32_t *tmp = malloc(sizeof *tmp * (size_t)n);
+    int rc = key && tmp ? gaps(c, p, part, key, tmp, err)
+                        : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
+                                     (long long)n);
+    free(tmp);
+    double *low = (double *)key;
     part->safe = malloc((size_t)(m > 0 ? m : 1));
     part->uncertain = malloc(sizeof *part->uncertain * (size_t)(m > 0 ? m : 1));
     part->comp = malloc(sizeof *part->comp * (size_t)n);
-    if (!low || !part->safe || !part->uncertain || !part->comp) {
-        free(low);
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
-                          (long long)n);
-    }
+    if (rc == GRIDEMST_OK && (!part->safe || !part->uncertain || !part->comp))
+        rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
+                        (long long)n);
     const int threads = gemst_parts_threads(c, n);
+    if (rc == GRIDEMST_OK) {
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t i = 0; i < n; i++)
-        low[i] = gemst_parts_lower(part->gap[i]);
-    rc = gemst_safe_edges(part->tree, m, low, n, threads, part->safe, err);
-    free(low);
+        for (int64_t i = 0; i < n; i++)
+            low[i] = gemst_parts_lower(part->gap[i]);
+        rc = gemst_safe_edges(part->tree, m, low, n, threads, part->safe, err);
+    }
+    free(key);
     if (rc == GRIDEMST_OK)
         rc = gemst_safe_components(part->tree, m, part->safe, n, threads, part->comp, &part->n_comp, err);
     if (rc == GRIDEMST_OK)
