@@ -207,7 +207,9 @@ static double coord(const tset *t, uint32_t j, int d)
 /*
  * From the root, every node is reached exactly once (so every leaf once),
  * each child's parent link names the node it was reached from, the
- * children's leaf ranges split the node's range in two at its split, paths
+ * children's leaf ranges split the node's range in two at its split, each
+ * child named by the record's split and leaf flags is the leaf or the
+ * internal node of its part of the range (from the range ends), paths
  * are at most GEMST_BVH_MAX_DEPTH internal nodes long, and each box is the
  * exact bounding box of its leaves' points, hence contains its children's
  * boxes.
@@ -221,6 +223,8 @@ START_TEST(test_structure)
     build_ok(&t, threads, &tree);
     const gemst_bvh b = tree.bvh;
     REQUIRE(b.n == n && b.points == t.n && b.dim == t.dim && b.parent[0] == GEMST_NONE, "%s: header", t.name);
+    REQUIRE(sizeof *b.node == 64 && (uintptr_t)b.node % 16 == 0, "%s: records of %zu bytes at %p", t.name,
+            sizeof *b.node, (void *)b.node);
     uint32_t *seen = xcalloc(nodes, sizeof *seen), *depth = xcalloc(nodes, sizeof *depth);
     uint32_t *stack = xcalloc(nodes, sizeof *stack), top = 0;
     stack[top++] = 0;
@@ -229,13 +233,14 @@ START_TEST(test_structure)
         uint32_t i = stack[--top], child[2], first, last;
         REQUIRE(!gemst_bvh_is_leaf(n, i), "%s: internal node expected", t.name);
         const gemst_bvh_node *nd = &b.node[i];
-        GEMST_FN(gemst_bvh_range)(b.node, i, &first, &last);
-        REQUIRE(first <= nd->split && nd->split < last && last < n, "%s: node %u covers [%u, %u], split %u", t.name,
-                i, first, last, nd->split);
+        const uint32_t split = gemst_bvh_split(nd->split_flags);
+        gemst_bvh_range(b.end, i, &first, &last);
+        REQUIRE(first <= split && split < last && last < n, "%s: node %u covers [%u, %u], split %u", t.name, i,
+                first, last, split);
         REQUIRE(depth[i] < GEMST_BVH_MAX_DEPTH, "%s: node %u at depth %u", t.name, i, depth[i]);
         GEMST_FN(gemst_bvh_children)(n, b.node, i, child);
         for (int k = 0; k < 2; k++) {
-            uint32_t id = child[k], cf = k == 0 ? first : nd->split + 1, cl = k == 0 ? nd->split : last;
+            uint32_t id = child[k], cf = k == 0 ? first : split + 1, cl = k == 0 ? split : last;
             REQUIRE(id < nodes && seen[id] == 0, "%s: node %u reached twice (or out of range)", t.name, id);
             seen[id] = 1;
             depth[id] = depth[i] + 1;
@@ -245,7 +250,7 @@ START_TEST(test_structure)
                 continue;
             }
             uint32_t f2, l2;
-            GEMST_FN(gemst_bvh_range)(b.node, id, &f2, &l2);
+            gemst_bvh_range(b.end, id, &f2, &l2);
             REQUIRE(f2 == cf && l2 == cl, "%s: node %u covers [%u, %u], its part of %u is [%u, %u]", t.name, id, f2,
                     l2, i, cf, cl);
             stack[top++] = id;
@@ -292,6 +297,56 @@ START_TEST(test_structure)
     free(stack);
     GEMST_FN(gemst_cpu_bvh_free)(&tree);
     free_tset(&t);
+}
+END_TEST
+
+/*
+ * Trees too large to build here: the leaf size keeps the leaves within
+ * GEMST_BVH_MAX_LEAVES, and is the least that does; and the record's split
+ * and leaf flags give the children of the largest ranges and splits such a
+ * tree can have: the leaf of a one-leaf part, else the internal node with
+ * the index of the part's end next to the split.
+ */
+START_TEST(test_large_trees)
+{
+    const uint64_t max = (uint64_t)1 << 30;
+    const uint32_t points[] = {2, 3, 1000, (uint32_t)max - 1, (uint32_t)max, (uint32_t)max + 1, (uint32_t)(2 * max),
+                               (uint32_t)(3 * max), (uint32_t)(3 * max) + 1, UINT32_MAX - 1};
+    const uint32_t wanted[] = {1, 2, 3, 4, 16};
+    for (size_t a = 0; a < sizeof points / sizeof points[0]; a++)
+        for (size_t w = 0; w < sizeof wanted / sizeof wanted[0]; w++) {
+            const uint64_t p = points[a], leaf = gemst_bvh_leaf_size(points[a], wanted[w]);
+            const uint64_t leaves = (p + leaf - 1) / leaf;
+            REQUIRE(leaf >= wanted[w] && leaves <= max && leaves == gemst_bvh_leaves(points[a], (uint32_t)leaf) &&
+                        (leaf == wanted[w] || (p + leaf - 2) / (leaf - 1) > max),
+                    "%llu points, leaves of %u asked: %llu points each, %llu leaves", (unsigned long long)p,
+                    wanted[w], (unsigned long long)leaf, (unsigned long long)leaves);
+        }
+    const uint32_t n = (uint32_t)max;
+    uint64_t seed = 4321;
+    for (int k = 0; k < 100000; k++) {
+        /* a range [first, last] of at least two leaves and its split s: at
+           the top of the index space, then random (short ones often) */
+        const uint32_t top[4][3] = {{n - 2, n - 1, n - 2}, {0, n - 1, 0}, {0, n - 1, n - 2}, {1, n - 1, n - 3}};
+        uint32_t first, last, s;
+        if (k < 4) {
+            first = top[k][0];
+            last = top[k][1];
+            s = top[k][2];
+        } else {
+            first = (uint32_t)rng_below(&seed, n - 1);
+            const uint32_t room = n - 1 - first;
+            last = first + 1 + (uint32_t)rng_below(&seed, k % 3 && room > 2 ? 2 : room);
+            s = first + (uint32_t)rng_below(&seed, last - first);
+        }
+        const uint32_t want[2] = {s == first ? n - 1 + s : s, s + 1 == last ? n + s : s + 1};
+        uint32_t child[2];
+        const uint32_t split_flags = gemst_bvh_pack_split(s, first, last);
+        gemst_bvh_split_children(n, split_flags, child);
+        REQUIRE(gemst_bvh_split(split_flags) == s && child[0] == want[0] && child[1] == want[1],
+                "range [%u, %u] split at %u: children %u, %u, expected %u, %u", first, last, s, child[0], child[1],
+                want[0], want[1]);
+    }
 }
 END_TEST
 
@@ -344,7 +399,7 @@ START_TEST(test_labels)
     GEMST_FN(gemst_cpu_bvh_labels)(&tree, &t.g, comp, roots, n_roots, brk, ub, 2);
     for (uint32_t i = 0; i + 1 < b.n; i++) {
         uint32_t first, last, kb, ke, want;
-        GEMST_FN(gemst_bvh_range)(b.node, i, &first, &last);
+        gemst_bvh_range(b.end, i, &first, &last);
         leaf_positions(&t, first, last, &kb, &ke);
         want = comp[kb];
         for (uint32_t k = kb; k < ke; k++)
@@ -620,6 +675,7 @@ static Suite *bvh_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_morton);
     tcase_add_loop_test(tc, test_structure, 0, 2 * T_COUNT * L_COUNT);
+    tcase_add_test(tc, test_large_trees);
     tcase_add_loop_test(tc, test_labels, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_query, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_leaf_search, 0, T_COUNT * C_COUNT * L_COUNT);

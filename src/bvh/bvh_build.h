@@ -3,8 +3,9 @@
  * (precision-generic, see real.h; layout in bvh.h):
  *
  *  1. gemst_bvh_build_node for every internal node i (Karras 2012,
- *     Algorithm 2): its leaf range, split and the parent links of its two
- *     children, from the sorted Morton codes alone.
+ *     Algorithm 2): its leaf range's end, split (with its children's leaf
+ *     flags) and the parent links of its two children, from the sorted
+ *     Morton codes alone.
  *  2. gemst_bvh_fit_from_leaf for every leaf, with the labels zeroed: each
  *     walk goes up from a leaf; the first walk to reach a node stops there,
  *     the second computes the node's box from both children and goes on, so
@@ -39,11 +40,11 @@ static inline GEMST_HD int gemst_bvh_delta(const uint64_t *code, uint32_t n, int
     return 64 + gemst_clz32((uint32_t)i ^ (uint32_t)j);
 }
 
-/* Internal node i (0 <= i < n - 1): range end, split, and its children's
- * parent links. */
-static inline GEMST_HD void GEMST_FN(gemst_bvh_build_node)(const uint64_t *code, uint32_t n, uint32_t i,
-                                                         gemst_bvh_node *node, uint32_t *parent)
+/* Internal node i (0 <= i < b->n - 1) of tree b over leaves with the
+ * codes code[]: range end, split, and its children's parent links. */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_build_node)(const uint64_t *code, const gemst_bvh *b, uint32_t i)
 {
+    const uint32_t n = b->n;
     /* The direction of the range: towards the neighbour sharing more. */
     const int64_t d = gemst_bvh_delta(code, n, i, (int64_t)i + 1) > gemst_bvh_delta(code, n, i, (int64_t)i - 1) ? 1 : -1;
     const int dmin = gemst_bvh_delta(code, n, i, (int64_t)i - d);
@@ -67,14 +68,15 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_build_node)(const uint64_t *code,
             break;
     }
     const uint32_t gamma = (uint32_t)((int64_t)i + s * d + (d < 0 ? -1 : 0));
-    node[i].end = (uint32_t)j;
-    node[i].split = gamma;
+    const uint32_t e = (uint32_t)j, split_flags = gemst_bvh_pack_split(gamma, i < e ? i : e, i < e ? e : i);
+    b->end[i] = e;
+    b->node[i].split_flags = split_flags;
     uint32_t child[2];
-    GEMST_FN(gemst_bvh_children)(n, node, i, child);
-    parent[child[0]] = i;
-    parent[child[1]] = i;
+    gemst_bvh_split_children(n, split_flags, child);
+    b->parent[child[0]] = i;
+    b->parent[child[1]] = i;
     if (i == 0)
-        parent[0] = GEMST_NONE;
+        b->parent[0] = GEMST_NONE;
 }
 
 /* The box of node id: an internal node's record, a leaf's points'. */

@@ -2,7 +2,8 @@
  * Core distances on the BVH (precision-generic, see real.h; the heap and
  * the definition in nns/core_dist.h): a depth-first traversal with the
  * heap's bound as radius, the nearer child first, as the nearest-foreign
- * search (bvh_query.h) walks the tree.
+ * search (bvh_query.h) walks the tree (its stack holds the entered nodes'
+ * split_flags).
  */
 #ifndef GEMST_BVH_CORE_H
 #define GEMST_BVH_CORE_H
@@ -21,7 +22,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_core_dist2_bvh)(const gemst_bvh
     int top = 0;
     if (h->need == 0)
         return 0;
-    stack[top] = 0;
+    stack[top] = GEMST_FN(gemst_bvh_load)(b->node, 0).split_flags;
     stack_d2[top++] = 0;
     while (top > 0) {
         top--;
@@ -30,7 +31,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_core_dist2_bvh)(const gemst_bvh
         uint32_t child[2], push[2];
         gemst_real push_d2[2];
         int np = 0;
-        GEMST_FN(gemst_bvh_children)(b->n, b->node, stack[top], child);
+        gemst_bvh_split_children(b->n, stack[top], child);
         for (int k = 0; k < 2; k++) {
             if (gemst_bvh_is_leaf(b->n, child[k])) {
                 uint32_t first, end;
@@ -40,9 +41,10 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_core_dist2_bvh)(const gemst_bvh
                         GEMST_FN(gemst_core_offer)(h, GEMST_FN(gemst_dist2_q)(pts, qq, p), gemst_copies(mult, p));
                 continue;
             }
-            gemst_real d2 = GEMST_FN(gemst_bvh_box_dist2)(b, child[k], qq->q);
+            const gemst_bvh_node r = GEMST_FN(gemst_bvh_load)(b->node, child[k]);
+            gemst_real d2 = GEMST_FN(gemst_bvh_box_dist2)(b->dim, &r, qq->q);
             if (d2 < GEMST_FN(gemst_core_bound)(h)) {
-                push[np] = child[k];
+                push[np] = r.split_flags;
                 push_d2[np++] = d2;
             }
         }

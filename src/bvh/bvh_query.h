@@ -27,8 +27,10 @@
  * pending, and one more is being entered. */
 #define GEMST_BVH_STACK (GEMST_BVH_MAX_DEPTH + 1)
 
-/* Pushes the np (0 to 2) children a traversal enters, at squared distances
- * push_d2 from the query, onto its stack: the nearer one on top. */
+/* Pushes the np (0 to 2) entries of the nodes a traversal enters, at
+ * squared distances push_d2 from the query, onto its stack: the nearer one
+ * on top.  An entry is what the pop needs of its node (the searches below:
+ * its record's split_flags, which give its children). */
 static inline GEMST_HD void GEMST_FN(gemst_bvh_push)(uint32_t *stack, gemst_real *stack_d2, int *top,
                                                    const uint32_t push[2], const gemst_real push_d2[2], int np)
 {
@@ -49,7 +51,10 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_push)(uint32_t *stack, gemst_real
  * *best and *best_to.  When it finds none, returns the least squared
  * distance of the nodes and points it passed over as farther than the
  * radius (infinity when none): every foreign point is at least that far.
- * (The radius only shrinks when a point is found.) */
+ * (The radius only shrinks when a point is found.)  Each internal node's
+ * record is read once, whole, when its parent is entered: its label and box
+ * decide whether to enter it, and its split_flags, pushed, give its
+ * children when it is. */
 static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gemst_bvh *b, const gemst_grid *pts,
                                                               const uint32_t *comp, const gemst_query *qq,
                                                               uint32_t comp_q, gemst_real radius,
@@ -59,11 +64,12 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
     gemst_real stack_d2[GEMST_BVH_STACK];
     int top = 0;
     gemst_real beyond = GEMST_REAL_INF;
-    if (b->node[0].label == comp_q)
+    const gemst_bvh_node root = GEMST_FN(gemst_bvh_load)(b->node, 0);
+    if (root.label == comp_q)
         return beyond;
     if (best->d2 < radius)
         radius = best->d2;
-    stack[top] = 0;
+    stack[top] = root.split_flags;
     stack_d2[top++] = 0;
     while (top > 0) {
         top--;
@@ -72,7 +78,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
         uint32_t child[2], push[2];
         gemst_real push_d2[2];
         int np = 0;
-        GEMST_FN(gemst_bvh_children)(b->n, b->node, stack[top], child);
+        gemst_bvh_split_children(b->n, stack[top], child);
         GEMST_UNROLL
         for (int k = 0; k < 2; k++) {
             uint32_t id = child[k];
@@ -94,10 +100,13 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
                         radius = d2;
                     }
                 }
-            } else if (b->node[id].label != comp_q) {
-                gemst_real d2 = GEMST_FN(gemst_bvh_box_dist2)(b, id, qq->q);
+                continue;
+            }
+            const gemst_bvh_node r = GEMST_FN(gemst_bvh_load)(b->node, id);
+            if (r.label != comp_q) {
+                gemst_real d2 = GEMST_FN(gemst_bvh_box_dist2)(b->dim, &r, qq->q);
                 if (d2 <= radius) {
-                    push[np] = id;
+                    push[np] = r.split_flags;
                     push_d2[np++] = d2;
                 } else {
                     beyond = d2 < beyond ? d2 : beyond;

@@ -48,7 +48,7 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_node_label)(const gemst_bvh *
                                                              const uint32_t *brk, uint32_t i)
 {
     uint32_t first, last, k0, k1, end;
-    GEMST_FN(gemst_bvh_range)(b->node, i, &first, &last);
+    gemst_bvh_range(b->end, i, &first, &last);
     GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, first), &k0, &end);
     GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, last), &k1, &end);
     return brk[k0] == brk[end - 1] ? comp[k0] : GEMST_NONE;

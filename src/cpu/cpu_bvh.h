@@ -22,9 +22,11 @@ typedef struct {
 /* Builds the BVH of the pts->n >= 2 points of pts, whose Morton codes
  * code[] ascend, in leaves of leaf_size points (at most
  * GEMST_CPU_BVH_LEAF_MAX; fewer where the points would not fill two
- * leaves): code[] is overwritten, code[j] becoming leaf j's, that of its
- * first point.  `threads` OpenMP threads.  t->bvh.parent stays allocated
- * (the solver frees it once the boxes are fitted). */
+ * leaves, more where single points would make more than
+ * GEMST_BVH_MAX_LEAVES leaves): code[] is overwritten, code[j] becoming
+ * leaf j's, that of its first point.  `threads` OpenMP threads.
+ * t->bvh.parent stays allocated (the solver frees it once the boxes are
+ * fitted). */
 int GEMST_FN(gemst_cpu_bvh_build)(const gemst_grid *pts, uint64_t *code, uint32_t leaf_size, int threads,
                                   gemst_cpu_bvh *t, gridemst_error *err);
 void GEMST_FN(gemst_cpu_bvh_free)(gemst_cpu_bvh *t);

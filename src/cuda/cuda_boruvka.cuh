@@ -78,8 +78,8 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     void *state[] = {c->comp, c->link, c->best_to, c->win_in, c->win_out, c->head, c->next, c->cand, c->ncand,
                      c->active, c->roots, c->uncertain, c->extra, c->keep, c->best_d2, c->rb2, c->w1, c->w2,
                      c->open, (void *)c->g.x, (void *)c->g.y, (void *)c->g.z, (void *)c->g.oid,
-                     (void *)c->g.cell_start, c->brk, c->ub, c->tree.node, c->code, c->sub_cell, c->crowd,
-                     c->nest, c->sub, c->sub_start, c->core2, c->dup_rep};
+                     (void *)c->g.cell_start, c->brk, c->ub, c->tree.node, c->tree.end, c->code, c->sub_cell,
+                     c->crowd, c->nest, c->sub, c->sub_start, c->core2, c->dup_rep};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++)
         gemst_dfree(&c->mem, state[i]);
     memset(&c->g, 0, sizeof c->g);

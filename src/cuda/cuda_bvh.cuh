@@ -16,13 +16,21 @@
 #include "bvh/bvh_query.h"
 #include "bvh/labels.h"
 
+/* Each leaf's code for the build, its first point's. */
+static __global__ void GEMST_FN(k_bvh_leaf_codes)(uint32_t leaves, uint32_t leaf, const uint64_t *code,
+                                                uint64_t *leaf_code)
+{
+    GEMST_INDEX(j, leaves);
+    leaf_code[j] = code[(size_t)j * leaf];
+}
+
 /* The build (bvh/bvh_build.h): the tree's shape per internal node, then the
  * boxes bottom-up from every leaf (node labels zeroed before), the latter in
  * one instance per dimension (DIM), where the boxes' loops unroll. */
 static __global__ void GEMST_FN(k_bvh_build_node)(const uint64_t *code, gemst_bvh b)
 {
     GEMST_INDEX(i, b.n - 1);
-    GEMST_FN(gemst_bvh_build_node)(code, b.n, i, b.node, b.parent);
+    GEMST_FN(gemst_bvh_build_node)(code, &b, i);
 }
 
 template <int DIM>
@@ -96,16 +104,17 @@ static __global__ void GEMST_FN(k_bvh_findmin1)(gemst_bvh b, gemst_grid pts, con
 }
 
 /* The tree over the unique points, in Morton order in c->g (bvh/bvh_build.h),
- * in leaves of leaf_size points, from the leaves' codes; the parent links
- * are freed once the boxes are fitted. */
+ * in leaves of leaf_size points (gemst_bvh_leaf_size's), from the leaves'
+ * codes; the parent links are freed once the boxes are fitted. */
 static int GEMST_FN(build_tree)(cuda_ctx *c, const uint64_t *leaf_code, uint32_t leaf_size, gridemst_error *err)
 {
     gemst_bvh *b = &c->tree;
     b->dim = c->pb->dim;
     b->points = c->nu;
     b->leaf_size = leaf_size;
-    const uint32_t n = b->n = (uint32_t)(((uint64_t)c->nu + leaf_size - 1) / leaf_size);
-    GEMST_DALLOC(&c->mem, b->node, n - 1, "BVH nodes");
+    const uint32_t n = b->n = gemst_bvh_leaves(c->nu, leaf_size);
+    GEMST_DALLOC(&c->mem, b->node, n - 1, "BVH nodes"); /* the allocator's alignment is 256 bytes or more */
+    GEMST_DALLOC(&c->mem, b->end, n - 1, "BVH range ends");
     GEMST_DALLOC(&c->mem, b->parent, (size_t)2 * n - 1, "BVH parent links");
     /* zero labels: the fit's visit counters */
     GEMST_CU(cudaMemsetAsync(b->node, 0, sizeof *b->node * (n - 1), c->s));
@@ -118,11 +127,25 @@ static int GEMST_FN(build_tree)(cuda_ctx *c, const uint64_t *leaf_code, uint32_t
     return GRIDEMST_OK;
 }
 
-/* nns BVH's tree: a leaf per point, from their codes, which it then frees. */
+/* nns BVH's tree: a leaf per point (more where that would be too many
+ * leaves, gemst_bvh_leaf_size), from their codes, which it then frees.
+ * (The leaves' codes that larger leaves take, 8 bytes per leaf, are fewer
+ * bytes than the nodes and parent links they save.) */
 static int GEMST_FN(build_bvh)(cuda_ctx *c, gridemst_error *err)
 {
-    if (c->nu > 1)
-        GEMST_TRY(GEMST_FN(build_tree)(c, c->code, 1, err));
+    if (c->nu > 1) {
+        const uint32_t leaf = gemst_bvh_leaf_size(c->nu, 1), leaves = gemst_bvh_leaves(c->nu, leaf);
+        uint64_t *leaf_code = c->code;
+        if (leaf > 1) {
+            GEMST_DALLOC(&c->mem, leaf_code, leaves, "BVH codes");
+            GEMST_FN(k_bvh_leaf_codes)<<<gemst_blocks(leaves), GEMST_THREADS, 0, c->s>>>(leaves, leaf, c->code,
+                                                                                         leaf_code);
+            GEMST_LAUNCHED();
+        }
+        GEMST_TRY(GEMST_FN(build_tree)(c, leaf_code, leaf, err));
+        if (leaf_code != c->code)
+            gemst_dfree(&c->mem, leaf_code);
+    }
     gemst_dfree(&c->mem, c->code);
     c->code = NULL;
     return GRIDEMST_OK;

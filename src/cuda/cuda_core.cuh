@@ -233,6 +233,6 @@ static size_t GEMST_FN(core_bytes_needed)(const gemst_problem *pb)
     const size_t R = sizeof(gemst_real), n = (size_t)pb->n;
     size_t per_point = R + 4 + 4 + R + 4;
     if (pb->opt.nns != GRIDEMST_NNS_BVH) /* the grid's late BVH, possibly */
-        per_point += sizeof(gemst_bvh_node) + 4 + 8 + 2 * 8 + 2 * 4;
+        per_point += GEMST_BVH_NODE_BYTES + 4 + 8 + 2 * 8 + 2 * 4;
     return n * per_point + (pb->opt.min_samples > GEMST_CORE_LOCAL_HEAP ? GEMST_CORE_HEAP_BYTES : 0);
 }

@@ -52,7 +52,7 @@ static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
 static size_t GEMST_FN(bvh_bytes_needed)(const gemst_problem *pb)
 {
     const size_t R = sizeof(gemst_real), n = (size_t)pb->n, P = (size_t)pb->dim * R;
-    const size_t node = sizeof(gemst_bvh_node); /* n - 1 internal nodes */
+    const size_t node = GEMST_BVH_NODE_BYTES; /* n - 1 internal nodes */
     size_t input = pb->on_device ? 0 : (size_t)pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
     size_t sort = 2 * 8 + 2 * 4 + 8 + 4;
     size_t dedupe = 8 + 4 + 2 * P + 3 * 4 + 4 + 8 + 4 + 8 /* codes, ids, coordinates twice, runs, table,

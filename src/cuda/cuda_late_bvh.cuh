@@ -24,14 +24,6 @@ static __global__ void GEMST_FN(k_late_codes)(gemst_grid g, uint64_t *code, uint
     order[k] = k;
 }
 
-/* ... each leaf's code, its first point's ... */
-static __global__ void GEMST_FN(k_late_leaf_codes)(uint32_t leaves, uint32_t leaf, const uint64_t *code,
-                                                 uint64_t *leaf_code)
-{
-    GEMST_INDEX(j, leaves);
-    leaf_code[j] = code[(size_t)j * leaf];
-}
-
 /* ... the order's inverse, for the move into it: inv[order[k]] = k ... */
 static __global__ void GEMST_FN(k_late_inverse)(uint32_t n, const uint32_t *order, uint32_t *inv)
 {
@@ -117,7 +109,8 @@ static int GEMST_FN(late_bvh_relayout)(cuda_ctx *c, const uint32_t *order, const
  * core_bytes_needed, so the solve needs no more than bytes_needed. */
 static int GEMST_FN(late_bvh)(cuda_ctx *c, gridemst_error *err)
 {
-    const uint32_t nu = c->nu, leaf = gemst_late_bvh_leaf(c->core2 != NULL), leaves = gemst_late_bvh_leaves(nu, leaf);
+    const uint32_t nu = c->nu, leaf = gemst_bvh_leaf_size(nu, gemst_late_bvh_leaf(c->core2 != NULL)),
+                   leaves = gemst_bvh_leaves(nu, leaf);
     if (c->core2) {
         GEMST_CU(cudaMemcpyAsync(c->best_d2, c->core2, sizeof *c->best_d2 * nu, cudaMemcpyDeviceToDevice, c->s));
     } else {
@@ -151,8 +144,8 @@ static int GEMST_FN(late_bvh)(cuda_ctx *c, gridemst_error *err)
     GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, vals, nu, 0, GEMST_MORTON_BITS, c->s));
     gemst_dfree(&c->mem, keys.Alternate());
     GEMST_DALLOC(&c->mem, leaf_code, leaves, "BVH codes");
-    GEMST_FN(k_late_leaf_codes)<<<gemst_blocks(leaves), GEMST_THREADS, 0, c->s>>>(leaves, leaf, keys.Current(),
-                                                                                  leaf_code);
+    GEMST_FN(k_bvh_leaf_codes)<<<gemst_blocks(leaves), GEMST_THREADS, 0, c->s>>>(leaves, leaf, keys.Current(),
+                                                                                 leaf_code);
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, keys.Current());
     uint32_t *inv = vals.Alternate();

@@ -18,10 +18,10 @@
  * labels and links) move into Morton order, so that a leaf's points, and
  * the queries of neighbouring threads, are neighbours in memory.  The
  * tree's leaves are runs of GEMST_LATE_BVH_LEAF points, so that it fits in
- * the memory the static search's candidates leave behind (bvh.h: 36 / 4
- * bytes of nodes per point in float, 4 for the label breaks and 4 for the
- * bounds, against 24 + 1 + 4 + 4 freed; the sort's codes and order and
- * the move's scratch come and go before the nodes).
+ * the memory the static search's candidates leave behind (bvh.h: a node's
+ * record and range end, 36 bytes in float, per 4 points, 4 for the label
+ * breaks and 4 for the bounds, against 24 + 1 + 4 + 4 freed; the sort's
+ * codes and order and the move's scratch come and go before the nodes).
  *
  * The BVH search skips a point whose lower bound (best_d2, bvh_query.h)
  * exceeds its component's bound.  At the switch that bound comes from the
@@ -147,12 +147,6 @@ static inline GEMST_HD uint32_t gemst_late_bvh_relabel(const uint32_t *order, co
                                                        const uint32_t *label, uint32_t k)
 {
     return inv[label[order[k]]];
-}
-
-/* The leaves' count for nu points in leaves of `leaf` points. */
-static inline GEMST_HD uint32_t gemst_late_bvh_leaves(uint32_t nu, uint32_t leaf)
-{
-    return (uint32_t)(((uint64_t)nu + leaf - 1) / leaf);
 }
 
 /* Points per leaf: GEMST_LATE_BVH_LEAF, or 1 for the mutual-reachability
