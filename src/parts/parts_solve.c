@@ -8,7 +8,7 @@
 
 #include "parts/devices.h"
 #include "parts/halo.h"
-#include "cpu/radix_sort.h"
+#include "parts/merge_edges.h"
 
 void gemst_part_free(gemst_part *part)
 {
@@ -22,80 +22,39 @@ void gemst_part_free(gemst_part *part)
     memset(part, 0, sizeof *part);
 }
 
-/* The part's safe edges, in the order of its tree and in ids of the whole
- * set, into out: each thread's share of the tree starts where its safe
- * edges before it end (its position less the uncertain edges before it). */
-static void safe_edges_in_ids(const gemst_parts_ctx *c, const gemst_part *part, gemst_parts_edge *out)
-{
-    const int threads = gemst_parts_threads(c, part->n_tree);
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int t = 0; t < threads; t++) {
-        const int64_t from = part->n_tree * t / threads, to = part->n_tree * (t + 1) / threads;
-        int64_t lo = 0, hi = part->n_uncertain; /* the uncertain edges before `from` */
-        while (lo < hi) {
-            const int64_t mid = lo + (hi - lo) / 2;
-            if (part->uncertain[mid] < from)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        int64_t at = from - lo;
-        for (int64_t k = from; k < to; k++)
-            if (part->safe[k]) {
-                const gemst_parts_edge *e = &part->tree[k];
-                out[at++] = (gemst_parts_edge){e->d2, part->id[e->lo], part->id[e->hi]};
-            }
-    }
-}
-
-/* The whole set's tree: every part's safe edges and the boundary's, in ids
- * of the whole set, sorted by length into *tree (solve.c orders the ties). */
-static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, const gemst_parts_edge *boundary,
+/* The whole set's tree: every part's safe edges, in its tree's order and
+ * in ids of the whole set, and the boundary's edges (sorted here), merged
+ * in the edge order into *tree. */
+static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, gemst_parts_edge *boundary,
                     int64_t n_boundary, gemst_tree *tree, gridemst_error *err)
 {
-    int64_t m = n_boundary, first[GEMST_MAX_PARTS]; /* where each part's safe edges go */
+    gemst_edge_list list[GEMST_MAX_PARTS + 1];
+    int64_t m = n_boundary, merged = 0;
     for (int p = 0; p < c->parts; p++) {
-        first[p] = m - n_boundary;
+        list[p] = (gemst_edge_list){parts[p].tree, parts[p].n_tree, parts[p].safe, parts[p].id};
         m += parts[p].n_tree - parts[p].n_uncertain;
     }
     if (m != c->pb->n - 1)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the partitioned solve found %lld edges for %lld points",
                           (long long)m, (long long)c->pb->n);
-    gemst_parts_edge *all = malloc(sizeof *all * (size_t)m);
-    uint64_t *key = malloc(sizeof *key * 2 * (size_t)m);
-    uint32_t *idx = malloc(sizeof *idx * 2 * (size_t)m);
+    gemst_parts_sort_edges(boundary, n_boundary);
+    list[c->parts] = (gemst_edge_list){boundary, n_boundary, NULL, NULL};
     tree->lo = malloc(sizeof *tree->lo * (size_t)m);
     tree->hi = malloc(sizeof *tree->hi * (size_t)m);
     tree->d2 = malloc(sizeof *tree->d2 * (size_t)m);
-    int ok = all && key && idx && tree->lo && tree->hi && tree->d2;
-    if (ok) {
-        for (int p = 0; p < c->parts; p++)
-            safe_edges_in_ids(c, &parts[p], all + first[p]);
-        memcpy(all + (m - n_boundary), boundary, sizeof *all * (size_t)n_boundary);
-#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
-        for (int64_t e = 0; e < m; e++) {
-            memcpy(&key[e], &all[e].d2, sizeof key[e]); /* non-negative doubles order as their bits */
-            idx[e] = (uint32_t)e;
-        }
-        ok = gemst_radix_sort(key, idx, (size_t)m, 64, key + m, idx + m, gemst_parts_threads(c, m)) == 0;
-    }
-    if (ok) {
-#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
-        for (int64_t e = 0; e < m; e++) {
-            tree->lo[e] = all[idx[e]].lo;
-            tree->hi[e] = all[idx[e]].hi;
-            tree->d2[e] = all[idx[e]].d2;
-        }
-        tree->n_edges = m;
-        tree->scale = c->frame.scale;
-    }
-    free(all);
-    free(key);
-    free(idx);
-    if (!ok) {
+    if (!tree->lo || !tree->hi || !tree->d2 ||
+        gemst_parts_merge_edges(list, c->parts + 1, gemst_parts_threads(c, m), tree->lo, tree->hi, tree->d2,
+                                &merged) != 0) {
         gemst_tree_free(tree);
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a tree of %lld edges", (long long)m);
     }
+    if (merged != m) {
+        gemst_tree_free(tree);
+        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the partitioned solve kept %lld of its %lld edges",
+                          (long long)merged, (long long)m);
+    }
+    tree->n_edges = m;
+    tree->scale = c->frame.scale;
     return GRIDEMST_OK;
 }
 

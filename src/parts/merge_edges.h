@@ -1,0 +1,37 @@
+/*
+ * Lists of edges, each in the edge order, merged into one on all of a
+ * loop's threads: the last step of a partitioned solve, where each part's
+ * tree comes in the edge order, its safe edges to be kept in ids of the
+ * whole set, and the boundary's few edges join them.  A sort of the whole
+ * tree would pass over it eight times; the merge reads each edge once.
+ */
+#ifndef GEMST_PARTS_MERGE_EDGES_H
+#define GEMST_PARTS_MERGE_EDGES_H
+
+#include <stdint.h>
+
+#include "parts/parts.h"
+
+/* One list: edge[0 .. count) in the edge order, of which those k where
+ * keep[k] (every one when keep is NULL) are merged, their ends as id[lo]
+ * and id[hi] (as they are when id is NULL).  id must keep the order of
+ * the ends (a part numbers its points in the order of their ids), so that
+ * the list stays in the edge order. */
+typedef struct {
+    const gemst_parts_edge *edge;
+    int64_t count;
+    const uint8_t *keep;
+    const uint32_t *id;
+} gemst_edge_list;
+
+/* The kept edges of the k lists merged into lo, hi and d2 (room for every
+ * kept edge) in the edge order, on up to `threads` OpenMP threads; their
+ * number into *merged.  Returns 0, or -1 when out of host memory (nothing
+ * written then). */
+int gemst_parts_merge_edges(const gemst_edge_list *list, int k, int threads, uint32_t *lo, uint32_t *hi, double *d2,
+                            int64_t *merged);
+
+/* Sorts edges[0 .. m) into the edge order. */
+void gemst_parts_sort_edges(gemst_parts_edge *edges, int64_t m);
+
+#endif
