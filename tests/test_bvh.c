@@ -4,7 +4,8 @@
  * bounds against their definitions, and the nearest-foreign query and the
  * CPU's search a leaf at a time (cpu/cpu_bvh_search.h) against a brute
  * force over all points, with gemst_dist2_q for distances (the one formula
- * the solver compares), for every leaf size the solver builds.  Point sets are sorted by Morton code here
+ * the solver compares), for every leaf size the solver builds; so are the
+ * lists of nearest points (bvh/bvh_knn.h) and their use.  Point sets are sorted by Morton code here
  * (qsort by (code, index)), not by the solver's build.  The whole solver
  * with the BVH is tested against Prim and the grid in test_emst.
  */
@@ -22,6 +23,7 @@
 #include "bvh/bvh_build.h"
 #include "bvh/labels.h"
 #include "bvh/bvh_query.h"
+#include "bvh/bvh_knn.h"
 #include "cpu/cpu_bvh.h"
 #include "nns/late_bvh.h"
 
@@ -581,6 +583,108 @@ START_TEST(test_leaf_search)
 }
 END_TEST
 
+/* The k-th point (from 0) after q in edge order among all others, by
+ * brute force (GEMST_NONE when there are not that many), and its squared
+ * distance. */
+static uint32_t brute_kth(const tset *t, uint32_t q, int k, double *d2)
+{
+    gemst_query qq;
+    gemst_edge_key prev = {-1.0, 0, 0}, best;
+    uint32_t to = GEMST_NONE;
+    GEMST_FN(gemst_query_point)(&t->g, q, &qq);
+    for (int j = 0; j <= k; j++, prev = best) {
+        best = gemst_edge_none();
+        to = GEMST_NONE;
+        for (uint32_t p = 0; p < t->n; p++) {
+            gemst_edge_key e = gemst_edge_make(GEMST_FN(gemst_dist2_q)(&t->g, &qq, p), t->oid[q], t->oid[p]);
+            if (p != q && gemst_edge_less(prev, e) && gemst_edge_less(e, best)) {
+                best = e;
+                to = p;
+            }
+        }
+    }
+    *d2 = best.d2;
+    return to;
+}
+
+/*
+ * The first iteration's lists (every point its own component): each
+ * point's nearest in best_to/best_d2 and the next ones in its row are the
+ * brute force's GEMST_BVH_KNN first in edge order (ties by ids; lattices
+ * tie nearly every distance).  Then, under each component pattern, for
+ * every point whose nearest is in its component (as after the first
+ * iteration), a row that holds a point of another component gives the
+ * brute-force nearest foreign point; one that does not is spent and
+ * leaves a lower bound no greater than that point's distance.
+ */
+START_TEST(test_knn)
+{
+    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), _i / (C_COUNT * T_COUNT));
+    const comp_kind ck = (comp_kind)(_i % C_COUNT);
+    const uint32_t n = t.n;
+    gemst_cpu_bvh tree;
+    build_ok(&t, 1, &tree);
+    uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
+    uint32_t *best_to = xcalloc(n, sizeof *best_to), *knn = xcalloc((size_t)n * GEMST_BVH_KNN_ROW, sizeof *knn);
+    double *best_d2 = xcalloc(n, sizeof *best_d2);
+    gemst_word1 *ub = xcalloc(n, sizeof *ub);
+    for (uint32_t q = 0; q < n; q++) {
+        comp[q] = q;
+        ub[q] = gemst_edge_word1(INF);
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        GEMST_FN(gemst_bvh_knn_first)(&tree.bvh, &t.g, comp, ub, best_d2, best_to, knn, q);
+        for (int k = 0; k < GEMST_BVH_KNN; k++) {
+            double want_d2, got_d2 = k == 0 ? best_d2[q] : 0;
+            const uint32_t want = brute_kth(&t, q, k, &want_d2);
+            const uint32_t got = k == 0 ? best_to[q] : knn[(size_t)q * GEMST_BVH_KNN_ROW + k - 1];
+            if (k > 0 && got != GEMST_NONE)
+                got_d2 = GEMST_FN(gemst_dist2)(&t.g, q, got);
+            REQUIRE(got == want && (want == GEMST_NONE || got_d2 == want_d2),
+                    "%s: point %u's nearest #%d is %u at %.17g, brute force %u at %.17g", t.name, q, k, got, got_d2,
+                    want, want_d2);
+        }
+        if (best_to[q] != GEMST_NONE)
+            REQUIRE(gemst_edge_word1_value(ub[q]) <= best_d2[q] && gemst_edge_word1_value(ub[best_to[q]]) <= best_d2[q],
+                    "%s: point %u's nearest does not bound both ends' components", t.name, q);
+    }
+    make_comps(ck, n, 53 + (uint64_t)_i, comp, roots, &n_roots);
+    for (uint32_t q = 0; n > GEMST_BVH_KNN && q < n; q++) {
+        const uint32_t nearest = best_to[q];
+        if (comp[nearest] != comp[q])
+            continue;
+        double want_d2;
+        const uint32_t want = brute_nearest(&t, comp, q, &want_d2);
+        uint32_t *row = &knn[(size_t)q * GEMST_BVH_KNN_ROW], saved[GEMST_BVH_KNN_ROW], foreign = 0;
+        const double saved_d2 = best_d2[q];
+        memcpy(saved, row, sizeof saved);
+        for (int j = 0; j < GEMST_BVH_KNN_ROW; j++)
+            foreign |= comp[row[j]] != comp[q];
+        GEMST_FN(gemst_bvh_knn_next)(&t.g, comp, best_d2, best_to, knn, q);
+        if (foreign)
+            REQUIRE(best_to[q] == want && best_d2[q] == want_d2,
+                    "%s, comps %d: point %u's row gave %u at %.17g, brute force %u at %.17g", t.name, (int)ck, q,
+                    best_to[q], best_d2[q], want, want_d2);
+        else
+            REQUIRE(best_to[q] == nearest && row[0] == GEMST_NONE && best_d2[q] <= want_d2 &&
+                        best_d2[q] == GEMST_FN(gemst_dist2)(&t.g, q, saved[GEMST_BVH_KNN_ROW - 1]),
+                    "%s, comps %d: point %u's row spent: kept %u, lower bound %.17g, brute force %u at %.17g", t.name,
+                    (int)ck, q, best_to[q], best_d2[q], want, want_d2);
+        memcpy(row, saved, sizeof saved); /* as the first iteration left them, for the next point */
+        best_to[q] = nearest;
+        best_d2[q] = saved_d2;
+    }
+    free(comp);
+    free(roots);
+    free(best_to);
+    free(knn);
+    free(best_d2);
+    free(ub);
+    GEMST_FN(gemst_cpu_bvh_free)(&tree);
+    free_tset(&t);
+}
+END_TEST
+
 /* ----------------------------------------------------------------- memory */
 
 /* The BVH solve computes its memory need before allocating: a cap below it
@@ -679,6 +783,7 @@ static Suite *bvh_suite(void)
     tcase_add_loop_test(tc, test_labels, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_query, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_leaf_search, 0, T_COUNT * C_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_knn, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_test(tc, test_memory_cap);
     tcase_add_test(tc, test_late_bvh_rule);
     suite_add_tcase(s, tc);

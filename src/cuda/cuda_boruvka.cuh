@@ -32,6 +32,9 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
     if (c->bvh) {
         GEMST_DALLOC(m, c->brk, nu, "BVH labels");
         GEMST_DALLOC(m, c->ub, nu, "component bounds");
+        if (c->pb->opt.min_samples < 2 && nu > GEMST_BVH_KNN)
+            GEMST_DALLOC(m, c->knn, (size_t)nu * GEMST_BVH_KNN_ROW, "nearest points");
+        c->knn_found = 0;
         GEMST_TRY(GEMST_FN(bvh_scan_temp)(c, err));
     } else {
         GEMST_DALLOC(m, c->rb2, nu, "search bounds");
@@ -78,7 +81,7 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     void *state[] = {c->comp, c->link, c->best_to, c->win_in, c->win_out, c->head, c->next, c->cand, c->ncand,
                      c->active, c->roots, c->uncertain, c->extra, c->keep, c->best_d2, c->rb2, c->w1, c->w2,
                      c->open, (void *)c->g.x, (void *)c->g.y, (void *)c->g.z, (void *)c->g.oid,
-                     (void *)c->g.cell_start, c->brk, c->ub, c->tree.node, c->tree.end, c->code, c->sub_cell,
+                     (void *)c->g.cell_start, c->brk, c->ub, c->knn, c->tree.node, c->tree.end, c->code, c->sub_cell,
                      c->crowd, c->nest, c->sub, c->sub_start, c->core2, c->dup_rep};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++)
         gemst_dfree(&c->mem, state[i]);
@@ -86,6 +89,7 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     memset(&c->tree, 0, sizeof c->tree);
     c->brk = NULL;
     c->ub = NULL;
+    c->knn = NULL;
     c->code = NULL;
     c->sub_cell = c->sub_start = NULL;
     c->crowd = c->nest = NULL;

@@ -5,14 +5,18 @@
  *   - the build (bvh/bvh_build.h) over the unique points in Morton order
  *     (cuda_grid_build.cuh sorts them): each internal node's shape from the
  *     leaves' codes, then the boxes fitted bottom-up;
- *   - FindMin1 in each Borůvka iteration (bvh/labels.h, bvh/bvh_query.h):
+ *   - FindMin1 in the first Borůvka iteration: each point's few nearest
+ *     points (bvh/bvh_knn.h), kept for the next iterations;
+ *   - FindMin1 in each later iteration (bvh/labels.h, bvh/bvh_query.h):
  *     the roots' bounds reset, the bounds from Morton neighbours and the
  *     component breaks, the nodes' labels, then each point's search, with
- *     the points that search listed first.
+ *     the points that search listed first; a point whose kept nearest
+ *     points include one of another component searches nothing.
  *
  * The kernels first, then their host steps.  The late BVH (cuda_late_bvh.cuh)
  * builds the same tree over the grid's points.
  */
+#include "bvh/bvh_knn.h"
 #include "bvh/bvh_query.h"
 #include "bvh/labels.h"
 
@@ -63,14 +67,26 @@ static __global__ void GEMST_FN(k_bvh_labels)(gemst_bvh b, const uint32_t *comp,
     b.node[i].label = GEMST_FN(gemst_bvh_node_label)(&b, comp, brk, i);
 }
 
+/* FindMin1 of the first iteration with lists of nearest points
+ * (bvh/bvh_knn.h); one instance per dimension (DIM). */
+template <int DIM>
+static __global__ void GEMST_FN(k_bvh_knn_first)(gemst_bvh b, gemst_grid pts, const uint32_t *comp, gemst_word1 *ub,
+                                               gemst_real *best_d2, uint32_t *best_to, uint32_t *knn)
+{
+    GEMST_INDEX(q, b.points);
+    b.dim = pts.dim = DIM;
+    GEMST_FN(gemst_bvh_knn_first)(&b, &pts, comp, ub, best_d2, best_to, knn, q);
+}
+
 /* FindMin1 on the BVH (bvh/bvh_query.h) in two steps.  First every point
- * that searches nothing settles, and those that search are listed, each
- * block's in their (Morton) order: a block-wide scan and one atomic per
- * block.  In the late iterations few points search, scattered one or two to
+ * that searches nothing settles (its list of nearest points, if any, read
+ * first), and those that search are listed, each block's in their (Morton)
+ * order: a block-wide scan and one atomic per block.  In the late iterations few points search, scattered one or two to
  * a warp (blobs 3D 1e7: 3% of the points, in 27% of the warps, when the
  * late BVH takes over), and a warp lasts as long as its longest search ... */
 static __global__ void GEMST_FN(k_bvh_triage)(gemst_bvh b, gemst_grid pts, const uint32_t *comp, gemst_word1 *ub,
-                                            gemst_real *best_d2, uint32_t *best_to, uint32_t *list, int *n_list)
+                                            gemst_real *best_d2, uint32_t *best_to, uint32_t *knn, uint32_t *list,
+                                            int *n_list)
 {
     typedef cub::BlockScan<int, GEMST_THREADS> Scan;
     __shared__ typename Scan::TempStorage tmp;
@@ -78,6 +94,8 @@ static __global__ void GEMST_FN(k_bvh_triage)(gemst_bvh b, gemst_grid pts, const
     const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
     int searches = 0;
     if (q < b.points) {
+        if (knn && !gemst_bvh_keeps_nearest(comp, best_to, q))
+            GEMST_FN(gemst_bvh_knn_next)(&pts, comp, best_d2, best_to, knn, q);
         searches = GEMST_FN(gemst_bvh_searches)(comp, ub, best_d2, best_to, q);
         if (!searches) /* ub only falls: this call does not search either */
             GEMST_FN(gemst_bvh_findmin1_point)(&b, &pts, comp, ub, best_d2, best_to, q);
@@ -152,14 +170,22 @@ static int GEMST_FN(build_bvh)(cuda_ctx *c, gridemst_error *err)
 }
 
 /* FindMin1 on the BVH for every point, as cpu_bvh.inc and cpu_solve.inc
- * drive it: the roots' bounds reset, the breaks and Morton-neighbour
- * bounds, their scan, the node labels, then the searches (the points that
- * search listed in c->extra first). */
+ * drive it: the roots' bounds reset, then in the first iteration with
+ * lists every point's nearest points; otherwise the breaks and
+ * Morton-neighbour bounds, their scan, the node labels, then the searches
+ * (the points that search listed in c->extra first). */
 static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
 {
     const uint32_t nu = c->nu;
     GEMST_FN(k_bvh_reset_bounds)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->ub);
     GEMST_LAUNCHED();
+    if (c->knn && !c->knn_found) {
+        GEMST_LAUNCH_DIM(c, k_bvh_knn_first, gemst_blocks(nu), c->tree, c->g, c->comp, c->ub, c->best_d2,
+                         c->best_to, c->knn);
+        GEMST_LAUNCHED();
+        c->knn_found = 1;
+        return GRIDEMST_OK;
+    }
     GEMST_FN(k_bvh_pair_bounds)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->comp, c->ub, c->brk);
     GEMST_LAUNCHED();
     /* The scratch was sized before the loop (bvh_scan_temp): no allocation here. */
@@ -168,7 +194,8 @@ static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
     GEMST_LAUNCHED();
     GEMST_CU(cudaMemsetAsync(CNT(c, searching), 0, sizeof c->host->searching, c->s));
     GEMST_FN(k_bvh_triage)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
-                                                                        c->best_to, c->extra, CNT(c, searching));
+                                                                        c->best_to, c->knn, c->extra,
+                                                                        CNT(c, searching));
     GEMST_LAUNCHED();
     GEMST_LAUNCH_DIM(c, k_bvh_findmin1, gemst_blocks(nu), c->tree, c->g, c->comp, c->ub, c->best_d2, c->best_to,
                      c->extra, CNT(c, searching));

@@ -57,6 +57,8 @@ typedef struct {
     gemst_bvh tree;            /* device node array (and parent links during the build) */
     uint32_t *brk;             /* scanned label breaks (bvh/labels.h) */
     gemst_word1 *ub;           /* each root's bound on its shortest outgoing edge */
+    uint32_t *knn;             /* each point's nearest points, rows of GEMST_BVH_KNN_ROW (bvh/bvh_knn.h); NULL: none */
+    int knn_found;             /* whether the first iteration has filled them */
     /* Boruvka state, as in cpu_solve.inc */
     uint32_t *comp, *link, *best_to, *win_in, *win_out, *head, *next, *cand;
     uint32_t *active, *roots, *uncertain;
