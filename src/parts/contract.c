@@ -175,6 +175,7 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
     const int64_t n = part->n, m = part->n_tree;
     if (n == 0)
         return GRIDEMST_OK;
+    double t0 = gemst_now_ms();
     /* scratch: the keys of the sorts and their second halves, then each point's gap rounded down */
     uint64_t *key = malloc(sizeof *key * 2 * (size_t)n);
     uint32_t *tmp = malloc(sizeof *tmp * (size_t)n);
@@ -182,6 +183,8 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
                         : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
                                      (long long)n);
     free(tmp);
+    part->gaps_ms = gemst_now_ms() - t0;
+    t0 = gemst_now_ms();
     double *low = (double *)key;
     part->safe = malloc((size_t)(m > 0 ? m : 1));
     part->uncertain = malloc(sizeof *part->uncertain * (size_t)(m > 0 ? m : 1));
@@ -197,10 +200,13 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
         rc = gemst_safe_edges(part->tree, m, low, n, threads, part->safe, err);
     }
     free(key);
+    part->safe_ms = gemst_now_ms() - t0;
+    t0 = gemst_now_ms();
     if (rc == GRIDEMST_OK)
         rc = gemst_safe_components(part->tree, m, part->safe, n, threads, part->comp, &part->n_comp, err);
     if (rc == GRIDEMST_OK)
         rc = list_uncertain_and_gaps(c, part, err);
+    part->components_ms = gemst_now_ms() - t0;
     return rc;
 }
 

@@ -119,6 +119,7 @@ typedef struct gemst_part {
     uint32_t comp_base;       /* the number of the part's first safe component */
     double *comp_gap;         /* each safe component's smallest gap */
     uint32_t *by_gap;         /* the points by ascending gap */
+    double gaps_ms, safe_ms, components_ms; /* the contraction's sub-steps (gridemst_partition_stats) */
     /* cells: the dyadic cells of one level (the same in every part) that hold the part's points */
     int cell_level;
     int64_t n_cells;

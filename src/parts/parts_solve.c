@@ -81,6 +81,10 @@ static int local_steps(gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st
     for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++) {
         ps->uncertain_edges += parts[p].n_uncertain;
         ps->safe_edges += parts[p].n_tree - parts[p].n_uncertain;
+        /* the parts contract at once: the slowest part's sub-steps are what the solve waits for */
+        ps->gaps_ms = parts[p].gaps_ms > ps->gaps_ms ? parts[p].gaps_ms : ps->gaps_ms;
+        ps->safe_ms = parts[p].safe_ms > ps->safe_ms ? parts[p].safe_ms : ps->safe_ms;
+        ps->components_ms = parts[p].components_ms > ps->components_ms ? parts[p].components_ms : ps->components_ms;
     }
     ps->components = *components;
     return rc;
