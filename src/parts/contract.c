@@ -25,6 +25,7 @@
 
 #include "atomics.h"
 #include "parts/positions.h"
+#include "parts/region_dist.h"
 #include "parts/safe_edges.h"
 #include "cpu/radix_sort.h"
 
