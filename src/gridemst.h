@@ -423,6 +423,13 @@ typedef struct gridemst_partition_stats {
                                  memory) */
     double tree_edges_ms;     /* within local_ms: the parts' trees taken from their solvers, ties ordered (the
                                  parts' sum on the CPU, where they run in turn; the longest part's on devices) */
+    /* contract_ms step by step, each the slowest part's: the parts contract at once, each on its share of
+     * the threads (with fewer threads than parts they take turns, and contract_ms is more than the sum): */
+    double gaps_ms;           /* the points' working coordinates, Morton keys and cells, their gaps to the other
+                                 parts' regions, and the points sorted by gap */
+    double safe_ms;           /* the gaps rounded down, and the safe edges marked */
+    double components_ms;     /* the safe components, the list of uncertain edges, each component's smallest
+                                 gap */
 } gridemst_partition_stats;
 
 /* Boruvka at least halves the components each iteration: n < 2^32 points

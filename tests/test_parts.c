@@ -24,7 +24,7 @@
 #include "gridemst.h"
 #include "parts_sets.h"
 #include "parts/kdtree.h"
-#include "parts/region.h"
+#include "parts/region_dist.h"
 
 static const int part_counts[] = {2, 3, 4, 7};
 #define N_PART_COUNTS ((int)(sizeof part_counts / sizeof part_counts[0]))

@@ -338,6 +338,11 @@ static void json_partitions(json *j, const gridemst_partition_stats *ps)
     json_num(j, "send", ps->send_ms);
     json_close(j);
     json_num(j, "tree_edges", ps->tree_edges_ms);
+    json_open(j, "contract_steps");
+    json_num(j, "gaps", ps->gaps_ms);
+    json_num(j, "safe", ps->safe_ms);
+    json_num(j, "components", ps->components_ms);
+    json_close(j);
     json_close(j);
     json_close(j);
 }

@@ -177,6 +177,21 @@ static inline void gemst_dfree_all(gemst_dmem *m)
     m->live = 0;
 }
 
+/* Runs the rest of the calling block on `device`, restoring the caller's
+ * device when it ends; ok: the device was set. */
+struct gemst_device_scope {
+    int previous, ok;
+    explicit gemst_device_scope(int device)
+    {
+        ok = cudaGetDevice(&previous) == cudaSuccess && cudaSetDevice(device) == cudaSuccess;
+    }
+    ~gemst_device_scope()
+    {
+        if (ok)
+            cudaSetDevice(previous);
+    }
+};
+
 #define GEMST_DALLOC(mem, ptr, count, what) \
     GEMST_TRY(gemst_dalloc((mem), (void **)&(ptr), (size_t)(count) * sizeof *(ptr), (what), err))
 

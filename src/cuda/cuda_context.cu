@@ -9,25 +9,10 @@
 #include "host_tree.h"
 #include "cuda/cuda_common.cuh"
 
-/* Runs the rest of the calling function on `device`, restoring the caller's
- * device when it returns. */
-struct device_scope {
-    int previous, ok;
-    explicit device_scope(int device)
-    {
-        ok = cudaGetDevice(&previous) == cudaSuccess && cudaSetDevice(device) == cudaSuccess;
-    }
-    ~device_scope()
-    {
-        if (ok)
-            cudaSetDevice(previous);
-    }
-};
-
 /* Waits for the context's work and frees everything it holds. */
 static void destroy(gridemst_context *c)
 {
-    device_scope on(c->device);
+    gemst_device_scope on(c->device);
     cudaStream_t s = (cudaStream_t)c->stream;
     if (s)
         cudaStreamSynchronize(s);
@@ -111,7 +96,7 @@ static int make(int device, void *stream, gridemst_context **out, gridemst_error
     pthread_mutex_init(&c->spares_lock, NULL);
     int rc;
     {
-        device_scope on(device);
+        gemst_device_scope on(device);
         rc = on.ok ? make_parts(c, stream, err)
                    : gemst_fail(err, GRIDEMST_ERR_CUDA, "cannot select CUDA device %d", device);
     }
@@ -151,7 +136,7 @@ extern "C" void gemst_context_release(gridemst_context *ctx)
         destroy(ctx);
     } else if (ctx->magic != GEMST_CONTEXT_OPEN && ctx->pool) {
         /* only results hold it now: give back the memory they do not use */
-        device_scope on(ctx->device);
+        gemst_device_scope on(ctx->device);
         cudaStreamSynchronize((cudaStream_t)ctx->stream);
         cudaMemPoolTrimTo((cudaMemPool_t)ctx->pool, 0);
         (void)cudaGetLastError();
@@ -221,7 +206,7 @@ extern "C" void gemst_result_owner_free(struct gemst_result_owner *owner, gridem
         result->edges = NULL;
     }
     if (c) {
-        device_scope on(c->device);
+        gemst_device_scope on(c->device);
         void *arrays[] = {result->device_edges.u, result->device_edges.v, result->device_edges.w};
         for (int i = 0; i < 3; i++)
             if (arrays[i])

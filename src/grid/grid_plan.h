@@ -51,10 +51,16 @@ typedef struct gemst_frame {
 /* The working coordinate of caller coordinate v along axis d, in double
  * (the caller rounds it to the working precision).  Adding 0 turns -0 into
  * +0, so that equal points have equal bits (duplicates are found by
- * hashing them). */
+ * hashing them); on the devices the product and the sum are rounded one by
+ * one as on the host (a fused multiply-add would keep the sign of a
+ * product that underflows to 0). */
 static inline GEMST_HD double gemst_frame_working(const gemst_frame *f, double v, int d)
 {
+#ifdef __CUDA_ARCH__
+    return __dadd_rn(__dmul_rn(v - f->origin[d], f->scale), 0.0);
+#else
     return (v - f->origin[d]) * f->scale + 0.0;
+#endif
 }
 
 typedef struct gemst_grid_plan {

@@ -5,8 +5,9 @@
  * boundaries finds the edges that cross.  On the CPU the parts are virtual:
  * one process runs every part's steps in turn, and exchange.h stands for
  * the communication between them.  With one part per GPU (devices.h) the
- * local trees run on the devices, all at once, and the exchanges over
- * NCCL; the other steps run on the host.
+ * partition, the local trees and the contraction's gaps run on the
+ * devices, all at once, and the exchanges over NCCL; the other steps run
+ * on the host.
  *
  * The steps, each a function of one part and of what an exchange gave it:
  *
@@ -119,6 +120,7 @@ typedef struct gemst_part {
     uint32_t comp_base;       /* the number of the part's first safe component */
     double *comp_gap;         /* each safe component's smallest gap */
     uint32_t *by_gap;         /* the points by ascending gap */
+    double gaps_ms, safe_ms, components_ms; /* the contraction's sub-steps (gridemst_partition_stats) */
     /* cells: the dyadic cells of one level (the same in every part) that hold the part's points */
     int cell_level;
     int64_t n_cells;
@@ -136,6 +138,10 @@ typedef struct gemst_part {
 
 void gemst_part_free(gemst_part *part);
 
+/* What every part knows of pb's solve before step 1, with virtual parts
+ * (c->xchg.devices NULL). */
+void gemst_parts_ctx_init(gemst_parts_ctx *c, const gemst_problem *pb);
+
 /* Steps 1 and 2: c->frame, c->range and each part's points (the
  * partition's steps timed into *ps). */
 int gemst_parts_frame(gemst_parts_ctx *c, gridemst_error *err);
@@ -144,6 +150,14 @@ int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_partition_
 /* Step 3 for every part, each reported to the progress callback; adds
  * the solvers' statistics to *sum. */
 int gemst_parts_local_trees(const gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *sum, gridemst_error *err);
+
+/* Step 4's gaps for part p (gaps.c): its w, gap, by_gap and cells (and the
+ * halo's zeroed bookkeeping), in host memory.  Computed on the host's
+ * threads (ctx NULL; key: 2 n entries, tmp: n, scratch), or on ctx's
+ * device from the part's coordinates there (device_coords), bit for bit
+ * the same. */
+int gemst_part_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_context *ctx,
+                    const void *device_coords, uint64_t *key, uint32_t *tmp, gridemst_error *err);
 
 /* Step 4 for one part (p), then the numbering of the safe components
  * across parts. */

@@ -81,26 +81,35 @@ static int local_steps(gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st
     for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++) {
         ps->uncertain_edges += parts[p].n_uncertain;
         ps->safe_edges += parts[p].n_tree - parts[p].n_uncertain;
+        /* the parts contract at once: the slowest part's sub-steps are what the solve waits for */
+        ps->gaps_ms = parts[p].gaps_ms > ps->gaps_ms ? parts[p].gaps_ms : ps->gaps_ms;
+        ps->safe_ms = parts[p].safe_ms > ps->safe_ms ? parts[p].safe_ms : ps->safe_ms;
+        ps->components_ms = parts[p].components_ms > ps->components_ms ? parts[p].components_ms : ps->components_ms;
     }
     ps->components = *components;
     return rc;
 }
 
+void gemst_parts_ctx_init(gemst_parts_ctx *c, const gemst_problem *pb)
+{
+    memset(c, 0, sizeof *c);
+    c->pb = pb;
+    c->parts = pb->opt.partitions;
+    c->threads = pb->opt.threads;
+#ifdef _OPENMP
+    if (c->threads <= 0)
+        c->threads = omp_get_max_threads();
+#else
+    c->threads = 1;
+#endif
+    c->metric = (gemst_parts_metric){pb->dim, pb->opt.precision == GRIDEMST_PRECISION_DOUBLE};
+    c->xchg.parts = c->parts;
+}
+
 int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *st, gridemst_error *err)
 {
     gemst_parts_ctx c;
-    memset(&c, 0, sizeof c);
-    c.pb = pb;
-    c.parts = pb->opt.partitions;
-    c.threads = pb->opt.threads;
-#ifdef _OPENMP
-    if (c.threads <= 0)
-        c.threads = omp_get_max_threads();
-#else
-    c.threads = 1;
-#endif
-    c.metric = (gemst_parts_metric){pb->dim, pb->opt.precision == GRIDEMST_PRECISION_DOUBLE};
-    c.xchg.parts = c.parts;
+    gemst_parts_ctx_init(&c, pb);
     gridemst_partition_stats *ps = &st->partitions;
     ps->parts = c.parts;
     st->n_unique = 0; /* the parts' solves add theirs */

@@ -35,7 +35,7 @@ typedef struct gemst_key_range {
     uint64_t first, last;
 } gemst_key_range;
 
-static inline int gemst_key_range_empty(gemst_key_range r)
+static inline GEMST_HD int gemst_key_range_empty(gemst_key_range r)
 {
     return r.first > r.last;
 }
@@ -48,7 +48,7 @@ static inline GEMST_HD int gemst_region_axis_bits(int dim)
 
 /* The dyadic cell of `level` (side span 2^-level) holding key, as its keys'
  * common prefix. */
-static inline uint64_t gemst_region_cell(int dim, uint64_t key, int level)
+static inline GEMST_HD uint64_t gemst_region_cell(int dim, uint64_t key, int level)
 {
     const int free_bits = dim * (gemst_region_axis_bits(dim) - level);
     return free_bits >= 64 ? 0 : key >> free_bits;
@@ -108,23 +108,13 @@ static inline double gemst_box_dist2(const gemst_box *a, const gemst_box *b)
 }
 
 /* The box of one point. */
-static inline gemst_box gemst_point_box(const double w[3])
+static inline GEMST_HD gemst_box gemst_point_box(const double w[3])
 {
     gemst_box b = {{w[0], w[1], w[2]}, {w[0], w[1], w[2]}};
     return b;
 }
 
-/* The squared distance from box b to the region of range r (rounded to
- * nearest in double; INFINITY for an empty range), or a value >= cap when
- * it is at least cap (the search stops there). */
-double gemst_region_dist2(const gemst_region_space *sp, const gemst_box *b, gemst_key_range r, double cap);
-
-/* The squared distance from box b to every key outside r: to the regions
- * of the ranges below and above it. */
-double gemst_region_outside_dist2(const gemst_region_space *sp, const gemst_box *b, gemst_key_range r);
-
-/* The box of the dyadic cell of `level` (side span 2^-level) holding key. */
-void gemst_region_cell_box(const gemst_region_space *sp, uint64_t key, int level, gemst_box *b);
+/* The distances from a box to a range's region, and a cell's box: parts/region_dist.h. */
 
 /* The depth of the cells of about `points` of n points spread evenly. */
 int gemst_region_level(int dim, int64_t n, int64_t points);

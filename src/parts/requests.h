@@ -1,7 +1,7 @@
 /*
  * How far a part's halo reaches, cell by cell, and how it grows.
  *
- * A part's points are grouped into cells (contract.c: runs of its points
+ * A part's points are grouped into cells (gaps.c: runs of its points
  * in Morton order at one level), and each cell has its points' box and a
  * reach rho: the halo holds every other part's point whose squared
  * distance to the box is below rho, so that a search from any point of the

@@ -1,0 +1,72 @@
+/*
+ * A part's gaps (parts/gap.h) computed on a device from the part's
+ * coordinates there (cuda/cuda_parts_gaps.cu): the same arrays as the
+ * host's (parts/gaps.c), bit for bit.  Each point's working coordinates
+ * and key; the points sorted by key (a stable radix sort, as the host's);
+ * the cells' starts, keys and boxes; each cell's gap and each point's; the
+ * points sorted by gap (stable: equal gaps in index order).
+ *
+ * In two calls, since the host sizes the cells' arrays by their count:
+ *
+ *   gemst_device_gaps_run    computes everything on ctx's device, copies
+ *                            the points' arrays into `points` (host memory
+ *                            of n entries each, w 3 n) and gives the count
+ *                            of cells; the cells stay on the device in *out
+ *   gemst_device_gaps_cells  copies the cells into `cells` (host memory of
+ *                            n_cells entries each, cell_start n_cells + 1)
+ *   gemst_device_gaps_free   frees *out (NULL: nothing)
+ *
+ * The part has n >= 1 points.  A CUDA failure is GRIDEMST_ERR_CUDA,
+ * running out of device memory GRIDEMST_ERR_DEVICE_MEMORY; a failed run
+ * leaves *out NULL.  The calls leave the calling thread's current device
+ * as they found it.  In a build without CUDA they fail with
+ * GRIDEMST_ERR_UNSUPPORTED.
+ */
+#ifndef GEMST_PARTS_DEVICE_GAPS_H
+#define GEMST_PARTS_DEVICE_GAPS_H
+
+#include "parts/region.h"
+#include "parts/working.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the gaps of a part need. */
+typedef struct gemst_gaps_task {
+    gemst_parts_metric metric;
+    gemst_frame frame;         /* the whole set's working frame */
+    gemst_region_space space;
+    gemst_key_range own;       /* the part's keys */
+    int level;                 /* the cells' level */
+    gridemst_dtype dtype;
+    const void *coords;        /* the part's n points in device memory (n * dim values of dtype) */
+    int64_t n;
+} gemst_gaps_task;
+
+/* The points' arrays, as gemst_part names them. */
+typedef struct gemst_gaps_points {
+    double *w;                 /* working coordinates, 3 a point */
+    double *gap;
+    uint32_t *by_key, *cell_of, *by_gap;
+} gemst_gaps_points;
+
+/* The cells' arrays, as gemst_part names them. */
+typedef struct gemst_gaps_cells {
+    uint32_t *cell_start;
+    uint64_t *cell_key;
+    gemst_box *cell_box;
+} gemst_gaps_cells;
+
+typedef struct gemst_device_gaps gemst_device_gaps;
+
+int gemst_device_gaps_run(gridemst_context *ctx, const gemst_gaps_task *t, const gemst_gaps_points *points,
+                          gemst_device_gaps **out, int64_t *n_cells, gridemst_error *err);
+int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells, gridemst_error *err);
+void gemst_device_gaps_free(gemst_device_gaps *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
