@@ -542,7 +542,7 @@ START_TEST(test_leaf_search)
             best_d2[q] = 0;
         }
         for (uint32_t j = 0; j < tree.bvh.n; j++)
-            GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(&tree.bvh, tree.leaf, &t.g, comp, ub, best_d2, best_to, j);
+            GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(&tree.bvh, tree.leaf, &t.g, comp, ub, best_d2, best_to, NULL, j);
         for (uint32_t q = 0; q < n; q++) {
             const double bound = gemst_edge_word1_value(ub[comp[q]]);
             if (best_to[q] != GEMST_NONE)
