@@ -251,7 +251,7 @@ static inline void GEMST_FN(gemst_cpu_group_search)(gemst_cpu_group *g, const ge
  * K is GEMST_CPU_KNN_FIRST.  At 1e6 points along curves (where the CPU
  * searches this tree), lists of 8 made the first iteration's search about
  * twice as long as the nearest point's alone, and the next iteration's 3 to
- * 7 times shorter; 8 used less time than 4 or none on every such set
+ * 6 times shorter; 8 used less time than 4 or none on every such set
  * (docs/experiments.md).
  */
 #define GEMST_CPU_KNN_FIRST GEMST_KNN
