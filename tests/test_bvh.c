@@ -5,7 +5,8 @@
  * CPU's search a leaf at a time (cpu/cpu_bvh_search.h) against a brute
  * force over all points, with gemst_dist2_q for distances (the one formula
  * the solver compares), for every leaf size the solver builds; so are the
- * lists of nearest points (bvh/bvh_knn.h) and their use.  Point sets are sorted by Morton code here
+ * lists of nearest points of kNN-first, the CPU's and the GPU's
+ * (bvh/bvh_knn.h), and their use.  Point sets are sorted by Morton code here
  * (qsort by (code, index)), not by the solver's build.  The whole solver
  * with the BVH is tested against Prim and the grid in test_emst.
  */
@@ -544,7 +545,7 @@ START_TEST(test_leaf_search)
             best_d2[q] = 0;
         }
         for (uint32_t j = 0; j < tree.bvh.n; j++)
-            GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(&tree.bvh, tree.leaf, &t.g, comp, ub, best_d2, best_to, j);
+            GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(&tree.bvh, tree.leaf, &t.g, comp, ub, best_d2, best_to, NULL, j);
         for (uint32_t q = 0; q < n; q++) {
             const double bound = gemst_edge_word1_value(ub[comp[q]]);
             if (best_to[q] != GEMST_NONE)
@@ -583,32 +584,142 @@ START_TEST(test_leaf_search)
 }
 END_TEST
 
-/* The k-th point (from 0) after q in edge order among all others, by
- * brute force (GEMST_NONE when there are not that many), and its squared
- * distance. */
-static uint32_t brute_kth(const tset *t, uint32_t q, int k, double *d2)
+/* ----------------------------------------------------------------- kNN-first */
+
+/* Whether point a precedes point b from point q: by squared distance, then
+ * caller id. */
+static int before_from(const tset *t, uint32_t q, uint32_t a, uint32_t b)
 {
-    gemst_query qq;
-    gemst_edge_key prev = {-1.0, 0, 0}, best;
-    uint32_t to = GEMST_NONE;
-    GEMST_FN(gemst_query_point)(&t->g, q, &qq);
-    for (int j = 0; j <= k; j++, prev = best) {
-        best = gemst_edge_none();
-        to = GEMST_NONE;
-        for (uint32_t p = 0; p < t->n; p++) {
-            gemst_edge_key e = gemst_edge_make(GEMST_FN(gemst_dist2_q)(&t->g, &qq, p), t->oid[q], t->oid[p]);
-            if (p != q && gemst_edge_less(prev, e) && gemst_edge_less(e, best)) {
-                best = e;
-                to = p;
-            }
-        }
+    if (b == GEMST_NONE)
+        return 1;
+    const double da = GEMST_FN(gemst_dist2)(&t->g, q, a), db = GEMST_FN(gemst_dist2)(&t->g, q, b);
+    return da < db || (da == db && t->oid[a] < t->oid[b]);
+}
+
+/* The K first other points from q in that order, by brute force. */
+static void brute_knn(const tset *t, uint32_t q, int K, uint32_t *out)
+{
+    for (int e = 0; e < K; e++)
+        out[e] = GEMST_NONE;
+    for (uint32_t p = 0; p < t->n; p++) {
+        if (p == q || !before_from(t, q, p, out[K - 1]))
+            continue;
+        int e = K - 1;
+        for (; e > 0 && before_from(t, q, p, out[e - 1]); e--)
+            out[e] = out[e - 1];
+        out[e] = p;
     }
-    *d2 = best.d2;
-    return to;
+}
+
+/* One FindMin1 pass a leaf at a time with kNN-first's lists, checked as in
+ * test_leaf_search against the brute force; counts the points whose list
+ * gave their edge and those whose list ran out. */
+static void knn_first_pass(const tset *t, gemst_cpu_bvh *tree, const gemst_cpu_knn_first *kf, const uint32_t *comp,
+                           const uint32_t *roots, uint32_t n_roots, int infinite_bounds, const char *what,
+                           uint32_t *from_list, uint32_t *ran_out)
+{
+    const uint32_t n = t->n;
+    uint32_t *brk = xcalloc(n, sizeof *brk), *best_to = xcalloc(n, sizeof *best_to);
+    double *best_d2 = xcalloc(n, sizeof *best_d2);
+    gemst_word1 *ub = xcalloc(n, sizeof *ub);
+    uint8_t *at_before = xcalloc(n, 1);
+    GEMST_FN(gemst_cpu_bvh_labels)(tree, &t->g, comp, roots, n_roots, brk, ub, 1);
+    for (uint32_t k = 0; infinite_bounds && k < n_roots; k++)
+        ub[roots[k]] = gemst_edge_word1(INF);
+    for (uint32_t q = 0; q < n; q++) {
+        best_to[q] = GEMST_NONE;
+        best_d2[q] = 0;
+        at_before[q] = kf->at[q];
+    }
+    for (uint32_t j = 0; j < tree->bvh.n; j++)
+        GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(&tree->bvh, tree->leaf, &t->g, comp, ub, best_d2, best_to, kf, j);
+    for (uint32_t q = 0; q < n; q++) {
+        double want_d2;
+        const uint32_t want = brute_nearest(t, comp, q, &want_d2);
+        const double bound = gemst_edge_word1_value(ub[comp[q]]);
+        if (best_to[q] != GEMST_NONE)
+            REQUIRE(best_to[q] == want && best_d2[q] == want_d2,
+                    "%s: point %u found %u at %.17g, brute force %u at %.17g", what, q, best_to[q], best_d2[q], want,
+                    want_d2);
+        else
+            REQUIRE((want == GEMST_NONE || want_d2 > bound) && best_d2[q] <= want_d2,
+                    "%s: point %u found nothing (bound %.17g, lower bound %.17g), brute force %u at %.17g", what, q,
+                    bound, best_d2[q], want, want_d2);
+        *from_list += kf->at[q] < kf->K && best_to[q] == kf->id[(size_t)q * kf->K + kf->at[q]];
+        *ran_out += at_before[q] < kf->K && kf->at[q] == kf->K;
+    }
+    free(brk);
+    free(best_to);
+    free(best_d2);
+    free(ub);
+    free(at_before);
 }
 
 /*
- * The first iteration's lists (every point its own component): each
+ * kNN-first (cpu/cpu_bvh_search.h): each point's list holds its K nearest
+ * other points in edge order, as a sort of all points by (squared
+ * distance, caller id) gives them, ties at the K-th distance included
+ * (lattice, one Morton code); then FindMin1 with the lists, with every
+ * point its own component (the first iteration) and then with each
+ * component pattern, finds each point's brute-force nearest foreign point
+ * wherever its search may reach it, and keeps valid lower bounds
+ * elsewhere.  On Morton runs (components of about 40 points, compact in
+ * space where the points spread: uniform, lattice) both paths run: points
+ * whose list holds a foreign point, and points whose whole list lies in
+ * their component.
+ */
+START_TEST(test_knn_first)
+{
+    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), _i / (C_COUNT * T_COUNT));
+    const comp_kind ck = (comp_kind)(_i % C_COUNT);
+    const uint32_t n = t.n;
+    gemst_cpu_bvh tree;
+    build_ok(&t, 1, &tree);
+    gemst_cpu_knn_first kf = {xcalloc((size_t)n * GEMST_CPU_KNN_FIRST, sizeof(uint32_t)), xcalloc(n, 1),
+                              GEMST_CPU_KNN_FIRST};
+    memset(kf.at, 0xff, n);
+    for (uint32_t j = 0; j < tree.bvh.n; j++)
+        GEMST_FN(gemst_cpu_bvh_knn_leaf)(&tree.bvh, tree.leaf, &t.g, &kf, j);
+    for (uint32_t q = 0; ck == C_SINGLETONS && q < n; q++) { /* the lists do not depend on the components */
+        uint32_t want_list[GEMST_CPU_KNN_FIRST];
+        brute_knn(&t, q, kf.K, want_list);
+        REQUIRE(kf.at[q] == 0, "%s: point %u's scan starts at %u", t.name, q, kf.at[q]);
+        for (uint32_t e = 0; e < (uint32_t)kf.K; e++) {
+            const uint32_t want = want_list[e], got = kf.id[(size_t)q * kf.K + e];
+            REQUIRE(got == want, "%s, leaves of %u: point %u's %u-th nearest is %u (at %.17g), brute force: %u (at %.17g)",
+                    t.name, t.leaf, q, e, got, got == GEMST_NONE ? INF : GEMST_FN(gemst_dist2)(&t.g, q, got), want,
+                    want == GEMST_NONE ? INF : GEMST_FN(gemst_dist2)(&t.g, q, want));
+        }
+    }
+    uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
+    uint32_t from_list = 0, ran_out = 0;
+    char what[160];
+    make_comps(C_SINGLETONS, n, 0, comp, roots, &n_roots);
+    snprintf(what, sizeof what, "%s, leaves of %u, singletons", t.name, t.leaf);
+    knn_first_pass(&t, &tree, &kf, comp, roots, n_roots, 0, what, &from_list, &ran_out);
+    REQUIRE(n < 2 || (from_list == n && ran_out == 0), "%s: %u of %u points took their nearest from the list", what,
+            from_list, n);
+    make_comps(ck, n, 41 + (uint64_t)_i, comp, roots, &n_roots);
+    for (int round = 0; round < 2; round++) {
+        from_list = ran_out = 0;
+        snprintf(what, sizeof what, "%s, leaves of %u, comps %d, round %d", t.name, t.leaf, (int)ck, round);
+        knn_first_pass(&t, &tree, &kf, comp, roots, n_roots, round, what, &from_list, &ran_out);
+        const tset_kind kind = (tset_kind)(_i / C_COUNT % T_COUNT);
+        if (ck == C_RUNS && round == 0 && (kind == T_UNIFORM_2D || kind == T_UNIFORM_3D || kind == T_LATTICE_3D))
+            REQUIRE(from_list > 0 && ran_out > 0, "%s: %u points took their edge from the list, %u ran out of it",
+                    what, from_list, ran_out);
+    }
+    free(comp);
+    free(roots);
+    free(kf.id);
+    free(kf.at);
+    GEMST_FN(gemst_cpu_bvh_free)(&tree);
+    free_tset(&t);
+}
+END_TEST
+
+/*
+ * The GPU's lists (bvh/bvh_knn.h), first iteration (every point its own component): each
  * point's nearest in best_to/best_d2 and the next ones in its row are the
  * brute force's GEMST_BVH_KNN first in edge order (ties by ids; lattices
  * tie nearly every distance).  Then, under each component pattern, for
@@ -617,7 +728,7 @@ static uint32_t brute_kth(const tset *t, uint32_t q, int k, double *d2)
  * brute-force nearest foreign point; one that does not is spent and
  * leaves a lower bound no greater than that point's distance.
  */
-START_TEST(test_knn)
+START_TEST(test_bvh_knn)
 {
     tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), _i / (C_COUNT * T_COUNT));
     const comp_kind ck = (comp_kind)(_i % C_COUNT);
@@ -633,16 +744,14 @@ START_TEST(test_knn)
         ub[q] = gemst_edge_word1(INF);
     }
     for (uint32_t q = 0; q < n; q++) {
+        uint32_t want[GEMST_BVH_KNN];
         GEMST_FN(gemst_bvh_knn_first)(&tree.bvh, &t.g, comp, ub, best_d2, best_to, knn, q);
+        brute_knn(&t, q, GEMST_BVH_KNN, want);
+        REQUIRE(want[0] == GEMST_NONE || best_d2[q] == GEMST_FN(gemst_dist2)(&t.g, q, want[0]),
+                "%s: point %u's nearest at %.17g", t.name, q, best_d2[q]);
         for (int k = 0; k < GEMST_BVH_KNN; k++) {
-            double want_d2, got_d2 = k == 0 ? best_d2[q] : 0;
-            const uint32_t want = brute_kth(&t, q, k, &want_d2);
             const uint32_t got = k == 0 ? best_to[q] : knn[(size_t)q * GEMST_BVH_KNN_ROW + k - 1];
-            if (k > 0 && got != GEMST_NONE)
-                got_d2 = GEMST_FN(gemst_dist2)(&t.g, q, got);
-            REQUIRE(got == want && (want == GEMST_NONE || got_d2 == want_d2),
-                    "%s: point %u's nearest #%d is %u at %.17g, brute force %u at %.17g", t.name, q, k, got, got_d2,
-                    want, want_d2);
+            REQUIRE(got == want[k], "%s: point %u's nearest #%d is %u, brute force %u", t.name, q, k, got, want[k]);
         }
         if (best_to[q] != GEMST_NONE)
             REQUIRE(gemst_edge_word1_value(ub[q]) <= best_d2[q] && gemst_edge_word1_value(ub[best_to[q]]) <= best_d2[q],
@@ -783,7 +892,8 @@ static Suite *bvh_suite(void)
     tcase_add_loop_test(tc, test_labels, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_query, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_leaf_search, 0, T_COUNT * C_COUNT * L_COUNT);
-    tcase_add_loop_test(tc, test_knn, 0, T_COUNT * C_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_knn_first, 0, T_COUNT * C_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_bvh_knn, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_test(tc, test_memory_cap);
     tcase_add_test(tc, test_late_bvh_rule);
     suite_add_tcase(s, tc);

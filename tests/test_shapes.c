@@ -381,6 +381,40 @@ START_TEST(test_dimension)
 }
 END_TEST
 
+/* ------------------------------------------------------------ the two indexes along curves */
+
+/* Along curves, where the CPU searches its BVH with kNN-first's lists
+ * (cpu/cpu_bvh_search.h), the BVH's tree is the grid's (static pruning, an
+ * independent search), edge for edge, in float and in double, on two
+ * threads (the backend runs one per 20000 points). */
+START_TEST(test_curves_indexes)
+{
+    static const struct {
+        gemst_gen_kind kind;
+        int dim;
+    } cases[] = {{GEMST_GEN_FILAMENTS, 3}, {GEMST_GEN_FILAMENTS, 2}, {GEMST_GEN_SHELLS, 2}, {GEMST_GEN_PLANES, 2}};
+    const int64_t n = 60000;
+    const int k = _i / 2, prec = _i % 2;
+    float *c = gen(cases[k].kind, n, cases[k].dim);
+    gridemst_options o;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    o.precision = prec ? GRIDEMST_PRECISION_DOUBLE : GRIDEMST_PRECISION_FLOAT;
+    o.threads = 2;
+    o.nns = GRIDEMST_NNS_BVH;
+    gridemst_result bvh = solve_with(c, GRIDEMST_FLOAT32, n, cases[k].dim, &o);
+    o.nns = GRIDEMST_NNS_GRID;
+    gridemst_result grid = solve_with(c, GRIDEMST_FLOAT32, n, cases[k].dim, &o);
+    ck_assert_msg(bvh.n_edges == n - 1 && bvh.stats.threads == 2 && same_edges(&bvh, &grid),
+                  "%s %dD, %s: %lld edges on %d threads, the grid's tree %s", gemst_gen_kind_name(cases[k].kind),
+                  cases[k].dim, prec ? "double" : "float", (long long)bvh.n_edges, bvh.stats.threads,
+                  same_edges(&bvh, &grid) ? "the same" : "differs");
+    gridemst_result_free(&bvh);
+    gridemst_result_free(&grid);
+    free(c);
+}
+END_TEST
+
 static Suite *shapes_suite(void)
 {
     Suite *s = suite_create("shapes");
@@ -399,6 +433,11 @@ static Suite *shapes_suite(void)
     tc = tcase_create("dimension");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_dimension, 0, 9);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("indexes");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_curves_indexes, 0, 8);
     suite_add_tcase(s, tc);
     return s;
 }

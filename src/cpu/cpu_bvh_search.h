@@ -34,6 +34,7 @@
 #define GEMST_CPU_BVH_SEARCH_H
 
 #include "bvh/bvh_query.h"
+#include "nns/search.h"
 
 /* The leaf size the CPU's BVH (nns BVH) is built with, and the largest
  * any CPU BVH may have (the late BVH's, nns/late_bvh.h, is smaller). */
@@ -48,9 +49,20 @@ typedef struct {
     uint32_t label;
 } gemst_cpu_leaf;
 
+/* The K nearest points of a leaf's points, while they search (kNN-first,
+ * below): per point its list, nearest first in edge order, and its length. */
+#define gemst_cpu_group_knn GEMST_FN(gemst_cpu_group_knn)
+typedef struct {
+    int K;
+    gemst_real kd2[GEMST_CPU_BVH_LEAF_MAX][GEMST_KNN];
+    uint32_t kid[GEMST_CPU_BVH_LEAF_MAX][GEMST_KNN];
+    int count[GEMST_CPU_BVH_LEAF_MAX];
+} gemst_cpu_group_knn;
+
 /* A leaf's points searching together: their indices, components and
  * queries, and per point the radius, the best edge found, its far end and
- * the least distance passed over. */
+ * the least distance passed over; or, with knn, their K nearest points of
+ * any component. */
 #define gemst_cpu_group GEMST_FN(gemst_cpu_group)
 typedef struct {
     uint32_t n;
@@ -62,6 +74,7 @@ typedef struct {
     uint32_t label;          /* their common component, else GEMST_NONE */
     gemst_real reach;        /* the largest radius */
     gemst_real passed;       /* the least box distance passed over */
+    gemst_cpu_group_knn *knn; /* NULL: each point's nearest foreign point */
 } gemst_cpu_group;
 
 /* Squared distance between the boxes [alo, ahi] and [blo, bhi] (a point is
@@ -103,13 +116,40 @@ static inline void GEMST_FN(gemst_cpu_leaf_d2)(const gemst_grid *pts, const gems
             d2[k] = gemst_reach2(d2[k], qq->core2, pts->core2[first + k]);
 }
 
+/* The group's points against the points [first, end) of a leaf, for their
+ * lists of K nearest points (any component): each point's radius is its
+ * K-th squared distance. */
+static inline void GEMST_FN(gemst_cpu_group_knn_scan)(gemst_cpu_group *g, const gemst_cpu_leaf *lf,
+                                                      const gemst_grid *pts, uint32_t first, uint32_t end)
+{
+    gemst_cpu_group_knn *k = g->knn;
+    gemst_real reach = 0;
+    for (uint32_t a = 0; a < g->n; a++) {
+        const gemst_query *qq = &g->qq[a];
+        if (!(GEMST_FN(gemst_cpu_box_gap2)(pts->dim, qq->q, qq->q, lf->lo, lf->hi) > g->radius[a])) {
+            gemst_real d2[GEMST_CPU_BVH_LEAF_MAX];
+            GEMST_FN(gemst_cpu_leaf_d2)(pts, qq, first, end - first, d2);
+            for (uint32_t p = first; p < end; p++)
+                GEMST_FN(gemst_knn_offer)(pts, qq, k->K, d2[p - first], p, k->kd2[a], k->kid[a], &k->count[a]);
+            g->radius[a] = k->kd2[a][k->K - 1];
+        }
+        reach = g->radius[a] > reach ? g->radius[a] : reach;
+    }
+    g->reach = reach;
+}
+
 /* The group's points against the points of leaf j: each point's nearest
- * foreign point there within its radius, if it beats its best. */
+ * foreign point there within its radius, if it beats its best (or with
+ * g->knn, gemst_cpu_group_knn_scan). */
 static inline void GEMST_FN(gemst_cpu_group_scan)(gemst_cpu_group *g, const gemst_bvh *b, const gemst_cpu_leaf *leaf,
                                                   const gemst_grid *pts, const uint32_t *comp, uint32_t j)
 {
     uint32_t first, end;
     GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, j), &first, &end);
+    if (g->knn) {
+        GEMST_FN(gemst_cpu_group_knn_scan)(g, &leaf[j], pts, first, end);
+        return;
+    }
     gemst_real reach = 0;
     for (uint32_t a = 0; a < g->n; a++) {
         const gemst_query *qq = &g->qq[a];
@@ -194,15 +234,104 @@ static inline void GEMST_FN(gemst_cpu_group_search)(gemst_cpu_group *g, const ge
 }
 
 /*
+ * kNN-first: in Borůvka's first iteration every point's search collects
+ * its K nearest other points instead of the nearest only, nearest first in
+ * edge order (squared length, then caller id: for edges sharing the point,
+ * the edge order, graph/edge_order.h).  A list is a prefix of all other
+ * points in that order, ties at the K-th length included (those of larger
+ * ids are left out).  Components only grow, so in a later iteration the
+ * first listed point in another component is exactly the point's nearest
+ * foreign point, and a list whose points all lie in the point's component
+ * stays so and bounds its nearest foreign distance from below by the K-th
+ * squared length.  `at` keeps where each list's scan stopped (K once it
+ * ran out): the entries before lie in the point's component for good.
+ * Not for mutual reachability, whose lengths do not follow the Euclidean
+ * order.  K ids and one byte per point.
+ *
+ * K is GEMST_CPU_KNN_FIRST.  At 1e6 points along curves (where the CPU
+ * searches this tree), lists of 8 made the first iteration's search about
+ * twice as long as the nearest point's alone, and the next iteration's 3 to
+ * 6 times shorter; 8 used less time than 4 or none on every such set
+ * (docs/experiments.md).
+ */
+#define GEMST_CPU_KNN_FIRST GEMST_KNN
+typedef struct {
+    uint32_t *id; /* K per point: grid point ids, GEMST_NONE past the last */
+    uint8_t *at;  /* per point: the entry its last scan stopped at */
+    int K;        /* at most GEMST_KNN */
+} gemst_cpu_knn_first;
+
+/* The K nearest other points of leaf j's points into kf (the first
+ * iteration, before any search): the leaf's own points first, then one
+ * traversal pruned at the largest K-th distance. */
+static inline void GEMST_FN(gemst_cpu_bvh_knn_leaf)(const gemst_bvh *b, const gemst_cpu_leaf *leaf,
+                                                    const gemst_grid *pts, const gemst_cpu_knn_first *kf, uint32_t j)
+{
+    gemst_cpu_group g;
+    gemst_cpu_group_knn k;
+    uint32_t first, end;
+    GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, j), &first, &end);
+    g.n = end - first;
+    g.knn = &k;
+    g.label = GEMST_NONE;
+    g.reach = GEMST_REAL_INF;
+    g.passed = GEMST_REAL_INF;
+    k.K = kf->K;
+    for (int d = 0; d < 3; d++) {
+        g.lo[d] = leaf[j].lo[d];
+        g.hi[d] = leaf[j].hi[d];
+    }
+    for (uint32_t a = 0; a < g.n; a++) {
+        GEMST_FN(gemst_query_point)(pts, first + a, &g.qq[a]);
+        g.radius[a] = GEMST_REAL_INF;
+        GEMST_FN(gemst_knn_clear)(k.kd2[a], k.kid[a]);
+        k.count[a] = 0;
+    }
+    GEMST_FN(gemst_cpu_group_scan)(&g, b, leaf, pts, NULL, j);
+    GEMST_FN(gemst_cpu_group_search)(&g, b, leaf, pts, NULL, j);
+    for (uint32_t a = 0; a < g.n; a++) {
+        uint32_t *id = kf->id + (size_t)(first + a) * (size_t)kf->K;
+        for (int e = 0; e < kf->K; e++)
+            id[e] = k.kid[a][e];
+        kf->at[first + a] = 0;
+    }
+}
+
+/* Point q's first listed point in another component (kNN-first, above):
+ * its nearest foreign point.  GEMST_NONE when its whole list lies in its
+ * component; best_d2[q], its lower bound, is then raised to the list's
+ * last squared length (infinity when the list holds every other point). */
+static inline uint32_t GEMST_FN(gemst_cpu_knn_first_foreign)(const gemst_cpu_knn_first *kf, const gemst_grid *pts,
+                                                             const uint32_t *comp, gemst_real *best_d2, uint32_t q)
+{
+    const uint32_t *id = kf->id + (size_t)q * (size_t)kf->K;
+    int e = kf->at[q];
+    if (e >= kf->K)
+        return GEMST_NONE;
+    for (; e < kf->K && id[e] != GEMST_NONE; e++)
+        if (comp[id[e]] != comp[q]) {
+            kf->at[q] = (uint8_t)e;
+            return id[e];
+        }
+    kf->at[q] = (uint8_t)kf->K;
+    const gemst_real last = e == kf->K ? GEMST_FN(gemst_edge_d2)(pts, q, id[kf->K - 1]) : GEMST_REAL_INF;
+    best_d2[q] = last > best_d2[q] ? last : best_d2[q];
+    return GEMST_NONE;
+}
+
+/*
  * FindMin1 for the points of leaf j, by gemst_bvh_findmin1_point's rules
  * (bvh_query.h): a point keeping its nearest foreign point,
  * or whose lower bound exceeds its component's bound, does not search; the
- * others search together.  Each edge found lowers the bounds of both its
- * components.
+ * others search together.  With kf (kNN-first, above; NULL: none), a point
+ * whose list holds a foreign point takes it without a search, and one
+ * whose list ran out has its lower bound raised first.  Each edge found
+ * lowers the bounds of both its components.
  */
 static inline void GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(const gemst_bvh *b, const gemst_cpu_leaf *leaf,
                                                          const gemst_grid *pts, const uint32_t *comp, gemst_word1 *ub,
-                                                         gemst_real *best_d2, uint32_t *best_to, uint32_t j)
+                                                         gemst_real *best_d2, uint32_t *best_to,
+                                                         const gemst_cpu_knn_first *kf, uint32_t j)
 {
     gemst_cpu_group g;
     uint32_t first, end;
@@ -210,6 +339,7 @@ static inline void GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(const gemst_bvh *b, con
     g.n = 0;
     g.reach = 0;
     g.passed = GEMST_REAL_INF;
+    g.knn = NULL;
     for (uint32_t q = first; q < end; q++) {
         const uint32_t r = comp[q];
         const gemst_real radius = gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[r]));
@@ -220,6 +350,15 @@ static inline void GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(const gemst_bvh *b, con
             continue;
         }
         best_to[q] = GEMST_NONE;
+        const uint32_t listed = kf ? GEMST_FN(gemst_cpu_knn_first_foreign)(kf, pts, comp, best_d2, q) : GEMST_NONE;
+        if (listed != GEMST_NONE) {
+            best_to[q] = listed;
+            best_d2[q] = GEMST_FN(gemst_edge_d2)(pts, q, listed);
+            const gemst_word1 w = gemst_edge_word1(best_d2[q]);
+            GEMST_FN(gemst_atomic_min_word1)(&ub[r], w);
+            GEMST_FN(gemst_atomic_min_word1)(&ub[comp[listed]], w);
+            continue;
+        }
         if (best_d2[q] > radius)
             continue;
         const uint32_t a = g.n++;
@@ -244,8 +383,9 @@ static inline void GEMST_FN(gemst_cpu_bvh_findmin1_leaf)(const gemst_bvh *b, con
     for (uint32_t a = 0; a < g.n; a++) {
         const uint32_t q = g.q[a], to = g.to[a];
         best_to[q] = to;
-        if (to == GEMST_NONE) {
-            best_d2[q] = g.beyond[a] < g.passed ? g.beyond[a] : g.passed;
+        if (to == GEMST_NONE) { /* the larger of the two lower bounds */
+            const gemst_real beyond = g.beyond[a] < g.passed ? g.beyond[a] : g.passed;
+            best_d2[q] = beyond > best_d2[q] ? beyond : best_d2[q];
             continue;
         }
         best_d2[q] = g.best[a].d2;
