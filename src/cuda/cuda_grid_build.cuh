@@ -10,6 +10,7 @@
  * instead, with no cells; the tree is built in cuda_bvh.cuh.  The kernels
  * are in cuda_grid_kernels.cuh.
  */
+#include "bvh/bvh_knn.h"
 #include "cuda/cuda_grid_kernels.cuh"
 
 /* Default target points per cell.  The GPU's searches are fastest near 3
@@ -63,6 +64,7 @@ static size_t GEMST_FN(bvh_bytes_needed)(const gemst_problem *pb)
     size_t boruvka = P + 4 + node                         /* points, nodes */
                      + 8 * 4 + 1 + R + 2 * 8 + 2 * 4     /* labels ... lists, keep flags, best_d2, w1 w2, list links */
                      + 4 + 8                              /* label breaks, bounds */
+                     + (pb->opt.min_samples < 2 ? 4 * GEMST_BVH_KNN_ROW : 0) /* nearest points' rows */
                      + 2 * 4 + R + 8;                     /* tree edges, duplicate edges */
     size_t peak = build > tree ? build : tree;
     peak = peak > boruvka ? peak : boruvka;
