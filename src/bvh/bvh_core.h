@@ -17,21 +17,20 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_core_dist2_bvh)(const gemst_bvh
                                                                const gemst_query *qq, const uint32_t *mult,
                                                                gemst_core_heap *h)
 {
-    uint32_t stack[GEMST_BVH_STACK];
-    gemst_real stack_d2[GEMST_BVH_STACK];
-    int top = 0;
+    gemst_bvh_stack stack;
     if (h->need == 0)
         return 0;
-    stack[top] = GEMST_FN(gemst_bvh_load)(b->node, 0).split_flags;
-    stack_d2[top++] = 0;
-    while (top > 0) {
-        top--;
-        if (!(stack_d2[top] < GEMST_FN(gemst_core_bound)(h)))
+    uint32_t split_flags = GEMST_FN(gemst_bvh_load)(b->node, 0).split_flags;
+    gemst_real entered_d2 = 0;
+    int entering = 1;
+    GEMST_FN(gemst_bvh_stack_start)(&stack);
+    while (GEMST_FN(gemst_bvh_next)(&stack, &entering, &split_flags, &entered_d2)) {
+        if (!(entered_d2 < GEMST_FN(gemst_core_bound)(h)))
             continue;
         uint32_t child[2], push[2];
         gemst_real push_d2[2];
         int np = 0;
-        gemst_bvh_split_children(b->n, stack[top], child);
+        gemst_bvh_split_children(b->n, split_flags, child);
         for (int k = 0; k < 2; k++) {
             if (gemst_bvh_is_leaf(b->n, child[k])) {
                 uint32_t first, end;
@@ -48,7 +47,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_core_dist2_bvh)(const gemst_bvh
                 push_d2[np++] = d2;
             }
         }
-        GEMST_FN(gemst_bvh_push)(stack, stack_d2, &top, push, push_d2, np);
+        entering = GEMST_FN(gemst_bvh_descend)(&stack, push, push_d2, np, &split_flags, &entered_d2);
     }
     return GEMST_FN(gemst_core_bound)(h);
 }

@@ -62,21 +62,21 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_k_nearest)(const gemst_bvh *b, co
                                                         const gemst_query *qq, gemst_real radius,
                                                         gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN])
 {
-    uint32_t stack[GEMST_BVH_STACK];
-    gemst_real stack_d2[GEMST_BVH_STACK];
-    int top = 0, count = 0;
+    gemst_bvh_stack stack;
+    int count = 0;
     GEMST_FN(gemst_knn_clear)(kd2, kid);
-    stack[top] = GEMST_FN(gemst_bvh_load)(b->node, 0).split_flags;
-    stack_d2[top++] = 0;
-    while (top > 0) {
-        top--;
+    uint32_t split_flags = GEMST_FN(gemst_bvh_load)(b->node, 0).split_flags;
+    gemst_real entered_d2 = 0;
+    int entering = 1;
+    GEMST_FN(gemst_bvh_stack_start)(&stack);
+    while (GEMST_FN(gemst_bvh_next)(&stack, &entering, &split_flags, &entered_d2)) {
         gemst_real bound = kd2[GEMST_BVH_KNN - 1] < radius ? kd2[GEMST_BVH_KNN - 1] : radius;
-        if (stack_d2[top] > bound)
+        if (entered_d2 > bound)
             continue;
         uint32_t child[2], push[2];
         gemst_real push_d2[2];
         int np = 0;
-        gemst_bvh_split_children(b->n, stack[top], child);
+        gemst_bvh_split_children(b->n, split_flags, child);
         GEMST_UNROLL
         for (int k = 0; k < 2; k++) {
             if (gemst_bvh_is_leaf(b->n, child[k])) {
@@ -97,7 +97,7 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_k_nearest)(const gemst_bvh *b, co
                 push_d2[np++] = d2;
             }
         }
-        GEMST_FN(gemst_bvh_push)(stack, stack_d2, &top, push, push_d2, np);
+        entering = GEMST_FN(gemst_bvh_descend)(&stack, push, push_d2, np, &split_flags, &entered_d2);
     }
 }
 

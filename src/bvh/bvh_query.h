@@ -18,33 +18,9 @@
 #ifndef GEMST_BVH_QUERY_H
 #define GEMST_BVH_QUERY_H
 
-#include "bvh/bvh_build.h"
+#include "bvh/bvh_stack.h"
 #include "nns/edge_length.h"
 #include "graph/boruvka.h"
-
-/* Nodes a traversal may hold: each internal node on the current path
- * (at most GEMST_BVH_MAX_DEPTH, bvh_build.h) leaves at most one child
- * pending, and one more is being entered. */
-#define GEMST_BVH_STACK (GEMST_BVH_MAX_DEPTH + 1)
-
-/* Pushes the np (0 to 2) entries of the nodes a traversal enters, at
- * squared distances push_d2 from the query, onto its stack: the nearer one
- * on top.  An entry is what the pop needs of its node (the searches below:
- * its record's split_flags, which give its children). */
-static inline GEMST_HD void GEMST_FN(gemst_bvh_push)(uint32_t *stack, gemst_real *stack_d2, int *top,
-                                                   const uint32_t push[2], const gemst_real push_d2[2], int np)
-{
-    if (np == 0)
-        return;
-    /* (constant indices: the GPU keeps push in registers) */
-    const int swap = np == 2 && push_d2[0] < push_d2[1];
-    stack[*top] = swap ? push[1] : push[0];
-    stack_d2[(*top)++] = swap ? push_d2[1] : push_d2[0];
-    if (np == 2) {
-        stack[*top] = swap ? push[0] : push[1];
-        stack_d2[(*top)++] = swap ? push_d2[0] : push_d2[1];
-    }
-}
 
 /* The nearest point (in edge order) of a component other than comp_q
  * within squared distance radius of the query, if it beats *best; updates
@@ -60,25 +36,24 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
                                                               uint32_t comp_q, gemst_real radius,
                                                               gemst_edge_key *best, uint32_t *best_to)
 {
-    uint32_t stack[GEMST_BVH_STACK];
-    gemst_real stack_d2[GEMST_BVH_STACK];
-    int top = 0;
+    gemst_bvh_stack stack;
     gemst_real beyond = GEMST_REAL_INF;
     const gemst_bvh_node root = GEMST_FN(gemst_bvh_load)(b->node, 0);
     if (root.label == comp_q)
         return beyond;
     if (best->d2 < radius)
         radius = best->d2;
-    stack[top] = root.split_flags;
-    stack_d2[top++] = 0;
-    while (top > 0) {
-        top--;
-        if (stack_d2[top] > radius) /* the radius shrank since the push */
+    uint32_t split_flags = root.split_flags;
+    gemst_real entered_d2 = 0;
+    int entering = 1;
+    GEMST_FN(gemst_bvh_stack_start)(&stack);
+    while (GEMST_FN(gemst_bvh_next)(&stack, &entering, &split_flags, &entered_d2)) {
+        if (entered_d2 > radius) /* the radius shrank since the push */
             continue;
         uint32_t child[2], push[2];
         gemst_real push_d2[2];
         int np = 0;
-        gemst_bvh_split_children(b->n, stack[top], child);
+        gemst_bvh_split_children(b->n, split_flags, child);
         GEMST_UNROLL
         for (int k = 0; k < 2; k++) {
             uint32_t id = child[k];
@@ -113,7 +88,7 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_bvh_nearest_foreign)(const gems
                 }
             }
         }
-        GEMST_FN(gemst_bvh_push)(stack, stack_d2, &top, push, push_d2, np);
+        entering = GEMST_FN(gemst_bvh_descend)(&stack, push, push_d2, np, &split_flags, &entered_d2);
     }
     return beyond;
 }

@@ -190,19 +190,17 @@ static inline void GEMST_FN(gemst_cpu_group_scan)(gemst_cpu_group *g, const gems
 static inline void GEMST_FN(gemst_cpu_group_search)(gemst_cpu_group *g, const gemst_bvh *b, const gemst_cpu_leaf *leaf,
                                                     const gemst_grid *pts, const uint32_t *comp, uint32_t own_leaf)
 {
-    uint32_t stack[GEMST_BVH_STACK];
-    gemst_real stack_d2[GEMST_BVH_STACK];
-    int top = 0;
+    gemst_bvh_stack stack;
     const uint32_t n = b->n, own = g->label;
     if (own != GEMST_NONE && b->node[0].label == own)
         return;
-    stack[top] = 0;
-    stack_d2[top++] = 0;
-    while (top > 0) {
-        top--;
-        const uint32_t id = stack[top];
-        if (stack_d2[top] > g->reach) { /* the reach shrank since the push */
-            g->passed = stack_d2[top] < g->passed ? stack_d2[top] : g->passed;
+    uint32_t id = 0;
+    gemst_real entered_d2 = 0;
+    int entering = 1;
+    GEMST_FN(gemst_bvh_stack_start)(&stack);
+    while (GEMST_FN(gemst_bvh_next)(&stack, &entering, &id, &entered_d2)) {
+        if (entered_d2 > g->reach) { /* the reach shrank since the push */
+            g->passed = entered_d2 < g->passed ? entered_d2 : g->passed;
             continue;
         }
         if (gemst_bvh_is_leaf(n, id)) {
@@ -229,7 +227,7 @@ static inline void GEMST_FN(gemst_cpu_group_search)(gemst_cpu_group *g, const ge
                 g->passed = d2 < g->passed ? d2 : g->passed;
             }
         }
-        GEMST_FN(gemst_bvh_push)(stack, stack_d2, &top, push, push_d2, np);
+        entering = GEMST_FN(gemst_bvh_descend)(&stack, push, push_d2, np, &id, &entered_d2);
     }
 }
 
