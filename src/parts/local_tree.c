@@ -101,6 +101,7 @@ static int solve_part(const gemst_parts_ctx *c, int p, const gemst_part *part, g
     lp.opt.device = lp.ctx->device;
     lp.opt.n_devices = 0;
     lp.opt.devices = NULL;
+    lp.opt.threads = c->threads; /* the part's share, which copies its tree to host memory */
     lp.raw_tree = 1;
     return gemst_cuda_solve(&lp, tree, st, err);
 #else

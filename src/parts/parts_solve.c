@@ -58,6 +58,12 @@ static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, gemst_par
     return GRIDEMST_OK;
 }
 
+/* *most = ms where ms is more. */
+static void slowest(double *most, double ms)
+{
+    *most = ms > *most ? ms : *most;
+}
+
 static int contract_part(const gemst_parts_ctx *c, int p, void *parts, gridemst_error *err)
 {
     return gemst_part_contract(c, p, &((gemst_part *)parts)[p], err);
@@ -79,12 +85,16 @@ static int local_steps(gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st
         rc = gemst_parts_number_components(c, parts, components, err);
     ps->contract_ms = gemst_now_ms() - t0;
     for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++) {
-        ps->uncertain_edges += parts[p].n_uncertain;
-        ps->safe_edges += parts[p].n_tree - parts[p].n_uncertain;
+        const gemst_part *part = &parts[p];
+        ps->uncertain_edges += part->n_uncertain;
+        ps->safe_edges += part->n_tree - part->n_uncertain;
         /* the parts contract at once: the slowest part's sub-steps are what the solve waits for */
-        ps->gaps_ms = parts[p].gaps_ms > ps->gaps_ms ? parts[p].gaps_ms : ps->gaps_ms;
-        ps->safe_ms = parts[p].safe_ms > ps->safe_ms ? parts[p].safe_ms : ps->safe_ms;
-        ps->components_ms = parts[p].components_ms > ps->components_ms ? parts[p].components_ms : ps->components_ms;
+        slowest(&ps->gaps_ms, part->gaps_ms);
+        slowest(&ps->gaps_alloc_ms, part->gaps_alloc_ms);
+        slowest(&ps->gaps_device_ms, part->gaps_device_ms);
+        slowest(&ps->gaps_copy_ms, part->gaps_copy_ms);
+        slowest(&ps->safe_ms, part->safe_ms);
+        slowest(&ps->components_ms, part->components_ms);
     }
     ps->components = *components;
     return rc;
@@ -156,8 +166,10 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     ps->exchanged_bytes = c.xchg.bytes;
     gemst_devices_close(c.xchg.devices);
     free(boundary);
+    t0 = gemst_now_ms();
     for (int p = 0; p < c.parts; p++)
         gemst_part_free(&parts[p]);
     free(parts);
+    ps->free_ms = gemst_now_ms() - t0;
     return rc;
 }
