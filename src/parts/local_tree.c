@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "host_array.h"
 #include "parts/devices.h"
 #include "parts/parts.h"
 
@@ -124,7 +125,7 @@ static int part_tree(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst
     int rc = solve_part(c, p, part, &tree, st, err);
     if (rc == GRIDEMST_OK) {
         part->n_tree = tree.n_edges;
-        part->tree = malloc(sizeof *part->tree * (size_t)(tree.n_edges > 0 ? tree.n_edges : 1));
+        part->tree = gemst_host_array(sizeof *part->tree * (size_t)(tree.n_edges > 0 ? tree.n_edges : 1));
         if (!part->tree)
             rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part's tree of %lld edges",
                             (long long)tree.n_edges);

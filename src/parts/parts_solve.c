@@ -6,6 +6,7 @@
 #include <omp.h>
 #endif
 
+#include "host_array.h"
 #include "parts/devices.h"
 #include "parts/halo.h"
 #include "parts/merge_edges.h"
@@ -39,9 +40,9 @@ static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, gemst_par
                           (long long)m, (long long)c->pb->n);
     gemst_parts_sort_edges(boundary, n_boundary);
     list[c->parts] = (gemst_edge_list){boundary, n_boundary, NULL, NULL};
-    tree->lo = malloc(sizeof *tree->lo * (size_t)m);
-    tree->hi = malloc(sizeof *tree->hi * (size_t)m);
-    tree->d2 = malloc(sizeof *tree->d2 * (size_t)m);
+    tree->lo = gemst_host_array(sizeof *tree->lo * (size_t)m);
+    tree->hi = gemst_host_array(sizeof *tree->hi * (size_t)m);
+    tree->d2 = gemst_host_array(sizeof *tree->d2 * (size_t)m);
     if (!tree->lo || !tree->hi || !tree->d2 ||
         gemst_parts_merge_edges(list, c->parts + 1, gemst_parts_threads(c, m), tree->lo, tree->hi, tree->d2,
                                 &merged) != 0) {
