@@ -24,22 +24,24 @@ void gemst_part_free(gemst_part *part)
 }
 
 /* The whole set's tree: every part's safe edges, in its tree's order and
- * in ids of the whole set, and the boundary's edges (sorted here), merged
- * in the edge order into *tree. */
-static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, gemst_parts_edge *boundary,
-                    int64_t n_boundary, gemst_tree *tree, gridemst_error *err)
+ * renumbered here in ids of the whole set (the parts' trees are not read
+ * in their own numbering after this), and the boundary's edges (sorted
+ * here), merged in the edge order into *tree. */
+static int assemble(const gemst_parts_ctx *c, gemst_part *parts, gemst_parts_edge *boundary, int64_t n_boundary,
+                    gemst_tree *tree, gridemst_error *err)
 {
     gemst_edge_list list[GEMST_MAX_PARTS + 1];
     int64_t m = n_boundary, merged = 0;
     for (int p = 0; p < c->parts; p++) {
-        list[p] = (gemst_edge_list){parts[p].tree, parts[p].n_tree, parts[p].safe, parts[p].id};
+        gemst_parts_edges_in_ids(parts[p].tree, parts[p].n_tree, parts[p].id, gemst_parts_threads(c, parts[p].n_tree));
+        list[p] = (gemst_edge_list){parts[p].tree, parts[p].n_tree, parts[p].safe};
         m += parts[p].n_tree - parts[p].n_uncertain;
     }
     if (m != c->pb->n - 1)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the partitioned solve found %lld edges for %lld points",
                           (long long)m, (long long)c->pb->n);
     gemst_parts_sort_edges(boundary, n_boundary);
-    list[c->parts] = (gemst_edge_list){boundary, n_boundary, NULL, NULL};
+    list[c->parts] = (gemst_edge_list){boundary, n_boundary, NULL};
     tree->lo = gemst_host_array(sizeof *tree->lo * (size_t)m);
     tree->hi = gemst_host_array(sizeof *tree->hi * (size_t)m);
     tree->d2 = gemst_host_array(sizeof *tree->d2 * (size_t)m);
