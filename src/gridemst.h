@@ -334,7 +334,12 @@ typedef struct gridemst_options {
                                      host input; a library built without NCCL (configure
                                      --with-nccl) fails with GRIDEMST_ERR_UNSUPPORTED.  NCCL's
                                      NVLink multicast is turned off (the environment variable
-                                     NCCL_NVLS_ENABLE is set to 0 unless the caller set it) */
+                                     NCCL_NVLS_ENABLE is set to 0 unless the caller set it).
+                                     The environment variable GRIDEMST_HOST_COPY (staged, the
+                                     default; touched; plain) picks how the parts' arrays are
+                                     copied from the devices into host memory (the same bytes
+                                     every way); any other value fails the solve with
+                                     GRIDEMST_ERR_INVALID_ARGUMENT */
 } gridemst_options;
 
 /* options.n_devices: every CUDA device present. */
