@@ -334,7 +334,12 @@ typedef struct gridemst_options {
                                      host input; a library built without NCCL (configure
                                      --with-nccl) fails with GRIDEMST_ERR_UNSUPPORTED.  NCCL's
                                      NVLink multicast is turned off (the environment variable
-                                     NCCL_NVLS_ENABLE is set to 0 unless the caller set it) */
+                                     NCCL_NVLS_ENABLE is set to 0 unless the caller set it).
+                                     The environment variable GRIDEMST_HOST_COPY (staged, the
+                                     default; touched; plain) picks how the parts' arrays are
+                                     copied from the devices into host memory (the same bytes
+                                     every way); any other value fails the solve with
+                                     GRIDEMST_ERR_INVALID_ARGUMENT */
 } gridemst_options;
 
 /* options.n_devices: every CUDA device present. */
@@ -430,6 +435,14 @@ typedef struct gridemst_partition_stats {
     double safe_ms;           /* the gaps rounded down, and the safe edges marked */
     double components_ms;     /* the safe components, the list of uncertain edges, each component's smallest
                                  gap */
+    /* gaps_ms step by step, each the slowest part's: */
+    double gaps_alloc_ms;     /* the host arrays the gaps fill, allocated */
+    double gaps_device_ms;    /* on devices: the kernels and sorts, waited for (0 on the CPU) */
+    double gaps_copy_ms;      /* on devices: the points' and cells' arrays copied to host memory, their pages'
+                                 first writes included (0 on the CPU) */
+    double part_copy_ms;      /* within send_ms, on devices: each part's ids and coordinates copied to host
+                                 memory (the slowest part's; 0 on the CPU) */
+    double free_ms;           /* the parts' host arrays released at the end of the solve */
 } gridemst_partition_stats;
 
 /* Boruvka at least halves the components each iteration: n < 2^32 points

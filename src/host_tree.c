@@ -2,9 +2,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "backend.h"
+#include "host_array.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -12,10 +12,6 @@
 
 /* Below this many edges (1.5 MB) the array is a plain malloc. */
 #define GEMST_HOST_TREE_PINNED_EDGES 65536
-
-/* Transparent huge pages, where the kernel offers them on request, cut the
- * faults of touching a large array 512-fold. */
-#define GEMST_HUGE_PAGE ((size_t)2 << 20)
 
 /* Threads that touch the pages: half the cores, at most 8.  The solving
  * thread keeps a core of its own (an oversubscribed machine delays its
@@ -32,16 +28,6 @@ static int touch_threads(int threads)
     if (threads > 8)
         threads = 8;
     return threads < 1 ? 1 : threads;
-}
-
-static void touch(char *p, size_t bytes, int threads)
-{
-    int64_t pages = (int64_t)(bytes / 4096);
-    threads = touch_threads(threads);
-    (void)threads;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t k = 0; k < pages; k++)
-        p[k * 4096] = 0;
 }
 
 static size_t chunk_at(size_t bytes, size_t at)
@@ -77,15 +63,11 @@ void gemst_host_tree_free_pinned(void *p, size_t capacity)
 static void *prepare(void *arg)
 {
     gemst_host_tree *t = arg;
-    size_t bytes = sizeof *t->edges * (size_t)t->m;
-    size_t rounded = (bytes + GEMST_HUGE_PAGE - 1) / GEMST_HUGE_PAGE * GEMST_HUGE_PAGE;
-    void *p = NULL;
-    if (posix_memalign(&p, GEMST_HUGE_PAGE, rounded) != 0)
+    size_t rounded;
+    void *p = gemst_host_huge(sizeof *t->edges * (size_t)t->m, &rounded);
+    if (!p)
         return NULL;
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, rounded, MADV_HUGEPAGE); /* advice only: without it, 4 KB pages */
-#endif
-    touch(p, rounded, t->threads);
+    gemst_host_touch(p, rounded, touch_threads(t->threads));
     t->registered = pin(p, rounded, t->ctx->device) == 0;
     t->edges = p;
     t->capacity = rounded;

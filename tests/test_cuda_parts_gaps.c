@@ -9,6 +9,9 @@
  * and 3D, in float and double precision, over 2, 3 and 7 parts.  The
  * parts come from the CPU's partition; each part's coordinates are copied
  * to the device, as the partition on several devices leaves them there.
+ * Every way of copying the arrays to host memory (GRIDEMST_HOST_COPY,
+ * cuda/cuda_download.cuh) gives the same bytes, over arrays of several
+ * pinned chunks; an unknown way is refused with a message naming it.
  *
  * One GPU is enough (no exchange between devices); skipped (exit 77)
  * without one.
@@ -78,6 +81,37 @@ static void check_same(const gemst_part *host, const gemst_part *dev, int p, con
     SAME(cell_box, cells);
 }
 
+/* ds split `parts` ways in precision prec, its parts into part[] (room
+ * for them), with the problem they refer to. */
+static void split_set(const dataset *ds, int parts, gridemst_precision prec, gemst_problem *pb, gemst_parts_ctx *c,
+                      gemst_part *part, const char *what)
+{
+    memset(pb, 0, sizeof *pb);
+    pb->coords = ds->coords;
+    pb->dtype = ds->dtype;
+    pb->n = ds->n;
+    pb->dim = ds->dim;
+    gridemst_options_init(&pb->opt);
+    pb->opt.partitions = parts;
+    pb->opt.precision = prec;
+    gemst_parts_ctx_init(c, pb);
+    gridemst_partition_stats ps;
+    memset(&ps, 0, sizeof ps);
+    gridemst_error err;
+    REQUIRE(gemst_parts_frame(c, &err) == GRIDEMST_OK, "%s: frame: %s", what, err.message);
+    REQUIRE(gemst_parts_split(c, part, &ps, &err) == GRIDEMST_OK, "%s: split: %s", what, err.message);
+}
+
+/* Part p's coordinates copied to the device. */
+static void *copy_to_device(const dataset *ds, const gemst_part *part)
+{
+    const size_t bytes = (size_t)part->n * ds->dim * (ds->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
+    void *to = NULL;
+    CUDA_OK(cudaMalloc(&to, bytes));
+    CUDA_OK(cudaMemcpy(to, part->coords, bytes, cudaMemcpyHostToDevice));
+    return to;
+}
+
 /* Every part of ds split `parts` ways, in precision prec. */
 static void check_set(const dataset *ds, int parts, gridemst_precision prec)
 {
@@ -85,29 +119,13 @@ static void check_set(const dataset *ds, int parts, gridemst_precision prec)
     snprintf(what, sizeof what, "%s, %lld points, %d parts, %s", ds->name, (long long)ds->n, parts,
              prec == GRIDEMST_PRECISION_DOUBLE ? "double" : "float");
     gemst_problem pb;
-    memset(&pb, 0, sizeof pb);
-    pb.coords = ds->coords;
-    pb.dtype = ds->dtype;
-    pb.n = ds->n;
-    pb.dim = ds->dim;
-    gridemst_options_init(&pb.opt);
-    pb.opt.partitions = parts;
-    pb.opt.precision = prec;
     gemst_parts_ctx c;
-    gemst_parts_ctx_init(&c, &pb);
     gemst_part *part = xcalloc((size_t)parts, sizeof *part);
-    gridemst_partition_stats ps;
-    memset(&ps, 0, sizeof ps);
-    gridemst_error err;
-    REQUIRE(gemst_parts_frame(&c, &err) == GRIDEMST_OK, "%s: frame: %s", what, err.message);
-    REQUIRE(gemst_parts_split(&c, part, &ps, &err) == GRIDEMST_OK, "%s: split: %s", what, err.message);
-    const size_t point_bytes = (size_t)ds->dim * (ds->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
+    split_set(ds, parts, prec, &pb, &c, part, what);
     for (int p = 0; p < parts; p++) {
         if (part[p].n == 0) /* an empty part has no gaps (its contraction ends at once) */
             continue;
-        void *on_device = NULL;
-        CUDA_OK(cudaMalloc(&on_device, point_bytes * (size_t)part[p].n));
-        CUDA_OK(cudaMemcpy(on_device, part[p].coords, point_bytes * (size_t)part[p].n, cudaMemcpyHostToDevice));
+        void *on_device = copy_to_device(ds, &part[p]);
         gemst_part host, dev;
         part_gaps(&c, p, &part[p], NULL, &host, what);
         part_gaps(&c, p, &part[p], on_device, &dev, what);
@@ -146,6 +164,54 @@ START_TEST(test_large)
 }
 END_TEST
 
+/* Each way of copying to host memory, over parts whose arrays span
+ * several pinned chunks (the working coordinates of 1.5e6 points: 36 MB,
+ * three chunks of 16 MB, the last one short). */
+START_TEST(test_copy_ways)
+{
+    static const char *ways[] = {"staged", "touched", "plain"};
+    ck_assert_int_eq(setenv("GRIDEMST_HOST_COPY", ways[_i], 1), 0);
+    dataset ds = make_set(SET_UNIFORM, 3, 3000000);
+    check_set(&ds, 2, GRIDEMST_PRECISION_FLOAT);
+    free(ds.coords);
+    unsetenv("GRIDEMST_HOST_COPY"); /* the tests share this process where a GPU is present */
+}
+END_TEST
+
+/* An unknown way: the gaps on the device fail, naming the variable. */
+START_TEST(test_unknown_way)
+{
+    ck_assert_int_eq(setenv("GRIDEMST_HOST_COPY", "pinned", 1), 0);
+    dataset ds = make_set(SET_UNIFORM, 3, 20000);
+    gemst_problem pb;
+    gemst_parts_ctx c;
+    gemst_part part[2];
+    memset(part, 0, sizeof part);
+    split_set(&ds, 2, GRIDEMST_PRECISION_FLOAT, &pb, &c, part, "unknown way");
+    void *coords = copy_to_device(&ds, &part[0]);
+    gemst_part dev;
+    memset(&dev, 0, sizeof dev);
+    dev.n = part[0].n;
+    dev.coords = part[0].coords;
+    uint64_t *key = xcalloc(2 * (size_t)dev.n, sizeof *key);
+    uint32_t *tmp = xcalloc((size_t)dev.n, sizeof *tmp);
+    gridemst_error err;
+    const int rc = gemst_part_gaps(&c, 0, &dev, ctx, coords, key, tmp, &err);
+    REQUIRE(rc == GRIDEMST_ERR_INVALID_ARGUMENT && strstr(err.message, "GRIDEMST_HOST_COPY") &&
+                strstr(err.message, "pinned"),
+            "an unknown way gave status %d: %s", rc, rc == GRIDEMST_OK ? "" : err.message);
+    free(key);
+    free(tmp);
+    dev.coords = NULL;
+    gemst_part_free(&dev);
+    CUDA_OK(cudaFree(coords));
+    for (int p = 0; p < 2; p++)
+        gemst_part_free(&part[p]);
+    free(ds.coords);
+    unsetenv("GRIDEMST_HOST_COPY");
+}
+END_TEST
+
 /* Fewer points than parts, or a few more: empty parts, parts of one point,
  * all points on a grid of 3 values per axis. */
 START_TEST(test_tiny)
@@ -175,6 +241,8 @@ int main(void)
     tcase_add_loop_test(tc, test_sets, 0, 4 * SET_COUNT);
     tcase_add_loop_test(tc, test_large, 0, 4);
     tcase_add_loop_test(tc, test_tiny, 0, 4);
+    tcase_add_loop_test(tc, test_copy_ways, 0, 3);
+    tcase_add_test(tc, test_unknown_way);
     suite_add_tcase(s, tc);
     int rc = run_suite(s);
     gridemst_context_free(ctx);

@@ -3,8 +3,8 @@
  * (src/parts/merge_edges.h), against a sort of the kept edges of all the
  * lists together: 1 to 65 lists, empty lists, lists of one edge, lengths
  * drawn from a few values (many ties, broken by the endpoints), lists of
- * very different sizes, edges left out, and ends renumbered, on 1 to 5
- * threads.
+ * very different sizes, edges left out, and ends renumbered first
+ * (gemst_parts_edges_in_ids), on 1 to 5 threads.
  */
 #include <check.h>
 #include <stdint.h>
@@ -36,6 +36,7 @@ START_TEST(test_against_a_sort)
         const int k = lists[s];
         int64_t total = 0;
         gemst_edge_list list[65];
+        uint32_t *ids[65];
         for (int j = 0; j < k; j++) {
             const int64_t count = _i == 0   ? (int64_t)rng_below(&rng, 3) /* empty and tiny lists */
                                   : _i == 1 ? (int64_t)rng_below(&rng, 5000)
@@ -59,7 +60,8 @@ START_TEST(test_against_a_sort)
             for (int i = 0; !whole && i < points; i++)
                 id[i] = (uint32_t)(i * 65 + j);
             qsort(edge, (size_t)count, sizeof *edge, by_length_then_ends);
-            list[j] = (gemst_edge_list){edge, count, keep, id};
+            list[j] = (gemst_edge_list){edge, count, keep};
+            ids[j] = id;
             total += count;
         }
         gemst_parts_edge *want = xcalloc((size_t)(total > 0 ? total : 1), sizeof *want);
@@ -68,13 +70,16 @@ START_TEST(test_against_a_sort)
             for (int64_t e = 0; e < list[j].count; e++)
                 if (!list[j].keep || list[j].keep[e]) {
                     gemst_parts_edge x = list[j].edge[e];
-                    if (list[j].id) {
-                        x.lo = list[j].id[x.lo];
-                        x.hi = list[j].id[x.hi];
+                    if (ids[j]) {
+                        x.lo = ids[j][x.lo];
+                        x.hi = ids[j][x.hi];
                     }
                     want[n_want++] = x;
                 }
         qsort(want, (size_t)n_want, sizeof *want, by_length_then_ends);
+        for (int j = 0; j < k; j++) /* the merge takes the lists in ids of the whole set */
+            if (ids[j])
+                gemst_parts_edges_in_ids((gemst_parts_edge *)list[j].edge, list[j].count, ids[j], 1 + j % 3);
         uint32_t *lo = xcalloc((size_t)(total > 0 ? total : 1), sizeof *lo);
         uint32_t *hi = xcalloc((size_t)(total > 0 ? total : 1), sizeof *hi);
         double *d2 = xcalloc((size_t)(total > 0 ? total : 1), sizeof *d2);
@@ -107,7 +112,7 @@ START_TEST(test_against_a_sort)
         for (int j = 0; j < k; j++) {
             free((void *)list[j].edge);
             free((void *)list[j].keep);
-            free((void *)list[j].id);
+            free(ids[j]);
         }
         free(want);
         free(lo);

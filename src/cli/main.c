@@ -170,7 +170,10 @@ static const size_t phase_offsets[] = {
     offsetof(gridemst_stats, partitions.keys_ms), offsetof(gridemst_stats, partitions.splitters_ms),
     offsetof(gridemst_stats, partitions.pack_ms), offsetof(gridemst_stats, partitions.send_ms),
     offsetof(gridemst_stats, partitions.tree_edges_ms), offsetof(gridemst_stats, partitions.gaps_ms),
-    offsetof(gridemst_stats, partitions.safe_ms), offsetof(gridemst_stats, partitions.components_ms)};
+    offsetof(gridemst_stats, partitions.safe_ms), offsetof(gridemst_stats, partitions.components_ms),
+    offsetof(gridemst_stats, partitions.gaps_alloc_ms), offsetof(gridemst_stats, partitions.gaps_device_ms),
+    offsetof(gridemst_stats, partitions.gaps_copy_ms), offsetof(gridemst_stats, partitions.part_copy_ms),
+    offsetof(gridemst_stats, partitions.free_ms)};
 #define N_PHASES (sizeof phase_offsets / sizeof phase_offsets[0])
 
 static double *phase(gridemst_stats *st, size_t k)

@@ -336,13 +336,18 @@ static void json_partitions(json *j, const gridemst_partition_stats *ps)
     json_num(j, "splitters", ps->splitters_ms);
     json_num(j, "pack", ps->pack_ms);
     json_num(j, "send", ps->send_ms);
+    json_num(j, "part_copy", ps->part_copy_ms);
     json_close(j);
     json_num(j, "tree_edges", ps->tree_edges_ms);
     json_open(j, "contract_steps");
     json_num(j, "gaps", ps->gaps_ms);
     json_num(j, "safe", ps->safe_ms);
     json_num(j, "components", ps->components_ms);
+    json_num(j, "gaps_alloc", ps->gaps_alloc_ms);
+    json_num(j, "gaps_device", ps->gaps_device_ms);
+    json_num(j, "gaps_copy", ps->gaps_copy_ms);
     json_close(j);
+    json_num(j, "free", ps->free_ms);
     json_close(j);
     json_close(j);
 }

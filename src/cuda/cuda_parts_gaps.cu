@@ -12,6 +12,7 @@
 
 #include "context.h"
 #include "cuda/cuda_common.cuh"
+#include "cuda/cuda_download.cuh"
 #include "parts/device_gaps.h"
 #include "parts/gap.h"
 #include "parts/point_key.h"
@@ -20,6 +21,7 @@
 struct gemst_device_gaps {
     gridemst_context *ctx;
     gemst_dmem mem;
+    gemst_download down;       /* the copies to host memory, until the cells' */
     int64_t n_cells;
     uint32_t *cell_start; /* n_cells + 1 */
     uint64_t *cell_key;
@@ -149,9 +151,19 @@ static int inclusive_sum(gemst_dmem *mem, const uint32_t *head, uint32_t *rank, 
     return GRIDEMST_OK;
 }
 
-static int copy_to_host(void *to, const void *from, size_t bytes, cudaStream_t s, gridemst_error *err)
+/* The milliseconds since *t0, which becomes now. */
+static double lap(double *t0)
 {
-    GEMST_CU(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToHost, s));
+    const double now = gemst_now_ms(), ms = now - *t0;
+    *t0 = now;
+    return ms;
+}
+
+/* The kernels queued on s so far, waited for: their time into *ms. */
+static int wait_kernels(cudaStream_t s, double *t0, double *ms, gridemst_error *err)
+{
+    GEMST_CU(cudaStreamSynchronize(s));
+    *ms += lap(t0);
     return GRIDEMST_OK;
 }
 
@@ -178,10 +190,12 @@ static int cells(gemst_device_gaps *g, const gemst_gaps_task *t, const double *w
     return GRIDEMST_OK;
 }
 
-static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_device_gaps *g, gridemst_error *err)
+static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_device_gaps *g,
+               gemst_gaps_times *times, gridemst_error *err)
 {
     const int64_t n = t->n;
     const cudaStream_t s = g->mem.s;
+    double t0 = gemst_now_ms();
     const unsigned blocks = gemst_blocks((uint64_t)n);
     double *w, *gap, *cell_gap;
     uint64_t *key[2];
@@ -215,10 +229,13 @@ static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_
     k_point_gaps<<<blocks, GEMST_THREADS, 0, s>>>(w, by_key.Current(), rank, cell_gap, n, t->space, t->own, cell_of,
                                                   gap);
     GEMST_LAUNCHED();
-    GEMST_TRY(copy_to_host(points->w, w, sizeof *w * 3 * (size_t)n, s, err));
-    GEMST_TRY(copy_to_host(points->gap, gap, sizeof *gap * (size_t)n, s, err));
-    GEMST_TRY(copy_to_host(points->by_key, by_key.Current(), sizeof(uint32_t) * (size_t)n, s, err));
-    GEMST_TRY(copy_to_host(points->cell_of, cell_of, sizeof *cell_of * (size_t)n, s, err));
+    GEMST_TRY(wait_kernels(s, &t0, &times->device_ms, err));
+    GEMST_TRY(gemst_download_open(&g->down, s, t->threads, err)); /* its pinned chunks: for the cells' copies too */
+    GEMST_TRY(gemst_download_copy(&g->down, points->w, w, sizeof *w * 3 * (size_t)n, err));
+    GEMST_TRY(gemst_download_copy(&g->down, points->gap, gap, sizeof *gap * (size_t)n, err));
+    GEMST_TRY(gemst_download_copy(&g->down, points->by_key, by_key.Current(), sizeof(uint32_t) * (size_t)n, err));
+    GEMST_TRY(gemst_download_copy(&g->down, points->cell_of, cell_of, sizeof *cell_of * (size_t)n, err));
+    times->copy_ms += lap(&t0);
 
     /* the points by gap: non-negative doubles order as their bits; the gaps, copied above, and the buffers
        of the sort by key, read before on this stream, become the sort's */
@@ -228,8 +245,9 @@ static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_
     cub::DoubleBuffer<uint64_t> gap_bits((uint64_t *)gap, keys.Current());
     cub::DoubleBuffer<uint32_t> by_gap(order, head);
     GEMST_TRY(sort_pairs(&g->mem, gap_bits, by_gap, n, "sorting the part's points by gap", err));
-    GEMST_TRY(copy_to_host(points->by_gap, by_gap.Current(), sizeof(uint32_t) * (size_t)n, s, err));
-    GEMST_CU(cudaStreamSynchronize(s));
+    GEMST_TRY(wait_kernels(s, &t0, &times->device_ms, err));
+    GEMST_TRY(gemst_download_copy(&g->down, points->by_gap, by_gap.Current(), sizeof(uint32_t) * (size_t)n, err));
+    times->copy_ms += lap(&t0);
     void *done[] = {w, key[0], key[1], index[0], index[1], gap, cell_of, cell_gap};
     for (size_t k = 0; k < sizeof done / sizeof done[0]; k++)
         gemst_dfree(&g->mem, done[k]);
@@ -237,7 +255,8 @@ static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_
 }
 
 extern "C" int gemst_device_gaps_run(gridemst_context *ctx, const gemst_gaps_task *t, const gemst_gaps_points *points,
-                                     gemst_device_gaps **out, int64_t *n_cells, gridemst_error *err)
+                                     gemst_device_gaps **out, int64_t *n_cells, gemst_gaps_times *times,
+                                     gridemst_error *err)
 {
     *out = NULL;
     *n_cells = 0;
@@ -251,7 +270,7 @@ extern "C" int gemst_device_gaps_run(gridemst_context *ctx, const gemst_gaps_tas
     {
         gemst_device_scope on(ctx->device);
         gemst_dmem_init(&g->mem, (cudaMemPool_t)ctx->pool, (cudaStream_t)ctx->stream);
-        rc = on.ok ? run(t, points, g, err)
+        rc = on.ok ? run(t, points, g, times, err)
                    : gemst_fail(err, GRIDEMST_ERR_CUDA, "cannot select CUDA device %d", ctx->device);
     }
     if (rc != GRIDEMST_OK) {
@@ -266,20 +285,22 @@ extern "C" int gemst_device_gaps_run(gridemst_context *ctx, const gemst_gaps_tas
 static int copy_cells(gemst_device_gaps *g, const gemst_gaps_cells *to, gridemst_error *err)
 {
     const size_t m = (size_t)g->n_cells;
-    const cudaStream_t s = g->mem.s;
-    GEMST_TRY(copy_to_host(to->cell_start, g->cell_start, sizeof *g->cell_start * (m + 1), s, err));
-    GEMST_TRY(copy_to_host(to->cell_key, g->cell_key, sizeof *g->cell_key * m, s, err));
-    GEMST_TRY(copy_to_host(to->cell_box, g->cell_box, sizeof *g->cell_box * m, s, err));
-    GEMST_CU(cudaStreamSynchronize(s));
+    GEMST_TRY(gemst_download_copy(&g->down, to->cell_start, g->cell_start, sizeof *g->cell_start * (m + 1), err));
+    GEMST_TRY(gemst_download_copy(&g->down, to->cell_key, g->cell_key, sizeof *g->cell_key * m, err));
+    GEMST_TRY(gemst_download_copy(&g->down, to->cell_box, g->cell_box, sizeof *g->cell_box * m, err));
     return GRIDEMST_OK;
 }
 
-extern "C" int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells, gridemst_error *err)
+extern "C" int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells, gemst_gaps_times *times,
+                                       gridemst_error *err)
 {
     gemst_device_scope on(g->ctx->device);
     if (!on.ok)
         return gemst_fail(err, GRIDEMST_ERR_CUDA, "cannot select CUDA device %d", g->ctx->device);
-    return copy_cells(g, cells, err);
+    const double t0 = gemst_now_ms();
+    const int rc = copy_cells(g, cells, err);
+    times->copy_ms += gemst_now_ms() - t0;
+    return rc;
 }
 
 extern "C" void gemst_device_gaps_free(gemst_device_gaps *g)
@@ -288,6 +309,7 @@ extern "C" void gemst_device_gaps_free(gemst_device_gaps *g)
         return;
     {
         gemst_device_scope on(g->ctx->device);
+        gemst_download_close(&g->down);
         if (on.ok)
             gemst_dfree_all(&g->mem);
         (void)cudaGetLastError(); /* freeing: nothing to report to */

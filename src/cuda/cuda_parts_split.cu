@@ -9,6 +9,7 @@
 #include <cub/cub.cuh>
 
 #include "cuda/cuda_devices.cuh"
+#include "cuda/cuda_download.cuh"
 
 /* The splitters, passed by value to the kernels. */
 typedef struct {
@@ -208,17 +209,26 @@ extern "C" int gemst_devices_send_points(gemst_devices *d, const int64_t *count,
     return GRIDEMST_OK;
 }
 
-extern "C" int gemst_devices_part_to_host(gemst_devices *d, int p, uint32_t *id, void *coords, gridemst_error *err)
+static int download_part(gemst_download *down, const gemst_device_part *dp, uint32_t *id, void *coords,
+                         gridemst_error *err)
+{
+    GEMST_TRY(gemst_download_copy(down, id, dp->id, sizeof *id * (size_t)dp->n, err));
+    return gemst_download_copy(down, coords, dp->xyz, point_bytes(dp) * (size_t)dp->n, err);
+}
+
+extern "C" int gemst_devices_part_to_host(gemst_devices *d, int p, uint32_t *id, void *coords, int threads,
+                                          gridemst_error *err)
 {
     gemst_device_restore keep;
     gemst_device_part *dp = &d->part[p];
-    const cudaStream_t s = gemst_devices_stream(d, p);
     GEMST_CU(cudaSetDevice(d->ordinal[p]));
-    if (dp->n > 0) {
-        GEMST_CU(cudaMemcpyAsync(id, dp->id, sizeof *id * (size_t)dp->n, cudaMemcpyDeviceToHost, s));
-        GEMST_CU(cudaMemcpyAsync(coords, dp->xyz, point_bytes(dp) * (size_t)dp->n, cudaMemcpyDeviceToHost, s));
-    }
-    GEMST_CU(cudaStreamSynchronize(s));
+    gemst_download down;
+    int rc = gemst_download_open(&down, gemst_devices_stream(d, p), threads, err);
+    if (rc == GRIDEMST_OK)
+        rc = download_part(&down, dp, id, coords, err);
+    gemst_download_close(&down);
+    if (rc != GRIDEMST_OK)
+        return rc;
     gemst_dfree(&dp->peer_mem, dp->id); /* the local solve needs the coordinates only */
     dp->id = NULL;
     return GRIDEMST_OK;

@@ -14,10 +14,14 @@
  *      (gemst_total_group, the CPU's order too);
  *   4. the result's form: three arrays the result owns on the device, or
  *      (u, v, w) records copied into host memory that a thread made ready
- *      during the solve (host_tree.h).
+ *      during the solve (host_tree.h), or for a partitioned solve's part
+ *      lo, hi and squared lengths copied into new host arrays.
  *
  * Only the counters (ties, total) come to the host besides a host tree.
  */
+
+#include "cuda/cuda_download.cuh"
+#include "host_array.h"
 
 /* The duplicates' edges after the unique points' tree: of length 0, or
  * dup_d2's (the mutual-reachability tree, cuda_core.cuh). */
@@ -89,6 +93,13 @@ static __global__ void GEMST_FN(k_device_ids)(uint32_t m, int bits, const uint64
     GEMST_INDEX(e, m);
     u[e] = (uint32_t)(pair[e] >> bits);
     v[e] = (uint32_t)(pair[e] & (((uint64_t)1 << bits) - 1));
+}
+
+/* The squared lengths as the CPU backend gives them (in double). */
+static __global__ void GEMST_FN(k_raw_lengths)(uint32_t m, const gemst_word1 *length, double *d2)
+{
+    GEMST_INDEX(e, m);
+    d2[e] = (double)gemst_edge_word1_value(length[e]);
 }
 
 /* Bits of the largest endpoint id. */
@@ -230,38 +241,40 @@ static int GEMST_FN(emit_host_tree)(cuda_ctx *c, int bits, uint64_t *pair, const
 }
 
 /* A partitioned solve's part (pb->raw_tree): the sorted tree as the CPU
- * backend gives it, lo, hi and the squared lengths in working units, in
- * host memory (malloc), not finished. */
+ * backend gives it, lo, hi and the squared lengths in working units, made
+ * on the device and copied into host memory (cuda_download.cuh, on the
+ * caller's threads), not finished. */
 static int GEMST_FN(emit_raw_tree)(cuda_ctx *c, int bits, const uint64_t *pair, const gemst_word1 *length,
                                   gemst_tree *tree, gridemst_error *err)
 {
     const uint32_t m = c->n - 1;
-    uint64_t *h_pair = (uint64_t *)malloc(sizeof *h_pair * m);
-    gemst_word1 *h_length = (gemst_word1 *)malloc(sizeof *h_length * m);
-    tree->lo = (uint32_t *)malloc(sizeof *tree->lo * m);
-    tree->hi = (uint32_t *)malloc(sizeof *tree->hi * m);
-    tree->d2 = (double *)malloc(sizeof *tree->d2 * m);
-    int rc = h_pair && h_length && tree->lo && tree->hi && tree->d2
-                 ? GRIDEMST_OK
-                 : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part's tree of %u edges", m);
-    cudaError_t e = cudaSuccess;
-    if (rc == GRIDEMST_OK) {
-        e = cudaMemcpyAsync(h_pair, pair, sizeof *h_pair * m, cudaMemcpyDeviceToHost, c->s);
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(h_length, length, sizeof *h_length * m, cudaMemcpyDeviceToHost, c->s);
-        if (e == cudaSuccess)
-            e = cudaStreamSynchronize(c->s);
-        if (e != cudaSuccess)
-            rc = gemst_cuda_fail(err, e, "copying a part's tree to the host", __FILE__, __LINE__);
-    }
-    for (uint32_t k = 0; rc == GRIDEMST_OK && k < m; k++) {
-        tree->lo[k] = (uint32_t)(h_pair[k] >> bits);
-        tree->hi[k] = (uint32_t)(h_pair[k] & (((uint64_t)1 << bits) - 1));
-        tree->d2[k] = (double)gemst_edge_word1_value(h_length[k]);
-    }
-    free(h_pair);
-    free(h_length);
-    return rc; /* the arrays are the tree's either way: gemst_tree_free frees them */
+    uint32_t *lo, *hi;
+    double *d2;
+    GEMST_DALLOC(&c->mem, lo, m, "a part's tree");
+    GEMST_DALLOC(&c->mem, hi, m, "a part's tree");
+    GEMST_DALLOC(&c->mem, d2, m, "a part's tree");
+    GEMST_FN(k_device_ids)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, bits, pair, lo, hi);
+    GEMST_LAUNCHED();
+    GEMST_FN(k_raw_lengths)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, length, d2);
+    GEMST_LAUNCHED();
+    tree->lo = (uint32_t *)gemst_host_array(sizeof *tree->lo * m);
+    tree->hi = (uint32_t *)gemst_host_array(sizeof *tree->hi * m);
+    tree->d2 = (double *)gemst_host_array(sizeof *tree->d2 * m);
+    if (!tree->lo || !tree->hi || !tree->d2) /* the arrays are the tree's either way: gemst_tree_free frees them */
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part's tree of %u edges", m);
+    gemst_download down;
+    int rc = gemst_download_open(&down, c->s, c->pb->opt.threads, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_download_copy(&down, tree->lo, lo, sizeof *lo * m, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_download_copy(&down, tree->hi, hi, sizeof *hi * m, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_download_copy(&down, tree->d2, d2, sizeof *d2 * m, err);
+    gemst_download_close(&down);
+    gemst_dfree(&c->mem, lo);
+    gemst_dfree(&c->mem, hi);
+    gemst_dfree(&c->mem, d2);
+    return rc;
 }
 
 /* Appends the duplicates' edges and puts the tree in the result's order and

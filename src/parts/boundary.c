@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "host_array.h"
 #include "parts/halo.h"
 #include "parts/requests.h"
 
@@ -444,14 +445,14 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->bound = malloc(sizeof *s->bound * K);
         s->low = malloc(sizeof *s->low * K);
         s->open = malloc(K);
-        s->found = malloc(sizeof *s->found * (size_t)(part->n > 0 ? part->n : 1));
+        s->found = gemst_host_array(sizeof *s->found * (size_t)(part->n > 0 ? part->n : 1));
         const size_t cells = (size_t)(part->n_cells > 0 ? part->n_cells : 1);
         s->need_lo = malloc(sizeof *s->need_lo * cells);
         s->need_hi = malloc(sizeof *s->need_hi * cells);
         s->req = malloc(sizeof *s->req * cells);
         s->req_cell = malloc(sizeof *s->req_cell * cells);
-        s->again = malloc(sizeof *s->again * (size_t)(part->n > 0 ? part->n : 1));
-        s->todo = malloc(sizeof *s->todo * (size_t)(part->n > 0 ? part->n : 1));
+        s->again = gemst_host_array(sizeof *s->again * (size_t)(part->n > 0 ? part->n : 1));
+        s->todo = gemst_host_array(sizeof *s->todo * (size_t)(part->n > 0 ? part->n : 1));
         ok = s->view && s->bound && s->low && s->open && s->found && s->need_lo && s->need_hi && s->req &&
              s->req_cell && s->again && s->todo;
         for (int64_t k = 0; ok && k < part->n_cells; k++) {

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "host_array.h"
 #include "parts/devices.h"
 #include "parts/positions.h"
 #include "parts/safe_edges.h"
@@ -71,8 +72,8 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
         return GRIDEMST_OK;
     double t0 = gemst_now_ms();
     /* scratch: the keys of the sorts and their second halves, then each point's gap rounded down */
-    uint64_t *key = malloc(sizeof *key * 2 * (size_t)n);
-    uint32_t *tmp = malloc(sizeof *tmp * (size_t)n);
+    uint64_t *key = gemst_host_array(sizeof *key * 2 * (size_t)n);
+    uint32_t *tmp = gemst_host_array(sizeof *tmp * (size_t)n);
     /* the gaps on the part's device where it has one, from its points there */
     gridemst_context *ctx = c->xchg.devices ? gemst_devices_context(c->xchg.devices, p) : NULL;
     const void *on_device = c->xchg.devices ? gemst_devices_part_coords(c->xchg.devices, p) : NULL;
@@ -83,9 +84,9 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
     part->gaps_ms = gemst_now_ms() - t0;
     t0 = gemst_now_ms();
     double *low = (double *)key;
-    part->safe = malloc((size_t)(m > 0 ? m : 1));
-    part->uncertain = malloc(sizeof *part->uncertain * (size_t)(m > 0 ? m : 1));
-    part->comp = malloc(sizeof *part->comp * (size_t)n);
+    part->safe = gemst_host_array((size_t)(m > 0 ? m : 1));
+    part->uncertain = gemst_host_array(sizeof *part->uncertain * (size_t)(m > 0 ? m : 1));
+    part->comp = gemst_host_array(sizeof *part->comp * (size_t)n);
     if (rc == GRIDEMST_OK && (!part->safe || !part->uncertain || !part->comp))
         rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
                         (long long)n);

@@ -16,6 +16,10 @@
  *                            n_cells entries each, cell_start n_cells + 1)
  *   gemst_device_gaps_free   frees *out (NULL: nothing)
  *
+ * Both add the time they took to *times: the kernels and sorts (waited for)
+ * and the copies to host memory (cuda/cuda_download.cuh, on the task's
+ * threads).
+ *
  * The part has n >= 1 points.  A CUDA failure is GRIDEMST_ERR_CUDA,
  * running out of device memory GRIDEMST_ERR_DEVICE_MEMORY; a failed run
  * leaves *out NULL.  The calls leave the calling thread's current device
@@ -42,7 +46,14 @@ typedef struct gemst_gaps_task {
     gridemst_dtype dtype;
     const void *coords;        /* the part's n points in device memory (n * dim values of dtype) */
     int64_t n;
+    int threads;               /* the host's threads that take the copies to host memory */
 } gemst_gaps_task;
+
+/* Where the time went, in ms. */
+typedef struct gemst_gaps_times {
+    double device_ms;          /* the kernels and sorts */
+    double copy_ms;            /* the copies to host memory */
+} gemst_gaps_times;
 
 /* The points' arrays, as gemst_part names them. */
 typedef struct gemst_gaps_points {
@@ -61,8 +72,9 @@ typedef struct gemst_gaps_cells {
 typedef struct gemst_device_gaps gemst_device_gaps;
 
 int gemst_device_gaps_run(gridemst_context *ctx, const gemst_gaps_task *t, const gemst_gaps_points *points,
-                          gemst_device_gaps **out, int64_t *n_cells, gridemst_error *err);
-int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells, gridemst_error *err);
+                          gemst_device_gaps **out, int64_t *n_cells, gemst_gaps_times *times, gridemst_error *err);
+int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells, gemst_gaps_times *times,
+                            gridemst_error *err);
 void gemst_device_gaps_free(gemst_device_gaps *g);
 
 #ifdef __cplusplus

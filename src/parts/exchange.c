@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "host_array.h"
 
 int gemst_xchg_allgather(gemst_xchg *x, const void *const *send, const int64_t *count, size_t size, void **out,
                          int64_t *total, gridemst_error *err)
@@ -21,7 +22,7 @@ int gemst_xchg_allgather(gemst_xchg *x, const void *const *send, const int64_t *
     x->exchanges++;
     if (n == 0)
         return GRIDEMST_OK;
-    char *buf = malloc(size * (size_t)n);
+    char *buf = gemst_host_array(size * (size_t)n);
     if (!buf)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory gathering %lld records between parts",
                           (long long)n);
@@ -73,7 +74,7 @@ int gemst_xchg_alltoall(gemst_xchg *x, const void *const *send, const int64_t *c
     for (int p = 0; p < P; p++) {
         if (recv_count[p] == 0)
             continue;
-        char *buf = malloc(size * (size_t)recv_count[p]);
+        char *buf = gemst_host_array(size * (size_t)recv_count[p]);
         if (!buf) {
             free_received(recv, p);
             return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_array.h"
 #include "parts/device_gaps.h"
 #include "parts/gap.h"
 #include "parts/parts.h"
@@ -97,26 +98,27 @@ static int host_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, uint64_t
 
 /* On the device: everything, the cells left there for device_cells. */
 static int device_points(const gemst_parts_ctx *c, int p, gemst_part *part, int level, gridemst_context *ctx,
-                         const void *device_coords, gemst_device_gaps **g, int64_t *runs, gridemst_error *err)
+                         const void *device_coords, gemst_device_gaps **g, int64_t *runs, gemst_gaps_times *times,
+                         gridemst_error *err)
 {
-    const gemst_gaps_task task = {c->metric, c->frame, c->space, c->range[p], level, c->pb->dtype, device_coords,
-                                  part->n};
+    const gemst_gaps_task task = {c->metric,    c->frame,      c->space, c->range[p], level,
+                                  c->pb->dtype, device_coords, part->n,  gemst_parts_threads(c, part->n)};
     const gemst_gaps_points points = {part->w, part->gap, part->by_key, part->cell_of, part->by_gap};
-    return gemst_device_gaps_run(ctx, &task, &points, g, runs, err);
+    return gemst_device_gaps_run(ctx, &task, &points, g, runs, times, err);
 }
 
-static int device_cells(gemst_part *part, gemst_device_gaps *g, gridemst_error *err)
+static int device_cells(gemst_part *part, gemst_device_gaps *g, gemst_gaps_times *times, gridemst_error *err)
 {
     const gemst_gaps_cells cells = {part->cell_start, part->cell_key, part->cell_box};
-    return gemst_device_gaps_cells(g, &cells, err);
+    return gemst_device_gaps_cells(g, &cells, times, err);
 }
 
 /* The cells' arrays, and the halo's bookkeeping (zeroed). */
 static int cell_arrays(gemst_part *part, int64_t runs, gridemst_error *err)
 {
     const size_t cells = (size_t)(runs > 0 ? runs : 1);
-    int ok = (part->cell_box = malloc(sizeof *part->cell_box * cells)) &&
-             (part->cell_key = malloc(sizeof *part->cell_key * cells)) &&
+    int ok = (part->cell_box = gemst_host_array(sizeof *part->cell_box * cells)) &&
+             (part->cell_key = gemst_host_array(sizeof *part->cell_key * cells)) &&
              (part->cell_rho = calloc(cells, sizeof *part->cell_rho)) &&
              (part->cell_sent = calloc(cells, sizeof *part->cell_sent)) &&
              (part->sent = calloc((size_t)part->n, sizeof *part->sent));
@@ -130,25 +132,32 @@ int gemst_part_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_
 {
     const int64_t n = part->n;
     const int level = gemst_region_level(c->pb->dim, c->pb->n, GEMST_GAP_CELL_POINTS);
-    part->w = malloc(sizeof *part->w * 3 * (size_t)n);
-    part->gap = malloc(sizeof *part->gap * (size_t)n);
-    part->by_gap = malloc(sizeof *part->by_gap * (size_t)n);
-    part->by_key = malloc(sizeof *part->by_key * (size_t)n);
-    part->cell_of = malloc(sizeof *part->cell_of * (size_t)n);
-    part->cell_start = malloc(sizeof *part->cell_start * (size_t)(n + 1));
+    double t0 = gemst_now_ms();
+    part->w = gemst_host_array(sizeof *part->w * 3 * (size_t)n);
+    part->gap = gemst_host_array(sizeof *part->gap * (size_t)n);
+    part->by_gap = gemst_host_array(sizeof *part->by_gap * (size_t)n);
+    part->by_key = gemst_host_array(sizeof *part->by_key * (size_t)n);
+    part->cell_of = gemst_host_array(sizeof *part->cell_of * (size_t)n);
+    part->cell_start = gemst_host_array(sizeof *part->cell_start * (size_t)(n + 1));
+    part->gaps_alloc_ms = gemst_now_ms() - t0;
     if (!part->w || !part->gap || !part->by_gap || !part->by_key || !part->cell_of || !part->cell_start)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
                           (long long)n);
     gemst_device_gaps *g = NULL;
+    gemst_gaps_times times = {0, 0};
     int64_t runs = 0;
-    int rc = ctx ? device_points(c, p, part, level, ctx, device_coords, &g, &runs, err)
+    int rc = ctx ? device_points(c, p, part, level, ctx, device_coords, &g, &runs, &times, err)
                  : host_cells(c, part, level, key, tmp, &runs, err);
     part->n_cells = runs;
     part->cell_level = level;
+    t0 = gemst_now_ms();
     if (rc == GRIDEMST_OK)
         rc = cell_arrays(part, runs, err);
+    part->gaps_alloc_ms += gemst_now_ms() - t0;
     if (rc == GRIDEMST_OK)
-        rc = ctx ? device_cells(part, g, err) : host_gaps(c, p, part, key, tmp, err);
+        rc = ctx ? device_cells(part, g, &times, err) : host_gaps(c, p, part, key, tmp, err);
     gemst_device_gaps_free(g);
+    part->gaps_device_ms = times.device_ms;
+    part->gaps_copy_ms = times.copy_ms;
     return rc;
 }

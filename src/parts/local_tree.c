@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "host_array.h"
 #include "parts/devices.h"
 #include "parts/parts.h"
 
@@ -101,6 +102,7 @@ static int solve_part(const gemst_parts_ctx *c, int p, const gemst_part *part, g
     lp.opt.device = lp.ctx->device;
     lp.opt.n_devices = 0;
     lp.opt.devices = NULL;
+    lp.opt.threads = c->threads; /* the part's share, which copies its tree to host memory */
     lp.raw_tree = 1;
     return gemst_cuda_solve(&lp, tree, st, err);
 #else
@@ -123,7 +125,7 @@ static int part_tree(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst
     int rc = solve_part(c, p, part, &tree, st, err);
     if (rc == GRIDEMST_OK) {
         part->n_tree = tree.n_edges;
-        part->tree = malloc(sizeof *part->tree * (size_t)(tree.n_edges > 0 ? tree.n_edges : 1));
+        part->tree = gemst_host_array(sizeof *part->tree * (size_t)(tree.n_edges > 0 ? tree.n_edges : 1));
         if (!part->tree)
             rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part's tree of %lld edges",
                             (long long)tree.n_edges);

@@ -5,8 +5,7 @@
  * by bisection; the kept edges of each list's share counted, so that a
  * thread knows where its share of each list starts and where its output
  * goes.  Each thread then merges its shares through a binary heap of the
- * lists' next kept edges, held with their ends already in ids of the whole
- * set (a part per list: up to 65 lists).
+ * lists' next kept edges (a part per list: up to 65 lists).
  */
 #include "parts/merge_edges.h"
 
@@ -28,15 +27,13 @@ void gemst_parts_sort_edges(gemst_parts_edge *edges, int64_t m)
         qsort(edges, (size_t)m, sizeof *edges, edge_cmp);
 }
 
-/* Edge k of list l with its ends in ids of the whole set. */
-static gemst_parts_edge edge_in_ids(const gemst_edge_list *l, int64_t k)
+void gemst_parts_edges_in_ids(gemst_parts_edge *edges, int64_t count, const uint32_t *id, int threads)
 {
-    gemst_parts_edge e = l->edge[k];
-    if (l->id) {
-        e.lo = l->id[e.lo];
-        e.hi = l->id[e.hi];
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t k = 0; k < count; k++) {
+        edges[k].lo = id[edges[k].lo];
+        edges[k].hi = id[edges[k].hi];
     }
-    return e;
 }
 
 /* The number of l's edges that come before `key` in the edge order. */
@@ -45,8 +42,7 @@ static int64_t edges_before(const gemst_edge_list *l, const gemst_parts_edge *ke
     int64_t lo = 0, hi = l->count;
     while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
-        const gemst_parts_edge e = edge_in_ids(l, mid);
-        if (gemst_parts_edge_less(&e, key))
+        if (gemst_parts_edge_less(&l->edge[mid], key))
             lo = mid + 1;
         else
             hi = mid;
@@ -65,7 +61,7 @@ static int64_t kept(const gemst_edge_list *l, int64_t from, int64_t to)
     return n;
 }
 
-/* One list's place in a share's merge: its next kept edge, in ids. */
+/* One list's place in a share's merge: its next kept edge. */
 typedef struct {
     gemst_parts_edge head;
     int64_t next, end;
@@ -80,7 +76,7 @@ static int advance(const gemst_edge_list *list, share_cursor *c)
         c->next++;
     if (c->next == c->end)
         return 0;
-    c->head = edge_in_ids(l, c->next++);
+    c->head = l->edge[c->next++];
     return 1;
 }
 
@@ -151,7 +147,7 @@ int gemst_parts_merge_edges(const gemst_edge_list *list, int k, int threads, uin
     for (int j = 0; j < k; j++) {
         const int64_t s = list[j].count < per_list ? list[j].count : per_list;
         for (int64_t i = 0; i < s; i++)
-            sample[n_sample++] = edge_in_ids(&list[j], (i * list[j].count) / s);
+            sample[n_sample++] = list[j].edge[(i * list[j].count) / s];
     }
     gemst_parts_sort_edges(sample, n_sample);
     for (int j = 0; j < k; j++) {

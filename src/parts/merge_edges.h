@@ -13,16 +13,20 @@
 #include "parts/parts.h"
 
 /* One list: edge[0 .. count) in the edge order, of which those k where
- * keep[k] (every one when keep is NULL) are merged, their ends as id[lo]
- * and id[hi] (as they are when id is NULL).  id must keep the order of
- * the ends (a part numbers its points in the order of their ids), so that
- * the list stays in the edge order. */
+ * keep[k] (every one when keep is NULL) are merged. */
 typedef struct {
     const gemst_parts_edge *edge;
     int64_t count;
     const uint8_t *keep;
-    const uint32_t *id;
 } gemst_edge_list;
+
+/* The ends of edges[0 .. count) renumbered in place, lo as id[lo] and hi
+ * as id[hi], on up to `threads` OpenMP threads.  id must keep the order of
+ * the ends (a part numbers its points in the order of their ids), so that
+ * edges in the edge order stay in it.  A pass of its own, ahead of the
+ * merge: its lookups, independent of each other, overlap, where inside the
+ * merge each edge's would hold up the choice of the next. */
+void gemst_parts_edges_in_ids(gemst_parts_edge *edges, int64_t count, const uint32_t *id, int threads);
 
 /* The kept edges of the k lists merged into lo, hi and d2 (room for every
  * kept edge) in the edge order, on up to `threads` OpenMP threads; their

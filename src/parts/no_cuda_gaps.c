@@ -3,17 +3,18 @@
 #include "parts/device_gaps.h"
 
 int gemst_device_gaps_run(gridemst_context *ctx, const gemst_gaps_task *t, const gemst_gaps_points *points,
-                          gemst_device_gaps **out, int64_t *n_cells, gridemst_error *err)
+                          gemst_device_gaps **out, int64_t *n_cells, gemst_gaps_times *times, gridemst_error *err)
 {
-    (void)ctx, (void)t, (void)points;
+    (void)ctx, (void)t, (void)points, (void)times;
     *out = NULL;
     *n_cells = 0;
     return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "this gridemst was built without CUDA: no gaps on a device");
 }
 
-int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells, gridemst_error *err)
+int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells, gemst_gaps_times *times,
+                            gridemst_error *err)
 {
-    (void)g, (void)cells;
+    (void)g, (void)cells, (void)times;
     return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "this gridemst was built without CUDA: no gaps on a device");
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_array.h"
 #include "parts/devices.h"
 #include "parts/parts.h"
 #include "cpu/radix_sort.h"
@@ -265,6 +266,7 @@ typedef struct {
     const uint64_t *split;
     int64_t *count; /* P x P: slice s's points for part p */
     gemst_part *parts;
+    double copy_ms[GEMST_MAX_PARTS]; /* each part's copy to host memory */
 } device_split;
 
 static int device_slice_keys(const gemst_parts_ctx *c, int s, void *arg, gridemst_error *err)
@@ -294,12 +296,16 @@ static int device_part_to_host(const gemst_parts_ctx *c, int p, void *arg, gride
         part->n += ds->count[(size_t)s * c->parts + p];
     if (part->n == 0)
         return GRIDEMST_OK;
-    part->id = malloc(sizeof *part->id * (size_t)part->n);
-    part->coords = malloc(point_bytes * (size_t)part->n);
+    const double t0 = gemst_now_ms();
+    part->id = gemst_host_array(sizeof *part->id * (size_t)part->n);
+    part->coords = gemst_host_array(point_bytes * (size_t)part->n);
     if (!part->id || !part->coords)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part of %lld points",
                           (long long)part->n);
-    return gemst_devices_part_to_host(c->xchg.devices, p, part->id, part->coords, err);
+    const int rc = gemst_devices_part_to_host(c->xchg.devices, p, part->id, part->coords,
+                                              gemst_parts_threads(c, part->n), err);
+    ds->copy_ms[p] = gemst_now_ms() - t0;
+    return rc;
 }
 
 static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gemst_part *parts,
@@ -307,7 +313,7 @@ static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gems
 {
     const int P = c->parts;
     const size_t point_bytes = point_bytes_of(c->pb);
-    device_split ds = {sl, split, calloc((size_t)P * P, sizeof *ds.count), parts};
+    device_split ds = {sl, split, calloc((size_t)P * P, sizeof *ds.count), parts, {0}};
     double t0 = gemst_now_ms();
     int rc = ds.count ? gemst_parts_each_device(c, device_slice_keys, &ds, err)
                       : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
@@ -326,6 +332,8 @@ static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gems
         rc = gemst_parts_each_device(c, device_part_to_host, &ds, err);
     }
     ps->send_ms = lap(&t0);
+    for (int p = 0; p < P; p++) /* the parts copy at once: the slowest is what the solve waits for */
+        ps->part_copy_ms = ds.copy_ms[p] > ps->part_copy_ms ? ds.copy_ms[p] : ps->part_copy_ms;
     free(ds.count);
     return rc;
 }

@@ -121,6 +121,7 @@ typedef struct gemst_part {
     double *comp_gap;         /* each safe component's smallest gap */
     uint32_t *by_gap;         /* the points by ascending gap */
     double gaps_ms, safe_ms, components_ms; /* the contraction's sub-steps (gridemst_partition_stats) */
+    double gaps_alloc_ms, gaps_device_ms, gaps_copy_ms; /* within gaps_ms */
     /* cells: the dyadic cells of one level (the same in every part) that hold the part's points */
     int cell_level;
     int64_t n_cells;

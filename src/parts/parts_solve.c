@@ -6,6 +6,7 @@
 #include <omp.h>
 #endif
 
+#include "host_array.h"
 #include "parts/devices.h"
 #include "parts/halo.h"
 #include "parts/merge_edges.h"
@@ -23,25 +24,27 @@ void gemst_part_free(gemst_part *part)
 }
 
 /* The whole set's tree: every part's safe edges, in its tree's order and
- * in ids of the whole set, and the boundary's edges (sorted here), merged
- * in the edge order into *tree. */
-static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, gemst_parts_edge *boundary,
-                    int64_t n_boundary, gemst_tree *tree, gridemst_error *err)
+ * renumbered here in ids of the whole set (the parts' trees are not read
+ * in their own numbering after this), and the boundary's edges (sorted
+ * here), merged in the edge order into *tree. */
+static int assemble(const gemst_parts_ctx *c, gemst_part *parts, gemst_parts_edge *boundary, int64_t n_boundary,
+                    gemst_tree *tree, gridemst_error *err)
 {
     gemst_edge_list list[GEMST_MAX_PARTS + 1];
     int64_t m = n_boundary, merged = 0;
     for (int p = 0; p < c->parts; p++) {
-        list[p] = (gemst_edge_list){parts[p].tree, parts[p].n_tree, parts[p].safe, parts[p].id};
+        gemst_parts_edges_in_ids(parts[p].tree, parts[p].n_tree, parts[p].id, gemst_parts_threads(c, parts[p].n_tree));
+        list[p] = (gemst_edge_list){parts[p].tree, parts[p].n_tree, parts[p].safe};
         m += parts[p].n_tree - parts[p].n_uncertain;
     }
     if (m != c->pb->n - 1)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the partitioned solve found %lld edges for %lld points",
                           (long long)m, (long long)c->pb->n);
     gemst_parts_sort_edges(boundary, n_boundary);
-    list[c->parts] = (gemst_edge_list){boundary, n_boundary, NULL, NULL};
-    tree->lo = malloc(sizeof *tree->lo * (size_t)m);
-    tree->hi = malloc(sizeof *tree->hi * (size_t)m);
-    tree->d2 = malloc(sizeof *tree->d2 * (size_t)m);
+    list[c->parts] = (gemst_edge_list){boundary, n_boundary, NULL};
+    tree->lo = gemst_host_array(sizeof *tree->lo * (size_t)m);
+    tree->hi = gemst_host_array(sizeof *tree->hi * (size_t)m);
+    tree->d2 = gemst_host_array(sizeof *tree->d2 * (size_t)m);
     if (!tree->lo || !tree->hi || !tree->d2 ||
         gemst_parts_merge_edges(list, c->parts + 1, gemst_parts_threads(c, m), tree->lo, tree->hi, tree->d2,
                                 &merged) != 0) {
@@ -56,6 +59,12 @@ static int assemble(const gemst_parts_ctx *c, const gemst_part *parts, gemst_par
     tree->n_edges = m;
     tree->scale = c->frame.scale;
     return GRIDEMST_OK;
+}
+
+/* *most = ms where ms is more. */
+static void slowest(double *most, double ms)
+{
+    *most = ms > *most ? ms : *most;
 }
 
 static int contract_part(const gemst_parts_ctx *c, int p, void *parts, gridemst_error *err)
@@ -79,12 +88,16 @@ static int local_steps(gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st
         rc = gemst_parts_number_components(c, parts, components, err);
     ps->contract_ms = gemst_now_ms() - t0;
     for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++) {
-        ps->uncertain_edges += parts[p].n_uncertain;
-        ps->safe_edges += parts[p].n_tree - parts[p].n_uncertain;
+        const gemst_part *part = &parts[p];
+        ps->uncertain_edges += part->n_uncertain;
+        ps->safe_edges += part->n_tree - part->n_uncertain;
         /* the parts contract at once: the slowest part's sub-steps are what the solve waits for */
-        ps->gaps_ms = parts[p].gaps_ms > ps->gaps_ms ? parts[p].gaps_ms : ps->gaps_ms;
-        ps->safe_ms = parts[p].safe_ms > ps->safe_ms ? parts[p].safe_ms : ps->safe_ms;
-        ps->components_ms = parts[p].components_ms > ps->components_ms ? parts[p].components_ms : ps->components_ms;
+        slowest(&ps->gaps_ms, part->gaps_ms);
+        slowest(&ps->gaps_alloc_ms, part->gaps_alloc_ms);
+        slowest(&ps->gaps_device_ms, part->gaps_device_ms);
+        slowest(&ps->gaps_copy_ms, part->gaps_copy_ms);
+        slowest(&ps->safe_ms, part->safe_ms);
+        slowest(&ps->components_ms, part->components_ms);
     }
     ps->components = *components;
     return rc;
@@ -156,8 +169,10 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     ps->exchanged_bytes = c.xchg.bytes;
     gemst_devices_close(c.xchg.devices);
     free(boundary);
+    t0 = gemst_now_ms();
     for (int p = 0; p < c.parts; p++)
         gemst_part_free(&parts[p]);
     free(parts);
+    ps->free_ms = gemst_now_ms() - t0;
     return rc;
 }

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 
 #include "atomics.h"
+#include "host_array.h"
 
 /* Edges per batch: the serial pass's slots (20 bytes each, two an edge)
  * stay within the last-level cache, and the threads meet at a barrier
@@ -170,8 +171,8 @@ static void mark(batches *s, const gemst_parts_edge *tree, int64_t m, const doub
 static int mark_serially(const gemst_parts_edge *tree, int64_t m, const double *low, int64_t n, uint8_t *safe,
                          gridemst_error *err)
 {
-    uint32_t *up = malloc(sizeof *up * (size_t)(n > 0 ? n : 1));
-    double *least = malloc(sizeof *least * (size_t)(n > 0 ? n : 1));
+    uint32_t *up = gemst_host_array(sizeof *up * (size_t)(n > 0 ? n : 1));
+    double *least = gemst_host_array(sizeof *least * (size_t)(n > 0 ? n : 1));
     const int ok = up && least;
     for (int64_t i = 0; ok && i < n; i++) {
         up[i] = (uint32_t)i;
@@ -192,7 +193,7 @@ int gemst_safe_edges(const gemst_parts_edge *tree, int64_t m, const double *low,
     if (threads <= 1 || m <= BATCH)
         return mark_serially(tree, m, low, n, safe, err);
     const size_t points = (size_t)(n > 0 ? n : 1), slots = 2 * BATCH;
-    batches s = {malloc(sizeof *s.pt * points), malloc(sizeof *s.root * slots), malloc(sizeof *s.first * slots),
+    batches s = {gemst_host_array(sizeof *s.pt * points), malloc(sizeof *s.root * slots), malloc(sizeof *s.first * slots),
                  malloc(sizeof *s.up * slots), malloc(sizeof *s.slot_low * slots)};
     const int ok = s.pt && s.root && s.first && s.up && s.slot_low;
     if (ok)
@@ -225,7 +226,7 @@ static void unite(uint32_t *parent, uint32_t a, uint32_t b)
 int gemst_safe_components(const gemst_parts_edge *tree, int64_t m, const uint8_t *safe, int64_t n, int threads,
                           uint32_t *comp, uint32_t *n_comp, gridemst_error *err)
 {
-    uint32_t *parent = malloc(sizeof *parent * (size_t)(n > 0 ? n : 1));
+    uint32_t *parent = gemst_host_array(sizeof *parent * (size_t)(n > 0 ? n : 1));
     int64_t *base = calloc((size_t)threads + 1, sizeof *base);
     if (!parent || !base) {
         free(parent);
