@@ -335,8 +335,8 @@ typedef struct gridemst_options {
                                      --with-nccl) fails with GRIDEMST_ERR_UNSUPPORTED.  NCCL's
                                      NVLink multicast is turned off (the environment variable
                                      NCCL_NVLS_ENABLE is set to 0 unless the caller set it).
-                                     The environment variable GRIDEMST_HOST_COPY (staged, the
-                                     default; touched; plain) picks how the parts' arrays are
+                                     The environment variable GRIDEMST_HOST_COPY (touched, the
+                                     default; staged; plain) picks how the parts' arrays are
                                      copied from the devices into host memory (the same bytes
                                      every way); any other value fails the solve with
                                      GRIDEMST_ERR_INVALID_ARGUMENT */

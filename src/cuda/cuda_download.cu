@@ -8,15 +8,15 @@
 static int way_of(gemst_copy_way *way, gridemst_error *err)
 {
     const char *v = getenv("GRIDEMST_HOST_COPY");
-    if (!v || !*v || strcmp(v, "staged") == 0)
-        *way = GEMST_COPY_STAGED;
-    else if (strcmp(v, "touched") == 0)
+    if (!v || !*v || strcmp(v, "touched") == 0)
         *way = GEMST_COPY_TOUCHED;
+    else if (strcmp(v, "staged") == 0)
+        *way = GEMST_COPY_STAGED;
     else if (strcmp(v, "plain") == 0)
         *way = GEMST_COPY_PLAIN;
     else
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
-                          "GRIDEMST_HOST_COPY is \"%.64s\": staged, touched or plain", v);
+                          "GRIDEMST_HOST_COPY is \"%.64s\": touched, staged or plain", v);
     return GRIDEMST_OK;
 }
 

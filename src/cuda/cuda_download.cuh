@@ -4,8 +4,9 @@
  * points, its tree, its gaps).  A copy into pageable memory goes through
  * the driver's own pinned buffers, copied out by the one waiting thread,
  * and into a fresh array it also takes every page fault on that thread.
- * Three ways, of which GRIDEMST_HOST_COPY=staged|touched|plain in the
- * environment picks one, so that they can be compared (default: staged):
+ * Three ways, of which GRIDEMST_HOST_COPY=touched|staged|plain in the
+ * environment picks one, so that they can be compared (default: touched,
+ * the fastest on two H200s at 10^8 points: docs/partitioned.md):
  *
  *   staged   through two pinned chunks of GEMST_STAGE_CHUNK bytes, held
  *            from gemst_download_open to gemst_download_close: the device
