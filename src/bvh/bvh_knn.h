@@ -35,9 +35,9 @@
  * its search starts with a radius near its final one: points near in
  * Morton order are mostly near in space, and the nearest few of a run of
  * them lie nearer than its farthest.  (H200, 1e7 points of eight shapes:
- * the first search took 2 to 13% less time than with the farthest of the
- * GEMST_BVH_KNN points about it as its first radius, 16 points a little
- * more than 8 or 32 on all but one shape.) */
+ * the first search took 6 to 13% less time than with the farthest of the
+ * GEMST_BVH_KNN points about it as its first radius; 16 points gave a
+ * shorter first search than 8 or 32 on every shape.) */
 #define GEMST_BVH_KNN_WINDOW 16
 
 /* Offers the GEMST_BVH_KNN_WINDOW points about point qq->idx in Morton
