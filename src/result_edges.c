@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "host_array.h"
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -24,13 +26,9 @@ static int threads_for(int64_t m, int threads)
 
 gridemst_edge *gemst_edges_alloc(int64_t m, int threads)
 {
-    gridemst_edge *edges = malloc(sizeof *edges * (size_t)m);
-    if (!edges)
-        return NULL;
-    const int64_t per_page = 4096 / (int64_t)sizeof *edges;
-#pragma omp parallel for num_threads(threads_for(m, threads)) schedule(static)
-    for (int64_t e = 0; e < m; e += per_page)
-        edges[e].w = 0.0;
+    gridemst_edge *edges = gemst_host_array(sizeof *edges * (size_t)m);
+    if (edges)
+        gemst_host_touch(edges, sizeof *edges * (size_t)m, threads_for(m, threads));
     return edges;
 }
 
