@@ -177,10 +177,12 @@ static inline void gemst_dfree_all(gemst_dmem *m)
     m->live = 0;
 }
 
-/* Runs the rest of the calling block on `device`, restoring the caller's
- * device when it ends; ok: the device was set. */
+/* Runs the rest of the calling block on `device` (or, made without one,
+ * on whichever devices it sets), restoring the caller's device when it
+ * ends; ok: the device was set (or the caller's was read). */
 struct gemst_device_scope {
     int previous, ok;
+    gemst_device_scope() { ok = cudaGetDevice(&previous) == cudaSuccess; }
     explicit gemst_device_scope(int device)
     {
         ok = cudaGetDevice(&previous) == cudaSuccess && cudaSetDevice(device) == cudaSuccess;

@@ -309,7 +309,7 @@ static int exchange(gemst_devices *d, const void *const *send, const int64_t *co
 extern "C" int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int64_t *count, size_t size,
                                       void *const *recv, gridemst_error *err)
 {
-    gemst_device_restore keep;
+    gemst_device_scope keep; /* the caller's device back on return */
     GEMST_TRY(gemst_devices_send_counts(d, count, d->count, err));
     return exchange(d, send, count, size, 0, recv, err);
 }
@@ -319,7 +319,7 @@ extern "C" int gemst_devices_alltoall(gemst_devices *d, const void *const *send,
 extern "C" int gemst_devices_allgather(gemst_devices *d, const void *const *send, const int64_t *count, size_t size,
                                        void *out, gridemst_error *err)
 {
-    gemst_device_restore keep;
+    gemst_device_scope keep; /* the caller's device back on return */
     const int P = d->count;
     GEMST_TRY(gemst_devices_send_counts(d, count, 1, err));
     int64_t matrix[GEMST_MAX_DEVICES * GEMST_MAX_DEVICES];

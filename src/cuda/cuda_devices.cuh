@@ -80,15 +80,4 @@ typedef struct gemst_device_records {
 int gemst_devices_transfer(gemst_devices *d, const int64_t *count, int gather, const gemst_device_records *kinds,
                            int n_kinds, gridemst_error *err);
 
-/* Restores the caller's current device when the exchange returns. */
-struct gemst_device_restore {
-    int previous, ok;
-    gemst_device_restore() { ok = cudaGetDevice(&previous) == cudaSuccess; }
-    ~gemst_device_restore()
-    {
-        if (ok)
-            cudaSetDevice(previous);
-    }
-};
-
 #endif

@@ -80,7 +80,7 @@ extern "C" int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_par
                                         int64_t first, int64_t n, int64_t n_sample, uint64_t *sample,
                                         gridemst_error *err)
 {
-    gemst_device_restore keep;
+    gemst_device_scope keep; /* the caller's device back on return */
     gemst_device_part *dp = &d->part[p];
     const cudaStream_t s = gemst_devices_stream(d, p);
     GEMST_CU(cudaSetDevice(d->ordinal[p]));
@@ -120,7 +120,7 @@ extern "C" int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_par
 extern "C" int gemst_devices_slice_pack(gemst_devices *d, int p, const uint64_t *split, int n_split, int64_t *row,
                                         gridemst_error *err)
 {
-    gemst_device_restore keep;
+    gemst_device_scope keep; /* the caller's device back on return */
     gemst_device_part *dp = &d->part[p];
     const cudaStream_t s = gemst_devices_stream(d, p);
     const int64_t n = dp->m;
@@ -178,7 +178,7 @@ extern "C" int gemst_devices_slice_pack(gemst_devices *d, int p, const uint64_t 
 
 extern "C" int gemst_devices_send_points(gemst_devices *d, const int64_t *count, gridemst_error *err)
 {
-    gemst_device_restore keep;
+    gemst_device_scope keep; /* the caller's device back on return */
     const int P = d->count;
     GEMST_TRY(gemst_devices_send_counts(d, count, P, err));
     gemst_device_records kinds[2];
@@ -219,7 +219,7 @@ static int download_part(gemst_download *down, const gemst_device_part *dp, uint
 extern "C" int gemst_devices_part_to_host(gemst_devices *d, int p, uint32_t *id, void *coords, int threads,
                                           gridemst_error *err)
 {
-    gemst_device_restore keep;
+    gemst_device_scope keep; /* the caller's device back on return */
     gemst_device_part *dp = &d->part[p];
     GEMST_CU(cudaSetDevice(d->ordinal[p]));
     gemst_download down;
