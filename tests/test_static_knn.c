@@ -3,8 +3,9 @@
  * precision (GEMST_REAL_IS_DOUBLE 0 or 1 from the build): every point's K
  * nearest points as the backend's cell-by-cell loop finds them (blocks
  * copied into one run, blocks searched by rows passing over far cells,
- * crowded cells' sub-cells, the walk where a block may hold a nested grid,
- * and what each leaves to the rings) must be exactly the brute force's,
+ * blocks beside crowded cells, crowded cells' sub-cells and the rest of
+ * their cell, the walk where a block may hold a nested grid, and what each
+ * leaves to the rings) must be exactly the brute force's,
  * entry by entry, with distances from gemst_dist2 (the one formula the
  * solver compares) and ties broken by caller id.
  *
@@ -30,7 +31,7 @@
 enum { IN_UNIFORM, IN_BLOBS, IN_NESTED, IN_LATTICE, IN_DUPLICATES };
 
 /* The paths a query's search can take (counted per case). */
-enum { P_RUN, P_ROWS, P_SUB, P_WALK, P_BEYOND, PATHS };
+enum { P_RUN, P_ROWS, P_SUB, P_WALK, P_BEYOND, P_BESIDE, P_SUB_BEYOND, PATHS };
 
 typedef struct {
     int dim;
@@ -49,8 +50,10 @@ static const knn_case cases[] = {
     {3, IN_UNIFORM, 1500, 0.05, 0, P_BEYOND}, /* sparse cells: the rings beyond the block */
     {2, IN_BLOBS, 3000, 24.0, 32, P_SUB},     /* crowded cells searched sub-cell by sub-cell */
     {3, IN_BLOBS, 3000, 24.0, 32, P_SUB},
-    {2, IN_BLOBS, 3000, 60.0, 0, P_WALK},     /* cells beside crowded ones */
-    {3, IN_BLOBS, 3000, 40.0, 0, P_WALK},
+    {2, IN_BLOBS, 3000, 24.0, 32, P_SUB_BEYOND}, /* their points whose lists leave their cell */
+    {3, IN_BLOBS, 3000, 24.0, 32, P_SUB_BEYOND},
+    {2, IN_BLOBS, 3000, 60.0, 0, P_BESIDE},   /* cells beside crowded ones */
+    {3, IN_BLOBS, 3000, 40.0, 0, P_BESIDE},
     {2, IN_NESTED, 3000, 40.0, 0, P_WALK},    /* grids nested in crowded cells */
     {3, IN_NESTED, 3000, 40.0, 0, P_WALK},
     {2, IN_LATTICE, 2500, 2.0, 0, P_RUN},     /* every distance tied */
@@ -134,8 +137,10 @@ static int path_of(const cell_block *cb, int blocked, int in_block)
 {
     if (!blocked)
         return P_WALK;
+    if (!cb->sub && cb->crowds > 0)
+        return P_BESIDE;
     if (!in_block)
-        return P_BEYOND;
+        return cb->sub ? P_SUB_BEYOND : P_BEYOND;
     return cb->sub ? P_SUB : cb->m ? P_RUN : P_ROWS;
 }
 
@@ -176,8 +181,10 @@ START_TEST(test_static_knn)
         }
     }
     REQUIRE_CMP(searched, ==, g->n);
-    REQUIRE(paths[kc->must] > 0, "case %d: path %d never taken (run %u, rows %u, sub %u, walk %u, beyond %u)",
-            _i / SEEDS, kc->must, paths[P_RUN], paths[P_ROWS], paths[P_SUB], paths[P_WALK], paths[P_BEYOND]);
+    REQUIRE(paths[kc->must] > 0,
+            "case %d: path %d never taken (run %u, rows %u, sub %u, walk %u, beyond %u, beside %u, sub beyond %u)",
+            _i / SEEDS, kc->must, paths[P_RUN], paths[P_ROWS], paths[P_SUB], paths[P_WALK], paths[P_BEYOND],
+            paths[P_BESIDE], paths[P_SUB_BEYOND]);
     GEMST_FN(gemst_cpu_grid_free)(&cg);
     free(coords);
 }
