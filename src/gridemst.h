@@ -468,7 +468,8 @@ typedef struct gridemst_stats {
     int64_t nested_cells;        /* cells of those grids (and of nested ones) crowded again, each searched through
                                     a grid nested in its cell's */
     int64_t block_points;        /* static pruning: points whose nearest neighbours lay in the cells around their
-                                    own, scanned together (the GPU skips this on small or clustered inputs, and where its
+                                    own (on the CPU, in a crowded cell: its sub-cells around their own), scanned
+                                    together (the GPU skips this on small or clustered inputs, and where its
                                     cells are planned for blocks of more than 160 points) */
     int64_t lone_points;         /* static pruning on the GPU: points whose search for their nearest neighbours
                                     went past 6 rings of cells, each then searched by a warp (0 on the CPU) */

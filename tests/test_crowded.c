@@ -28,6 +28,7 @@
 #include "nns/cell_fallback.h"
 #include "nns/block.h"
 #include "cpu/cpu_grid.h"
+#include "brute_knn.h"
 
 #define INF ((double)INFINITY)
 #define SEEDS 3
@@ -450,36 +451,6 @@ END_TEST
 
 /* ----------------------------------------------------------------- 2. K nearest */
 
-typedef struct {
-    double d2;
-    uint32_t oid, p;
-} neighbour;
-
-static int neighbour_less(neighbour a, neighbour b)
-{
-    return a.d2 < b.d2 || (a.d2 == b.d2 && a.oid < b.oid);
-}
-
-/* The K nearest other points of q in edge order (K = gemst_knn_k), by
- * insertion; returns how many. */
-static int brute_knn(const crowd_grid *h, uint32_t q, neighbour nb[GEMST_KNN])
-{
-    const int K = gemst_knn_k(h->g->dim);
-    int count = 0;
-    for (uint32_t p = 0; p < h->n; p++) {
-        if (p == q)
-            continue;
-        neighbour x = {gemst_dist2_f64(h->g, q, p), h->g->oid[p], p};
-        if (count == K && !neighbour_less(x, nb[K - 1]))
-            continue;
-        int k = count < K ? count++ : K - 1;
-        for (; k > 0 && neighbour_less(x, nb[k - 1]); k--)
-            nb[k] = nb[k - 1];
-        nb[k] = x;
-    }
-    return count;
-}
-
 /* Whether grid point q lies in a crowded main cell. */
 static int crowded_cell_of(const crowd_grid *h, uint32_t q)
 {
@@ -504,7 +475,7 @@ START_TEST(test_crowded_knn)
         uint32_t kid[GEMST_KNN];
         neighbour nb[GEMST_KNN];
         gemst_query_make_f64(h.g, q, &qq);
-        const int expected = brute_knn(&h, q, nb);
+        const int expected = brute_knn(h.g, q, nb);
         for (int pass = 0; pass < 2; pass++) {
             const int count = pass == 0 ? gemst_knn_f64(h.g, &qq, gemst_knn_k(h.g->dim), INT32_MAX, kd2, kid)
                                         : gemst_block_search_f64(h.g, &qq, gemst_knn_k(h.g->dim), UINT32_MAX - 1,

@@ -759,12 +759,12 @@ START_TEST(test_knn)
         /* The CPU's search by cell (cpu_knn.inc), and the GPU's block pass
            where it settles the query (nns/block.h). */
         gemst_cells top;
-        uint32_t b[GEMST_BLOCK_ROWS], e[GEMST_BLOCK_ROWS];
+        cell_block_f64 cb;
         int in_block;
         gemst_top_cells_f64(&h.g, &top);
-        REQUIRE_CMP(gemst_block_rows_f64(&top, qq.c, UINT32_MAX, b, e), <, UINT32_MAX);
+        REQUIRE_TRUE(cell_block_make_f64(&h.g, &top, qq.c, 0, UINT32_MAX, &cb));
         for (int pass = 0; pass < 2; pass++) {
-            count = pass == 0 ? block_then_rings_f64(&h.g, &qq, b, e, kd2, kid, &in_block)
+            count = pass == 0 ? cell_knn_f64(&h.g, &qq, &cb, kd2, kid, &in_block)
                               : gemst_block_search_f64(&h.g, &qq, K, UINT32_MAX - 1, kd2, kid);
             if (pass == 1 && count < 0) {
                 REQUIRE(!in_block, "query %u: the block settled the CPU's search, not the GPU's", i);
