@@ -164,4 +164,44 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_knn_next)(const gemst_grid *pts, 
     row[0] = GEMST_NONE;
 }
 
+/* What FindMin1 asks of point q this iteration, decided before any search
+ * (the CUDA backend lists the points that search first, so that its
+ * searching threads run side by side rather than one to a warp among
+ * points that search nothing, and lists the points FindMin2 must see):
+ *
+ *   GEMST_BVH_IDLE    q's lower bound exceeds its component's bound ub: q
+ *                     cannot give its component's shortest edge (ub only
+ *                     falls), and its kept point and list of nearest
+ *                     points wait for a later iteration; or q keeps an edge
+ *                     that another edge already beats at both its ends;
+ *   GEMST_BVH_OFFERS  q keeps a nearest foreign point, from its list
+ *                     (gemst_bvh_knn_next, knn may be NULL) or its last
+ *                     search: its edge lowers both components' bounds and
+ *                     may be the shortest of one;
+ *   GEMST_BVH_SEARCH  q searches the tree (gemst_bvh_findmin1_point).
+ *
+ * A component's shortest edge is never missed: its inner endpoint's lower
+ * bound is at most that edge's length, itself at most ub. */
+enum { GEMST_BVH_IDLE, GEMST_BVH_OFFERS, GEMST_BVH_SEARCH };
+
+static inline GEMST_HD int GEMST_FN(gemst_bvh_triage)(const gemst_bvh *b, const gemst_grid *pts, const uint32_t *comp,
+                                                    gemst_word1 *ub, gemst_real *best_d2, uint32_t *best_to,
+                                                    uint32_t *knn, uint32_t q)
+{
+    const uint32_t r = comp[q];
+    if (best_d2[q] > gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[r])))
+        return GEMST_BVH_IDLE;
+    if (knn && !gemst_bvh_keeps_nearest(comp, best_to, q))
+        GEMST_FN(gemst_bvh_knn_next)(pts, comp, best_d2, best_to, knn, q); /* may raise the lower bound */
+    if (!gemst_bvh_keeps_nearest(comp, best_to, q))
+        return best_d2[q] > gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[r])) ? GEMST_BVH_IDLE
+                                                                                       : GEMST_BVH_SEARCH;
+    GEMST_FN(gemst_bvh_findmin1_point)(b, pts, comp, ub, best_d2, best_to, q);
+    /* both bounds are now at most w: an edge at w is still the shortest so far at that end */
+    const gemst_word1 w = gemst_edge_word1(best_d2[q]);
+    return !(GEMST_FN(gemst_load_word1)(&ub[r]) < w) || !(GEMST_FN(gemst_load_word1)(&ub[comp[best_to[q]]]) < w)
+               ? GEMST_BVH_OFFERS
+               : GEMST_BVH_IDLE;
+}
+
 #endif

@@ -102,18 +102,6 @@ static inline GEMST_HD int gemst_bvh_keeps_nearest(const uint32_t *comp, const u
     return prev != GEMST_NONE && comp[prev] != comp[q];
 }
 
-/* Whether gemst_bvh_findmin1_point(q) would search the tree now: q keeps no
- * nearest foreign point, and its lower bound does not exceed its
- * component's bound ub.  The CUDA backend lists these points first, so that
- * its searching threads run side by side rather than one to a warp among
- * points that search nothing. */
-static inline GEMST_HD int GEMST_FN(gemst_bvh_searches)(const uint32_t *comp, const gemst_word1 *ub,
-                                                      const gemst_real *best_d2, const uint32_t *best_to, uint32_t q)
-{
-    return !gemst_bvh_keeps_nearest(comp, best_to, q) &&
-           !(best_d2[q] > gemst_edge_word1_value(GEMST_FN(gemst_load_word1)(&ub[comp[q]])));
-}
-
 /*
  * FindMin1 for point q: its nearest foreign point within its component's
  * bound, into best_d2[q] and best_to[q] (GEMST_NONE when none).  An edge

@@ -44,7 +44,10 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
     }
     GEMST_DALLOC(m, c->win_in, nu, "component winners");
     GEMST_DALLOC(m, c->win_out, nu, "component winners");
-    GEMST_DALLOC(m, c->w1, nu, "component minima");
+    if (c->bvh)
+        c->w1 = c->ub; /* FindMin2 (cuda_boruvka_steps.cuh) */
+    else
+        GEMST_DALLOC(m, c->w1, nu, "component minima");
     GEMST_DALLOC(m, c->w2, nu, "component minima");
     GEMST_DALLOC(m, c->active, nu, "the active list");
     GEMST_DALLOC(m, c->roots, nu, "the root list");
@@ -78,6 +81,8 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
  * final sort needs its buffers (this keeps the peak down). */
 static void GEMST_FN(free_state)(cuda_ctx *c)
 {
+    if (c->w1 == c->ub) /* one buffer */
+        c->w1 = NULL;
     void *state[] = {c->comp, c->link, c->best_to, c->win_in, c->win_out, c->head, c->next, c->cand, c->ncand,
                      c->active, c->roots, c->uncertain, c->extra, c->keep, c->best_d2, c->rb2, c->w1, c->w2,
                      c->open, (void *)c->g.x, (void *)c->g.y, (void *)c->g.z, (void *)c->g.oid,
@@ -179,7 +184,8 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
             GEMST_TRY(GEMST_FN(count_breaks)(c, err));
         GEMST_TRY(GEMST_FN(findmin1)(c, err));
         GEMST_CU(cudaEventRecord(ev[1], c->s));
-        GEMST_TRY(GEMST_FN(findmin2)(c, c->active, CNT(c, active), c->n_active, 1, err));
+        /* the BVH's triage lists the points it offers anew each iteration, up to every point */
+        GEMST_TRY(GEMST_FN(findmin2)(c, c->active, CNT(c, active), c->bvh ? c->nu : c->n_active, 1, err));
         GEMST_CU(cudaEventRecord(ev[2], c->s));
         GEMST_TRY(GEMST_FN(fallback)(c, iteration, &it->fallback_searches, err));
         stats->fallback_searches += it->fallback_searches;

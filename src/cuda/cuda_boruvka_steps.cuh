@@ -59,21 +59,21 @@ static __global__ void GEMST_FN(k_list_min_heads)(const uint32_t *pts, const int
         GEMST_FN(gemst_list_min)(r, head, next, oid, best_d2, best_to, w1, w2, win_in, win_out);
 }
 
-/* One pass of the atomic FindMin2 (graph/boruvka.h) over the listed points;
- * passes 1 and 2 flag in shortest[a] the points the next pass must look at
- * (the others then cost it one byte read instead of their edge and
- * components). */
-static __global__ void GEMST_FN(k_atomic_pass)(int pass, int both, const uint32_t *pts, const int *m,
+/* One pass of the atomic FindMin2 (graph/boruvka.h) over the listed points,
+ * from pass `first` on; passes 1 and 2 flag in shortest[a] the points the
+ * next pass must look at (the others then cost it one byte read instead of
+ * their edge and components). */
+static __global__ void GEMST_FN(k_atomic_pass)(int pass, int first, int both, const uint32_t *pts, const int *m,
                                              const uint32_t *comp, const uint32_t *oid, const gemst_real *best_d2,
                                              const uint32_t *best_to, gemst_word1 *w1, uint64_t *w2, uint32_t *win_in,
                                              uint32_t *win_out, uint8_t *shortest)
 {
     GEMST_LIST_INDEX(a, m);
-    if (pass > 1 && !shortest[a])
+    if (pass > first && !shortest[a])
         return;
     uint32_t q = pts[a];
     if (best_to[q] == GEMST_NONE) {
-        if (pass == 1)
+        if (pass == first)
             shortest[a] = 0;
         return;
     }
@@ -161,7 +161,11 @@ static __global__ void GEMST_FN(k_forget_extra)(const uint32_t *extra, const int
 
 /* FindMin2 over the listed points (bound: launch size), as in
  * cpu_solve.inc: all_roots for the iteration's first pass, otherwise the
- * refinement over the points the fallback improved. */
+ * refinement over the points the fallback improved.  On the BVH, w1 is
+ * the bounds' array, where FindMin1 left each component's shortest length
+ * (bvh/bvh_query.h: every edge found lowers both ends' bounds, and each
+ * component's shortest is found), so the atomic passes start at the
+ * second; the list then holds only the points triage offered. */
 static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, uint32_t bound, int all_roots,
                              gridemst_error *err)
 {
@@ -175,9 +179,10 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
         GEMST_LAUNCHED();
         return GRIDEMST_OK;
     }
+    const int lengths_known = all_roots && c->w1 == c->ub;
     if (all_roots)
-        GEMST_FN(k_reset_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->w1, c->w2, c->win_in,
-                                                               c->head);
+        GEMST_FN(k_reset_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), lengths_known ? NULL : c->w1,
+                                                               c->w2, c->win_in, c->head);
     else
         GEMST_FN(k_reset_roots_of)<<<b, GEMST_THREADS, 0, c->s>>>(pts, m, c->comp, c->w1, c->w2, c->win_in, c->head);
     GEMST_LAUNCHED();
@@ -198,8 +203,9 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
     }
     /* The first pass also lets each edge compete for its far component.
      * The list flags (keep) are free here: both callers have used them. */
-    for (int pass = 1; pass <= 3; pass++) {
-        GEMST_FN(k_atomic_pass)<<<b, GEMST_THREADS, 0, c->s>>>(pass, all_roots, pts, m, c->comp, oid, c->best_d2,
+    const int first = lengths_known ? 2 : 1;
+    for (int pass = first; pass <= 3; pass++) {
+        GEMST_FN(k_atomic_pass)<<<b, GEMST_THREADS, 0, c->s>>>(pass, first, all_roots, pts, m, c->comp, oid, c->best_d2,
                                                               c->best_to, c->w1, c->w2, c->win_in, c->win_out,
                                                               c->keep);
         GEMST_LAUNCHED();
@@ -229,12 +235,17 @@ static int GEMST_FN(flatten)(cuda_ctx *c, gridemst_error *err)
     GEMST_LAUNCHED();
     GEMST_FN(k_relabel)<<<gemst_blocks(c->nu), GEMST_THREADS, 0, c->s>>>(c->nu, c->link, c->comp);
     GEMST_LAUNCHED();
-    GEMST_FN(k_forget_extra)<<<gemst_blocks(bound), GEMST_THREADS, 0, c->s>>>(c->extra, CNT(c, extra), c->best_to);
-    GEMST_LAUNCHED();
+    if (!c->bvh) { /* the BVH's search has no fallback */
+        GEMST_FN(k_forget_extra)<<<gemst_blocks(bound), GEMST_THREADS, 0, c->s>>>(c->extra, CNT(c, extra),
+                                                                                  c->best_to);
+        GEMST_LAUNCHED();
+    }
 
     GEMST_FN(k_root_flags)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link, c->keep);
     GEMST_LAUNCHED();
     GEMST_TRY(GEMST_FN(select)(c, c->roots, CNT(c, roots), c->n_roots, err));
+    if (c->prune == GRIDEMST_PRUNE_NONE) /* every active point stays (the BVH's triage lists its own) */
+        return GRIDEMST_OK;
     GEMST_FN(k_active_flags)<<<gemst_blocks(c->n_active), GEMST_THREADS, 0, c->s>>>(
         c->active, CNT(c, active), (int)c->prune, c->ncand, c->open, c->best_to, c->keep);
     GEMST_LAUNCHED();

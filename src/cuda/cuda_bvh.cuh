@@ -9,9 +9,10 @@
  *     points (bvh/bvh_knn.h), kept for the next iterations;
  *   - FindMin1 in each later iteration (bvh/labels.h, bvh/bvh_query.h):
  *     the roots' bounds reset, the bounds from Morton neighbours and the
- *     component breaks, the nodes' labels, then each point's search, with
- *     the points that search listed first; a point whose kept nearest
- *     points include one of another component searches nothing.
+ *     component breaks, the nodes' labels, then each point's triage
+ *     (bvh/bvh_knn.h) and the searches of the points it lists; a point
+ *     whose kept nearest points include one of another component, or whose
+ *     lower bound exceeds its component's bound, searches nothing.
  *
  * The kernels first, then their host steps.  The late BVH (cuda_late_bvh.cuh)
  * builds the same tree over the grid's points.
@@ -78,35 +79,37 @@ static __global__ void GEMST_FN(k_bvh_knn_first)(gemst_bvh b, gemst_grid pts, co
     GEMST_FN(gemst_bvh_knn_first)(&b, &pts, comp, ub, best_d2, best_to, knn, q);
 }
 
-/* FindMin1 on the BVH (bvh/bvh_query.h) in two steps.  First every point
- * that searches nothing settles (its list of nearest points, if any, read
- * first), and those that search are listed, each block's in their (Morton)
- * order: a block-wide scan and one atomic per block.  In the late iterations few points search, scattered one or two to
- * a warp (blobs 3D 1e7: 3% of the points, in 27% of the warps, when the
- * late BVH takes over), and a warp lasts as long as its longest search ... */
+/* FindMin1 on the BVH in two steps.  First each point's triage
+ * (bvh/bvh_knn.h): the points that search are listed, and with them the
+ * points whose kept edge may be their component's shortest, which are all
+ * that FindMin2 then looks at; each list is kept in (Morton) order, by a
+ * block-wide scan and one atomic per block.  In the late iterations few
+ * points search, scattered one or two to a warp (blobs 3D 1e7: 3% of the
+ * points, in 27% of the warps, when the late BVH takes over), and a warp
+ * lasts as long as its longest search ... */
 static __global__ void GEMST_FN(k_bvh_triage)(gemst_bvh b, gemst_grid pts, const uint32_t *comp, gemst_word1 *ub,
-                                            gemst_real *best_d2, uint32_t *best_to, uint32_t *knn, uint32_t *list,
-                                            int *n_list)
+                                            gemst_real *best_d2, uint32_t *best_to, uint32_t *knn, uint32_t *search,
+                                            int *n_search, uint32_t *edges, int *n_edges)
 {
     typedef cub::BlockScan<int, GEMST_THREADS> Scan;
     __shared__ typename Scan::TempStorage tmp;
     __shared__ int base;
     const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
-    int searches = 0;
-    if (q < b.points) {
-        if (knn && !gemst_bvh_keeps_nearest(comp, best_to, q))
-            GEMST_FN(gemst_bvh_knn_next)(&pts, comp, best_d2, best_to, knn, q);
-        searches = GEMST_FN(gemst_bvh_searches)(comp, ub, best_d2, best_to, q);
-        if (!searches) /* ub only falls: this call does not search either */
-            GEMST_FN(gemst_bvh_findmin1_point)(&b, &pts, comp, ub, best_d2, best_to, q);
+    const int what = q < b.points ? GEMST_FN(gemst_bvh_triage)(&b, &pts, comp, ub, best_d2, best_to, knn, q)
+                                  : GEMST_BVH_IDLE;
+    const int flags[2] = {what == GEMST_BVH_SEARCH, what != GEMST_BVH_IDLE};
+    uint32_t *list[2] = {search, edges};
+    int *n_list[2] = {n_search, n_edges};
+    for (int l = 0; l < 2; l++) {
+        int at, total;
+        Scan(tmp).ExclusiveSum(flags[l], at, total);
+        if (threadIdx.x == 0 && total)
+            base = atomicAdd(n_list[l], total);
+        __syncthreads();
+        if (flags[l])
+            list[l][base + at] = q;
+        __syncthreads(); /* tmp and base are reused */
     }
-    int at, total;
-    Scan(tmp).ExclusiveSum(searches, at, total);
-    if (threadIdx.x == 0 && total)
-        base = atomicAdd(n_list, total);
-    __syncthreads();
-    if (searches)
-        list[base + at] = q;
 }
 
 /* ... then the listed points search, side by side; one instance per
@@ -173,7 +176,8 @@ static int GEMST_FN(build_bvh)(cuda_ctx *c, gridemst_error *err)
  * drive it: the roots' bounds reset, then in the first iteration with
  * lists every point's nearest points; otherwise the breaks and
  * Morton-neighbour bounds, their scan, the node labels, then the searches
- * (the points that search listed in c->extra first). */
+ * (the points that search listed in c->extra first, and those FindMin2
+ * must see in c->active). */
 static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
 {
     const uint32_t nu = c->nu;
@@ -193,9 +197,11 @@ static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
     GEMST_FN(k_bvh_labels)<<<gemst_blocks(c->tree.n - 1), GEMST_THREADS, 0, c->s>>>(c->tree, c->comp, c->brk);
     GEMST_LAUNCHED();
     GEMST_CU(cudaMemsetAsync(CNT(c, searching), 0, sizeof c->host->searching, c->s));
+    GEMST_CU(cudaMemsetAsync(CNT(c, active), 0, sizeof c->host->active, c->s));
     GEMST_FN(k_bvh_triage)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->tree, c->g, c->comp, c->ub, c->best_d2,
                                                                         c->best_to, c->knn, c->extra,
-                                                                        CNT(c, searching));
+                                                                        CNT(c, searching), c->active,
+                                                                        CNT(c, active));
     GEMST_LAUNCHED();
     GEMST_LAUNCH_DIM(c, k_bvh_findmin1, gemst_blocks(nu), c->tree, c->g, c->comp, c->ub, c->best_d2, c->best_to,
                      c->extra, CNT(c, searching));

@@ -61,11 +61,12 @@ typedef struct {
     int knn_found;             /* whether the first iteration has filled them */
     /* Boruvka state, as in cpu_solve.inc */
     uint32_t *comp, *link, *best_to, *win_in, *win_out, *head, *next, *cand;
-    uint32_t *active, *roots, *uncertain;
+    uint32_t *active;          /* with the BVH, the points whose edge FindMin2 sees (the triage's list) */
+    uint32_t *roots, *uncertain;
     uint32_t *extra;           /* the fallback's list; with the BVH, the points whose search runs */
     uint8_t *ncand, *keep;
     gemst_real *best_d2, *rb2;
-    gemst_word1 *w1;
+    gemst_word1 *w1;           /* with the BVH, ub itself (FindMin2 in cuda_boruvka_steps.cuh) */
     uint64_t *w2, *open;
     uint32_t *edge_lo, *edge_hi;
     gemst_real *edge_d2;

@@ -60,7 +60,8 @@ static inline GEMST_HD gemst_edge_key GEMST_FN(gemst_root_edge)(const gemst_word
 
 static inline GEMST_HD void GEMST_FN(gemst_root_reset)(gemst_word1 *w1, uint64_t *w2, uint32_t *win_in, uint32_t r)
 {
-    w1[r] = gemst_edge_word1(GEMST_REAL_INF);
+    if (w1) /* NULL: w1 holds the minima already (the CUDA BVH's bounds) */
+        w1[r] = gemst_edge_word1(GEMST_REAL_INF);
     w2[r] = UINT64_MAX;
     win_in[r] = GEMST_NONE;
 }
