@@ -68,21 +68,23 @@ static __global__ void GEMST_FN(k_atomic_pass)(int pass, int first, int both, co
                                              const uint32_t *best_to, gemst_word1 *w1, uint64_t *w2, uint32_t *win_in,
                                              uint32_t *win_out, uint8_t *shortest)
 {
-    GEMST_LIST_INDEX(a, m);
-    if (pass > first && !shortest[a])
-        return;
-    uint32_t q = pts[a];
-    if (best_to[q] == GEMST_NONE) {
-        if (pass == first)
-            shortest[a] = 0;
-        return;
+    GEMST_LIST_LOOP(a, m)
+    {
+        if (pass > first && !shortest[a])
+            continue;
+        uint32_t q = pts[a];
+        if (best_to[q] == GEMST_NONE) {
+            if (pass == first)
+                shortest[a] = 0;
+            continue;
+        }
+        if (pass == 1)
+            shortest[a] = (uint8_t)GEMST_FN(gemst_atomic_pass1)(q, comp, best_d2, best_to, both, w1);
+        else if (pass == 2)
+            shortest[a] = (uint8_t)GEMST_FN(gemst_atomic_pass2)(q, comp, oid, best_d2, best_to, both, w1, w2);
+        else
+            GEMST_FN(gemst_atomic_pass3)(q, comp, oid, best_d2, best_to, both, w1, w2, win_in, win_out);
     }
-    if (pass == 1)
-        shortest[a] = (uint8_t)GEMST_FN(gemst_atomic_pass1)(q, comp, best_d2, best_to, both, w1);
-    else if (pass == 2)
-        shortest[a] = (uint8_t)GEMST_FN(gemst_atomic_pass2)(q, comp, oid, best_d2, best_to, both, w1, w2);
-    else
-        GEMST_FN(gemst_atomic_pass3)(q, comp, oid, best_d2, best_to, both, w1, w2, win_in, win_out);
 }
 
 /* Each root hooks along its component's minimum edge and stores it; the
@@ -205,9 +207,9 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
      * The list flags (keep) are free here: both callers have used them. */
     const int first = lengths_known ? 2 : 1;
     for (int pass = first; pass <= 3; pass++) {
-        GEMST_FN(k_atomic_pass)<<<b, GEMST_THREADS, 0, c->s>>>(pass, first, all_roots, pts, m, c->comp, oid, c->best_d2,
-                                                              c->best_to, c->w1, c->w2, c->win_in, c->win_out,
-                                                              c->keep);
+        GEMST_FN(k_atomic_pass)<<<GEMST_FN(list_blocks)(c, bound), GEMST_THREADS, 0, c->s>>>(
+            pass, first, all_roots, pts, m, c->comp, oid, c->best_d2, c->best_to, c->w1, c->w2, c->win_in,
+            c->win_out, c->keep);
         GEMST_LAUNCHED();
     }
     return GRIDEMST_OK;

@@ -93,23 +93,24 @@ static __global__ void GEMST_FN(k_bvh_triage)(gemst_bvh b, gemst_grid pts, const
 {
     typedef cub::BlockScan<int, GEMST_THREADS> Scan;
     __shared__ typename Scan::TempStorage tmp;
-    __shared__ int base;
+    __shared__ int base[2];
     const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
     const int what = q < b.points ? GEMST_FN(gemst_bvh_triage)(&b, &pts, comp, ub, best_d2, best_to, knn, q)
                                   : GEMST_BVH_IDLE;
-    const int flags[2] = {what == GEMST_BVH_SEARCH, what != GEMST_BVH_IDLE};
-    uint32_t *list[2] = {search, edges};
-    int *n_list[2] = {n_search, n_edges};
-    for (int l = 0; l < 2; l++) {
-        int at, total;
-        Scan(tmp).ExclusiveSum(flags[l], at, total);
-        if (threadIdx.x == 0 && total)
-            base = atomicAdd(n_list[l], total);
-        __syncthreads();
-        if (flags[l])
-            list[l][base + at] = q;
-        __syncthreads(); /* tmp and base are reused */
-    }
+    /* one scan for both lists: a block's counts fit in 16 bits */
+    static_assert(GEMST_THREADS < (1 << 16), "a block's count overflows its half of the scanned word");
+    const int flags = (what == GEMST_BVH_SEARCH) | (what != GEMST_BVH_IDLE) << 16;
+    int at, total;
+    Scan(tmp).ExclusiveSum(flags, at, total);
+    if (threadIdx.x == 0 && (total & 0xffff))
+        base[0] = atomicAdd(n_search, total & 0xffff);
+    if (threadIdx.x == 0 && (total >> 16))
+        base[1] = atomicAdd(n_edges, total >> 16);
+    __syncthreads();
+    if (flags & 0xffff)
+        search[base[0] + (at & 0xffff)] = q;
+    if (flags >> 16)
+        edges[base[1] + (at >> 16)] = q;
 }
 
 /* ... then the listed points search, side by side; one instance per

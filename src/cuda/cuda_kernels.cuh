@@ -23,6 +23,14 @@
     if (a >= (uint32_t)*(count))                                                                                  \
         return;
 
+/* The same, where the list is often far shorter than its bound: a launch of
+ * the blocks the device runs at once (gemst_list_blocks), each thread
+ * striding over the list, rather than one of blocks for the bound, most of
+ * which would start only to return. */
+#define GEMST_LIST_LOOP(a, count)                                                                                 \
+    for (uint32_t a = blockIdx.x * blockDim.x + threadIdx.x, a##_end_ = (uint32_t)*(count); a < a##_end_;       \
+         a += gridDim.x * blockDim.x)
+
 #define GEMST_INDEX(i, n)                                                                                         \
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;                                                          \
     if (i >= (n))                                                                                                 \

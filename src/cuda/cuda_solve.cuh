@@ -61,6 +61,11 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
     c->n = (uint32_t)pb->n;
     c->bvh = pb->opt.nns == GRIDEMST_NNS_BVH;
     c->prune = pb->opt.tuning.prune;
+    int device, sms, threads_per_sm;
+    GEMST_CU(cudaGetDevice(&device));
+    GEMST_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GEMST_CU(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+    c->resident_blocks = (unsigned)sms * (unsigned)(threads_per_sm / GEMST_THREADS);
     stats->late_bvh_iteration = -1;
     if (pb->opt.result == GRIDEMST_RESULT_HOST && !pb->raw_tree)
         gemst_host_tree_start(&c->host_tree, pb->n - 1, pb->opt.threads, pb->ctx);

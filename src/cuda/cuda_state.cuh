@@ -37,6 +37,7 @@ typedef struct {
     size_t temp_bytes;
     GEMST_FN(counters) * cnt;  /* device */
     GEMST_FN(counters) * host; /* last read (the context's pinned staging) */
+    unsigned resident_blocks;  /* blocks of GEMST_THREADS the device runs at once (gemst_list_blocks) */
     /* grid */
     gemst_frame frame;
     gemst_frame box;           /* the frame with the extent of the box the grid covers ... */
@@ -143,6 +144,13 @@ static int GEMST_FN(read_counters)(cuda_ctx *c, gridemst_error *err)
         else                                                                                                  \
             GEMST_FN(kernel)<2><<<(blocks), GEMST_THREADS, 0, (c)->s>>>(__VA_ARGS__);                         \
     } while (0)
+
+/* The launch of a GEMST_LIST_LOOP kernel over a list of at most `bound`. */
+static unsigned GEMST_FN(list_blocks)(const cuda_ctx *c, uint64_t bound)
+{
+    const unsigned b = gemst_blocks(bound);
+    return b < c->resident_blocks ? b : c->resident_blocks;
+}
 
 /* The instance of the grid searches for the grid (cuda_kernels.cuh's
  * GEMST_CROWDED_PATH). */
