@@ -36,6 +36,7 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
             GEMST_DALLOC(m, c->knn, (size_t)nu * GEMST_BVH_KNN_ROW, "nearest points");
         c->knn_found = 0;
         GEMST_TRY(GEMST_FN(bvh_scan_temp)(c, err));
+        GEMST_FN(bvh_share_buffers)(c);
     } else {
         GEMST_DALLOC(m, c->rb2, nu, "search bounds");
         size_t bytes = 0; /* count_breaks's scan, sized before the loop */
@@ -43,15 +44,14 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
         GEMST_TRY(GEMST_FN(ensure_temp)(c, bytes, err));
     }
     GEMST_DALLOC(m, c->win_in, nu, "component winners");
-    GEMST_DALLOC(m, c->win_out, nu, "component winners");
-    if (c->bvh)
-        c->w1 = c->ub; /* FindMin2 (cuda_boruvka_steps.cuh) */
-    else
+    if (!c->bvh) { /* else in the BVH's shared buffers (bvh_share_buffers) */
+        GEMST_DALLOC(m, c->win_out, nu, "component winners");
         GEMST_DALLOC(m, c->w1, nu, "component minima");
+        GEMST_DALLOC(m, c->extra, nu, "the fallback list");
+    }
     GEMST_DALLOC(m, c->w2, nu, "component minima");
     GEMST_DALLOC(m, c->active, nu, "the active list");
     GEMST_DALLOC(m, c->roots, nu, "the root list");
-    GEMST_DALLOC(m, c->extra, nu, "the fallback list");
     GEMST_DALLOC(m, c->keep, nu, "list flags");
     GEMST_DALLOC(m, c->edge_lo, n - 1, "tree edges");
     GEMST_DALLOC(m, c->edge_hi, n - 1, "tree edges");
@@ -81,8 +81,10 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
  * final sort needs its buffers (this keeps the peak down). */
 static void GEMST_FN(free_state)(cuda_ctx *c)
 {
-    if (c->w1 == c->ub) /* one buffer */
+    if (c->bvh) { /* bvh_share_buffers: freed with ub and brk */
         c->w1 = NULL;
+        c->extra = c->win_out = NULL;
+    }
     void *state[] = {c->comp, c->link, c->best_to, c->win_in, c->win_out, c->head, c->next, c->cand, c->ncand,
                      c->active, c->roots, c->uncertain, c->extra, c->keep, c->best_d2, c->rb2, c->w1, c->w2,
                      c->open, (void *)c->g.x, (void *)c->g.y, (void *)c->g.z, (void *)c->g.oid,

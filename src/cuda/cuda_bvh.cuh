@@ -210,6 +210,21 @@ static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
+/* The BVH's Borůvka loop keeps three arrays in the buffers of others whose
+ * lives do not overlap with theirs: w1 is ub itself (FindMin2 in
+ * cuda_boruvka_steps.cuh), and the label breaks (from the pair bounds to
+ * the labels), the search list (from the triage to the searches) and the
+ * winners' far ends (from FindMin2 to connect) take one buffer in turn.
+ * Frees the arrays the grid's iterations had in their own buffers. */
+static void GEMST_FN(bvh_share_buffers)(cuda_ctx *c)
+{
+    gemst_dfree(&c->mem, c->w1);
+    gemst_dfree(&c->mem, c->extra);
+    gemst_dfree(&c->mem, c->win_out);
+    c->w1 = c->ub;
+    c->extra = c->win_out = c->brk;
+}
+
 /* Sizes the CUB scratch for bvh_findmin1's scan once, before the loop. */
 static int GEMST_FN(bvh_scan_temp)(cuda_ctx *c, gridemst_error *err)
 {

@@ -158,14 +158,12 @@ static int GEMST_FN(late_bvh)(cuda_ctx *c, gridemst_error *err)
     gemst_dfree(&c->mem, leaf_code);
     GEMST_DALLOC(&c->mem, c->brk, nu, "BVH labels");
     GEMST_DALLOC(&c->mem, c->ub, nu, "component bounds");
-    gemst_dfree(&c->mem, c->w1);
-    c->w1 = c->ub; /* as alloc_state does for the BVH */
+    GEMST_FN(bvh_share_buffers)(c); /* the last grid iteration's fallback list is done with */
     GEMST_TRY(GEMST_FN(bvh_scan_temp)(c, err));
     GEMST_FN(k_late_reset)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(nu, c->active, c->best_to);
     GEMST_LAUNCHED();
     c->n_active = nu;
     GEMST_TRY(GEMST_FN(set_counter)(c, CNT(c, active), &c->host->active, (int)nu, err));
-    /* the last grid iteration's fallback list is done with */
     GEMST_TRY(GEMST_FN(set_counter)(c, CNT(c, extra), &c->host->extra, 0, err));
     c->prune = GRIDEMST_PRUNE_NONE;
     c->bvh = 1;
