@@ -1,9 +1,9 @@
 /*
  * A part's contraction on a device (parts/device_contract.h) against the
  * host: the safe flags byte for byte those of the rounds rule's serial
- * reference (gemst_safe_edges_rounds), every edge it marks safe by
- * Kruskal's test too (gemst_safe_edges, the rule the proof states, and the
- * plain serial Kruskal of tests/safe_trees.h), the components those of
+ * reference (gemst_safe_edges_rounds) and those of Kruskal's test, which
+ * marks the same edges (gemst_safe_edges in batches, and the plain serial
+ * Kruskal of tests/safe_trees.h), the components those of
  * gemst_safe_components and of a serial union-find, each component's
  * smallest gap the least of its points' gaps taken here, and the uncertain
  * edges the unmarked positions in order.
@@ -114,8 +114,9 @@ static void check_contraction(const gemst_parts_edge *e, int64_t m, const double
     for (int64_t k = 0; k < m; k++) {
         REQUIRE(got.safe[k] == want[k], "%s: edge %lld of %lld is %u on the device, %u on the host", what,
                 (long long)k, (long long)m, got.safe[k], want[k]);
-        REQUIRE(!got.safe[k] || (kruskal[k] && oracle[k]), "%s: edge %lld safe on the device, not by Kruskal's test",
-                what, (long long)k);
+        REQUIRE(got.safe[k] == kruskal[k] && kruskal[k] == oracle[k],
+                "%s: edge %lld is %u on the device, %u by Kruskal's test in batches, %u serially", what, (long long)k,
+                got.safe[k], kruskal[k], oracle[k]);
         if (!want[k]) {
             REQUIRE(n_uncertain < got.n_uncertain && got.uncertain[n_uncertain] == (uint32_t)k,
                     "%s: uncertain edge %lld missing from the device's list", what, (long long)k);

@@ -11,9 +11,7 @@
  * devices.  Each is solved on every device (GRIDEMST_ALL_DEVICES), on the
  * first two where there are more, and on devices 1 and 0 in that order;
  * the partition on the devices must give the parts the CPU's virtual
- * parts get (their sizes, their trees' safe edges, the bytes exchanged),
- * the virtual parts marking their safe edges by the devices' rule (the
- * rounds, or the one GRIDEMST_SAFE_EDGES names for both).
+ * parts get (their sizes, their trees' safe edges, the bytes exchanged).
  *
  * Exits 77 (skipped) with fewer than 2 GPUs, or a library built without
  * NCCL.
@@ -92,14 +90,7 @@ static void check_same_parts(const dataset *ds, const gridemst_options *on_devic
     o.devices = NULL;
     o.partitions = parts;
     gridemst_result cpu = GRIDEMST_RESULT_INIT;
-    /* the virtual parts mark their safe edges by the devices' rule: the rounds, unless the environment
-       names one for both */
-    const int rule_here = getenv("GRIDEMST_SAFE_EDGES") == NULL;
-    if (rule_here)
-        ck_assert_int_eq(setenv("GRIDEMST_SAFE_EDGES", "rounds", 1), 0);
     solve_ok(ds, &o, &cpu, what);
-    if (rule_here)
-        unsetenv("GRIDEMST_SAFE_EDGES");
     const gridemst_partition_stats *a = &cpu.stats.partitions, *b = &got->stats.partitions;
     const struct {
         const char *name;

@@ -85,8 +85,8 @@ static void check_same(const gridemst_result *ref, const gridemst_result *got, i
     REQUIRE(ps->exchanged_bytes > 0, "%s: nothing exchanged", what);
 }
 
-/* With each rule of the safe edges (GRIDEMST_SAFE_EDGES): the same tree;
- * the rounds mark a subset of Kruskal's safe edges. */
+/* With each rule of the safe edges (GRIDEMST_SAFE_EDGES): the same tree,
+ * and the same safe edges (the rules mark the same ones). */
 START_TEST(test_same_tree)
 {
     static const char *const rules[] = {"kruskal", "rounds"};
@@ -98,7 +98,7 @@ START_TEST(test_same_tree)
         gridemst_options o = cpu_options(0, (gridemst_precision)prec);
         solve_ok(&ds, &o, &ref, ds.name);
         for (int k = 0; k < N_PART_COUNTS; k++) {
-            int64_t safe[2] = {0, 0};
+            int64_t safe[2] = {0, 0}, components[2] = {0, 0};
             for (int rule = 0; rule < 2; rule++) {
                 char what[160];
                 snprintf(what, sizeof what, "%s, %s, %d parts, %s", ds.name, gridemst_precision_name(prec),
@@ -109,10 +109,13 @@ START_TEST(test_same_tree)
                 solve_ok(&ds, &o, &got, what);
                 check_same(&ref, &got, ds.n, part_counts[k], what);
                 safe[rule] = got.stats.partitions.safe_edges;
+                components[rule] = got.stats.partitions.components;
                 gridemst_result_free(&got);
             }
-            REQUIRE(safe[1] <= safe[0], "%s, %d parts: %lld safe edges by the rounds, %lld by Kruskal", ds.name,
-                    part_counts[k], (long long)safe[1], (long long)safe[0]);
+            REQUIRE(safe[1] == safe[0] && components[1] == components[0],
+                    "%s, %d parts: %lld safe edges and %lld components by the rounds, %lld and %lld by Kruskal",
+                    ds.name, part_counts[k], (long long)safe[1], (long long)components[1], (long long)safe[0],
+                    (long long)components[0]);
         }
         gridemst_result_free(&ref);
     }

@@ -20,11 +20,11 @@
  * halo's reach in step 5 (requests.h).  A part on a device computes them
  * there (parts/device_gaps.h).
  *
- * Two rules mark safe edges, both exact: Kruskal's test above (in batches
- * on the host's threads, safe_edges.c), and Boruvka rounds over the tree
- * (safe_rounds.c), which mark a subset of Kruskal's: each component of the
- * edges marked so far marks its least incident tree edge when that edge is
- * shorter than the component's smallest gap (rounded down).  The rounds
+ * Two rules mark the same safe edges: Kruskal's test above (in batches on
+ * the host's threads, safe_edges.c), and Boruvka rounds over the tree
+ * (safe_rounds.c): each component of the edges marked so far marks its
+ * least incident tree edge when that edge is shorter than the component's
+ * smallest gap (rounded down), until none does.  The rounds
  * run on the part's device where it has one, with the components and the
  * uncertain edges' list (parts/device_contract.h); on the host they are
  * the serial reference.  GRIDEMST_SAFE_EDGES=kruskal|rounds in the

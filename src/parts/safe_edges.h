@@ -23,9 +23,9 @@ int gemst_safe_edges(const gemst_parts_edge *tree, int64_t m, const double *low,
  * 1 where edge k is marked by Boruvka rounds over the tree, each component
  * of the edges marked in earlier rounds picking its least incident
  * unmarked edge (the least position), marked when shorter than the
- * component's smallest low, until a round marks none; 0 otherwise.  Every
- * edge it marks gemst_safe_edges marks too.  Serial: the reference of the
- * rounds on a device (device_contract.h), which mark the same edges.
+ * component's smallest low, until a round marks none; 0 otherwise.  It
+ * marks the edges gemst_safe_edges marks (safe_rounds.c says why).
+ * Serial: the reference of the rounds on a device (device_contract.h).
  * Returns GRIDEMST_OK, or GRIDEMST_ERR_NO_MEMORY with a message.
  */
 int gemst_safe_edges_rounds(const gemst_parts_edge *tree, int64_t m, const double *low, int64_t n, uint8_t *safe,

@@ -16,13 +16,15 @@
  * are visited, so the marking is a function of the tree and the lows alone:
  * the device's rounds, whose picks are atomic minima, mark the same edges.
  *
- * A marked edge e is the least tree edge leaving its component C; T_p
- * being the minimum spanning tree of the part's points, e is then the
- * least edge of the part's points leaving C, and every edge to another
- * part is at least as long as a gap in C, longer than e: by the cut
- * property e is in the whole set's tree.  Kruskal's component at e on C's
- * side lies within C (the edges before e that leave C would undercut e),
- * so its smallest low is no smaller and Kruskal's test marks e too.
+ * The rounds mark exactly Kruskal's safe edges (docs/partitioned.md, "The
+ * contraction on the devices", has the proof).  A marked edge e is the
+ * least tree edge leaving its component C, and Kruskal's component at e
+ * on C's side lies within C (the edges before e that leave C would
+ * undercut e): Kruskal's test marks e too.  Conversely, a Kruskal-safe
+ * edge e with side S (every edge inside S earlier, and Kruskal-safe too)
+ * ends in a component that holds S and only such other points as joined
+ * it through their own picks, each after e and shorter than their lows:
+ * its least incident edge is e, shorter than its lows, marked.
  */
 #include <stdlib.h>
 
