@@ -38,6 +38,7 @@
 #include "cuda/cuda_download.cuh"
 #include "cuda/cuda_parts_steps.cuh"
 #include "parts/device_contract.h"
+#include "parts/union_find.h"
 #include "parts/working.h"
 
 /* An edge's mark: uncertain, safe, or marked in the current round. */
@@ -55,22 +56,6 @@ typedef struct {
     uint8_t *was_root;            /* n: a root at the round's start */
     int *marked;                  /* 1: the round marked an edge */
 } rounds_state;
-
-/* The root of x; other threads may halve the same paths or hook roots at
- * the same time (volatile: every read goes to memory). */
-static __device__ uint32_t find_root(uint32_t *parent, uint32_t x)
-{
-    volatile uint32_t *up = parent;
-    for (;;) {
-        const uint32_t p = up[x];
-        if (p == x)
-            return x;
-        const uint32_t g = up[p];
-        if (g != p)
-            up[x] = g;
-        x = g;
-    }
-}
 
 static __device__ double gap_of_bits(uint64_t bits)
 {
@@ -119,23 +104,14 @@ static __global__ void k_join(const gemst_parts_edge *tree, int64_t m, uint32_t 
     if (k >= m || mark[k] != NEW)
         return;
     mark[k] = SAFE;
-    uint32_t a = tree[k].lo, b = tree[k].hi;
-    for (;;) {
-        a = find_root(parent, a);
-        b = find_root(parent, b);
-        if (a == b)
-            return;
-        const uint32_t big = a > b ? a : b, small = a > b ? b : a;
-        if (atomicCAS((unsigned int *)&parent[big], big, small) == big)
-            return;
-    }
+    gemst_uf_unite(parent, tree[k].lo, tree[k].hi);
 }
 
 static __global__ void k_flatten(uint32_t *parent, int64_t n, uint32_t *next)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        next[i] = find_root(parent, (uint32_t)i);
+        next[i] = gemst_uf_find(parent, (uint32_t)i);
 }
 
 static __global__ void k_least(const uint32_t *parent, int64_t n, uint64_t *least, uint8_t *was_root)
