@@ -26,7 +26,8 @@
  *            root (an atomic minimum; a root that receives was not hooked).
  *
  * A round that marks nothing ends them: its state is the fixed point, and
- * the marks are the reference's.  Then a prefix count of the roots numbers
+ * the marks are the reference's.  There are at most ceil(log2 n) + 2
+ * rounds (docs/partitioned.md); a run past them fails instead of looping.  Then a prefix count of the roots numbers
  * the components in the order of their smallest points, each root's
  * smallest gap becomes its component's, and a prefix count of the
  * uncertain edges lists them in order.
@@ -214,7 +215,13 @@ static int mark(gemst_dmem *mem, const gemst_contract_task *t, rounds_state *r, 
     GEMST_CU(cudaMemsetAsync(r->mark, UNMARKED, (size_t)(m > 0 ? m : 1), s));
     k_init<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(t->gap, n, r->parent, r->least, r->was_root);
     GEMST_LAUNCHED();
+    int most = 2; /* ceil(log2 n) + 2 rounds at most (docs/partitioned.md): more would be a fault */
+    for (int64_t size = 1; size < n; size *= 2)
+        most++;
     for (int any = m > 0; any;) {
+        if (times->rounds == most)
+            return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the safe edges of %lld points unsettled after %d rounds",
+                              (long long)n, most);
         GEMST_TRY(round_once(r, n, m, &any, err, s));
         times->rounds++;
     }
