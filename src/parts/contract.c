@@ -24,12 +24,12 @@
  * the host's threads, safe_edges.c), and Boruvka rounds over the tree
  * (safe_rounds.c): each component of the edges marked so far marks its
  * least incident tree edge when that edge is shorter than the component's
- * smallest gap (rounded down), until none does.  The rounds
- * run on the part's device where it has one, with the components and the
- * uncertain edges' list (parts/device_contract.h); on the host they are
- * the serial reference.  GRIDEMST_SAFE_EDGES=kruskal|rounds in the
- * environment picks the rule; by default Kruskal's on the host's parts,
- * the rounds on devices.
+ * smallest gap (rounded down), until none does.  The rounds run on the
+ * part's device where it has one, with the components and the uncertain
+ * edges' list (parts/device_contract.h); on the host they are the serial
+ * reference.  GRIDEMST_SAFE_EDGES=kruskal|rounds in the environment picks
+ * the rule; by default Kruskal's on the host's parts, the rounds on
+ * devices.
  */
 #include <math.h>
 #include <stdlib.h>
