@@ -443,6 +443,9 @@ typedef struct gridemst_partition_stats {
     double part_copy_ms;      /* within send_ms, on devices: each part's ids and coordinates copied to host
                                  memory (the slowest part's; 0 on the CPU) */
     double free_ms;           /* the parts' host arrays released at the end of the solve */
+    double contract_copy_ms;  /* on devices, beside gaps_ms, safe_ms and components_ms: each part's tree copied to
+                                 its device and the safe edges, components and uncertain edges copied to host
+                                 memory (the slowest part's; 0 on the CPU) */
 } gridemst_partition_stats;
 
 /* Boruvka at least halves the components each iteration: n < 2^32 points

@@ -9,6 +9,23 @@
 
 #define CUDA_OK(call) ck_assert_msg((call) == cudaSuccess, "%s failed", #call)
 
+/* Runs suite s, whose tests use *ctx, a context on device 0; or exit
+ * status 77 (skipped) where no GPU is present. */
+static inline int run_suite_with_context(Suite *s, gridemst_context **ctx)
+{
+    if (gridemst_cuda_device_count() == 0)
+        return run_gpu_suite(s);
+    gridemst_error err;
+    if (gridemst_context_create(0, NULL, ctx, &err) != GRIDEMST_OK) {
+        fprintf(stderr, "context: %s\n", err.message);
+        srunner_free(srunner_create(s));
+        return EXIT_FAILURE;
+    }
+    const int rc = run_suite(s);
+    gridemst_context_free(*ctx);
+    return rc;
+}
+
 /* The edges of a device result, in host memory the caller frees. */
 static inline gridemst_edge *device_edges(const gridemst_result *r)
 {

@@ -9,6 +9,9 @@
  * nearest distance tied), clusters with long edges between them, thin
  * shells, and sets smaller than the number of parts.
  *
+ * Each part's safe edges are marked by either rule, Kruskal's and the
+ * rounds (GRIDEMST_SAFE_EDGES): the tree is the same.
+ *
  * The regions' distances (src/parts/region.h), which decide which edges
  * are safe and which points a part must see, are checked against a brute
  * force over the cells of a coarse level.
@@ -82,8 +85,11 @@ static void check_same(const gridemst_result *ref, const gridemst_result *got, i
     REQUIRE(ps->exchanged_bytes > 0, "%s: nothing exchanged", what);
 }
 
+/* With each rule of the safe edges (GRIDEMST_SAFE_EDGES): the same tree,
+ * and the same safe edges (the rules mark the same ones). */
 START_TEST(test_same_tree)
 {
+    static const char *const rules[] = {"kruskal", "rounds"};
     const set_kind kind = (set_kind)(_i / 2);
     const int dim = 2 + _i % 2;
     dataset ds = make_set(kind, dim, 0);
@@ -92,16 +98,28 @@ START_TEST(test_same_tree)
         gridemst_options o = cpu_options(0, (gridemst_precision)prec);
         solve_ok(&ds, &o, &ref, ds.name);
         for (int k = 0; k < N_PART_COUNTS; k++) {
-            char what[128];
-            snprintf(what, sizeof what, "%s, %s, %d parts", ds.name, gridemst_precision_name(prec), part_counts[k]);
-            gridemst_result got = GRIDEMST_RESULT_INIT;
-            o = cpu_options(part_counts[k], (gridemst_precision)prec);
-            solve_ok(&ds, &o, &got, what);
-            check_same(&ref, &got, ds.n, part_counts[k], what);
-            gridemst_result_free(&got);
+            int64_t safe[2] = {0, 0}, components[2] = {0, 0};
+            for (int rule = 0; rule < 2; rule++) {
+                char what[160];
+                snprintf(what, sizeof what, "%s, %s, %d parts, %s", ds.name, gridemst_precision_name(prec),
+                         part_counts[k], rules[rule]);
+                ck_assert_int_eq(setenv("GRIDEMST_SAFE_EDGES", rules[rule], 1), 0);
+                gridemst_result got = GRIDEMST_RESULT_INIT;
+                o = cpu_options(part_counts[k], (gridemst_precision)prec);
+                solve_ok(&ds, &o, &got, what);
+                check_same(&ref, &got, ds.n, part_counts[k], what);
+                safe[rule] = got.stats.partitions.safe_edges;
+                components[rule] = got.stats.partitions.components;
+                gridemst_result_free(&got);
+            }
+            REQUIRE(safe[1] == safe[0] && components[1] == components[0],
+                    "%s, %d parts: %lld safe edges and %lld components by the rounds, %lld and %lld by Kruskal",
+                    ds.name, part_counts[k], (long long)safe[1], (long long)components[1], (long long)safe[0],
+                    (long long)components[0]);
         }
         gridemst_result_free(&ref);
     }
+    unsetenv("GRIDEMST_SAFE_EDGES");
     free(ds.coords);
 }
 END_TEST
@@ -282,6 +300,11 @@ START_TEST(test_bad_options)
     o = cpu_options(2, GRIDEMST_PRECISION_FLOAT);
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INPUT);
     REQUIRE(strstr(err.message, "point 1 ") != NULL, "message: %s", err.message);
+    xyz[3] = 1;
+    ck_assert_int_eq(setenv("GRIDEMST_SAFE_EDGES", "prim", 1), 0);
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
+    REQUIRE(strstr(err.message, "GRIDEMST_SAFE_EDGES") && strstr(err.message, "prim"), "message: %s", err.message);
+    unsetenv("GRIDEMST_SAFE_EDGES");
 }
 END_TEST
 

@@ -346,6 +346,7 @@ static void json_partitions(json *j, const gridemst_partition_stats *ps)
     json_num(j, "gaps_alloc", ps->gaps_alloc_ms);
     json_num(j, "gaps_device", ps->gaps_device_ms);
     json_num(j, "gaps_copy", ps->gaps_copy_ms);
+    json_num(j, "copy", ps->contract_copy_ms);
     json_close(j);
     json_num(j, "free", ps->free_ms);
     json_close(j);

@@ -13,11 +13,13 @@
 #include "context.h"
 #include "cuda/cuda_common.cuh"
 #include "cuda/cuda_download.cuh"
+#include "cuda/cuda_parts_steps.cuh"
 #include "parts/device_gaps.h"
 #include "parts/gap.h"
 #include "parts/point_key.h"
 
-/* The cells, kept on the device until the host has room for them. */
+/* The cells, kept on the device until the host has room for them, and the
+ * points' gaps, for a contraction there (device_contract.h). */
 struct gemst_device_gaps {
     gridemst_context *ctx;
     gemst_dmem mem;
@@ -26,6 +28,7 @@ struct gemst_device_gaps {
     uint32_t *cell_start; /* n_cells + 1 */
     uint64_t *cell_key;
     gemst_box *cell_box;
+    double *gap;               /* n */
 };
 
 #define BOX_WARP 32
@@ -139,31 +142,11 @@ static int sort_pairs(gemst_dmem *mem, cub::DoubleBuffer<uint64_t> &keys, cub::D
     return GRIDEMST_OK;
 }
 
-/* rank = the inclusive sum of head. */
-static int inclusive_sum(gemst_dmem *mem, const uint32_t *head, uint32_t *rank, int64_t n, gridemst_error *err)
-{
-    size_t bytes = 0;
-    void *temp;
-    GEMST_CU(cub::DeviceScan::InclusiveSum(NULL, bytes, head, rank, n, mem->s));
-    GEMST_TRY(gemst_dalloc(mem, &temp, bytes, "numbering the part's cells", err));
-    GEMST_CU(cub::DeviceScan::InclusiveSum(temp, bytes, head, rank, n, mem->s));
-    gemst_dfree(mem, temp);
-    return GRIDEMST_OK;
-}
-
-/* The milliseconds since *t0, which becomes now. */
-static double lap(double *t0)
-{
-    const double now = gemst_now_ms(), ms = now - *t0;
-    *t0 = now;
-    return ms;
-}
-
 /* The kernels queued on s so far, waited for: their time into *ms. */
 static int wait_kernels(cudaStream_t s, double *t0, double *ms, gridemst_error *err)
 {
     GEMST_CU(cudaStreamSynchronize(s));
-    *ms += lap(t0);
+    *ms += gemst_lap_ms(t0);
     return GRIDEMST_OK;
 }
 
@@ -197,7 +180,7 @@ static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_
     const cudaStream_t s = g->mem.s;
     double t0 = gemst_now_ms();
     const unsigned blocks = gemst_blocks((uint64_t)n);
-    double *w, *gap, *cell_gap;
+    double *w, *cell_gap;
     uint64_t *key[2];
     uint32_t *index[2], *cell_of;
     GEMST_DALLOC(&g->mem, w, 3 * n, "the part's working coordinates");
@@ -217,14 +200,15 @@ static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_
     uint32_t *head = (uint32_t *)keys.Alternate(), *rank = head + n;
     k_heads<<<blocks, GEMST_THREADS, 0, s>>>(sorted, n, t->metric.dim, t->level, head);
     GEMST_LAUNCHED();
-    GEMST_TRY(inclusive_sum(&g->mem, head, rank, n, err));
+    GEMST_TRY(gemst_inclusive_count(&g->mem, head, rank, n, "numbering the part's cells", err));
     uint32_t count;
     GEMST_CU(cudaMemcpyAsync(&count, rank + n - 1, sizeof count, cudaMemcpyDeviceToHost, s));
     GEMST_CU(cudaStreamSynchronize(s));
     g->n_cells = count;
     GEMST_TRY(cells(g, t, w, sorted, by_key.Current(), head, rank, &cell_gap, err));
 
-    GEMST_DALLOC(&g->mem, gap, n, "the part's gaps");
+    GEMST_DALLOC(&g->mem, g->gap, n, "the part's gaps");
+    double *gap = g->gap;
     GEMST_DALLOC(&g->mem, cell_of, n, "the part's points' cells");
     k_point_gaps<<<blocks, GEMST_THREADS, 0, s>>>(w, by_key.Current(), rank, cell_gap, n, t->space, t->own, cell_of,
                                                   gap);
@@ -235,20 +219,21 @@ static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_
     GEMST_TRY(gemst_download_copy(&g->down, points->gap, gap, sizeof *gap * (size_t)n, err));
     GEMST_TRY(gemst_download_copy(&g->down, points->by_key, by_key.Current(), sizeof(uint32_t) * (size_t)n, err));
     GEMST_TRY(gemst_download_copy(&g->down, points->cell_of, cell_of, sizeof *cell_of * (size_t)n, err));
-    times->copy_ms += lap(&t0);
+    times->copy_ms += gemst_lap_ms(&t0);
 
-    /* the points by gap: non-negative doubles order as their bits; the gaps, copied above, and the buffers
-       of the sort by key, read before on this stream, become the sort's */
+    /* the points by gap: non-negative doubles order as their bits.  The buffers of the sort by key, read
+       before on this stream (the order by key: copied above), become the sort's; the gaps stay */
     uint32_t *order = by_key.Alternate();
     k_iota<<<blocks, GEMST_THREADS, 0, s>>>(order, n);
     GEMST_LAUNCHED();
-    cub::DoubleBuffer<uint64_t> gap_bits((uint64_t *)gap, keys.Current());
-    cub::DoubleBuffer<uint32_t> by_gap(order, head);
+    GEMST_CU(cudaMemcpyAsync(keys.Current(), gap, sizeof *gap * (size_t)n, cudaMemcpyDeviceToDevice, s));
+    cub::DoubleBuffer<uint64_t> gap_bits(keys.Current(), keys.Alternate());
+    cub::DoubleBuffer<uint32_t> by_gap(order, by_key.Current());
     GEMST_TRY(sort_pairs(&g->mem, gap_bits, by_gap, n, "sorting the part's points by gap", err));
     GEMST_TRY(wait_kernels(s, &t0, &times->device_ms, err));
     GEMST_TRY(gemst_download_copy(&g->down, points->by_gap, by_gap.Current(), sizeof(uint32_t) * (size_t)n, err));
-    times->copy_ms += lap(&t0);
-    void *done[] = {w, key[0], key[1], index[0], index[1], gap, cell_of, cell_gap};
+    times->copy_ms += gemst_lap_ms(&t0);
+    void *done[] = {w, key[0], key[1], index[0], index[1], cell_of, cell_gap};
     for (size_t k = 0; k < sizeof done / sizeof done[0]; k++)
         gemst_dfree(&g->mem, done[k]);
     return GRIDEMST_OK;
@@ -301,6 +286,11 @@ extern "C" int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_ce
     const int rc = copy_cells(g, cells, err);
     times->copy_ms += gemst_now_ms() - t0;
     return rc;
+}
+
+extern "C" const double *gemst_device_gaps_gap(const gemst_device_gaps *g)
+{
+    return g->gap;
 }
 
 extern "C" void gemst_device_gaps_free(gemst_device_gaps *g)

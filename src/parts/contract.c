@@ -19,6 +19,17 @@
  * part's points in Morton order at one level, whose boxes also carry the
  * halo's reach in step 5 (requests.h).  A part on a device computes them
  * there (parts/device_gaps.h).
+ *
+ * Two rules mark the same safe edges: Kruskal's test above (in batches on
+ * the host's threads, safe_edges.c), and Boruvka rounds over the tree
+ * (safe_rounds.c): each component of the edges marked so far marks its
+ * least incident tree edge when that edge is shorter than the component's
+ * smallest gap (rounded down), until none does.  The rounds run on the
+ * part's device where it has one, with the components and the uncertain
+ * edges' list (parts/device_contract.h); on the host they are the serial
+ * reference.  GRIDEMST_SAFE_EDGES=kruskal|rounds in the environment picks
+ * the rule; by default Kruskal's on the host's parts, the rounds on
+ * devices.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,6 +37,8 @@
 
 #include "atomics.h"
 #include "host_array.h"
+#include "parts/device_contract.h"
+#include "parts/device_gaps.h"
 #include "parts/devices.h"
 #include "parts/positions.h"
 #include "parts/safe_edges.h"
@@ -65,39 +78,49 @@ static int list_uncertain_and_gaps(const gemst_parts_ctx *c, gemst_part *part, g
     return GRIDEMST_OK;
 }
 
-int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
+/* The rule of the safe edges: 1 for the rounds, 0 for Kruskal's. */
+static int rounds_rule(int on_device, int *rounds, gridemst_error *err)
+{
+    const char *v = getenv("GRIDEMST_SAFE_EDGES");
+    if (!v || !*v)
+        *rounds = on_device;
+    else if (strcmp(v, "kruskal") == 0 || strcmp(v, "rounds") == 0)
+        *rounds = v[0] == 'r';
+    else
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "GRIDEMST_SAFE_EDGES is \"%.64s\": kruskal or rounds",
+                          v);
+    return GRIDEMST_OK;
+}
+
+/* The arrays of the safe edges and components. */
+static int contraction_arrays(gemst_part *part, gridemst_error *err)
 {
     const int64_t n = part->n, m = part->n_tree;
-    if (n == 0)
-        return GRIDEMST_OK;
-    double t0 = gemst_now_ms();
-    /* scratch: the keys of the sorts and their second halves, then each point's gap rounded down */
-    uint64_t *key = gemst_host_array(sizeof *key * 2 * (size_t)n);
-    uint32_t *tmp = gemst_host_array(sizeof *tmp * (size_t)n);
-    /* the gaps on the part's device where it has one, from its points there */
-    gridemst_context *ctx = c->xchg.devices ? gemst_devices_context(c->xchg.devices, p) : NULL;
-    const void *on_device = c->xchg.devices ? gemst_devices_part_coords(c->xchg.devices, p) : NULL;
-    int rc = key && tmp ? gemst_part_gaps(c, p, part, ctx, on_device, key, tmp, err)
-                        : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
-                                     (long long)n);
-    free(tmp);
-    part->gaps_ms = gemst_now_ms() - t0;
-    t0 = gemst_now_ms();
-    double *low = (double *)key;
     part->safe = gemst_host_array((size_t)(m > 0 ? m : 1));
     part->uncertain = gemst_host_array(sizeof *part->uncertain * (size_t)(m > 0 ? m : 1));
     part->comp = gemst_host_array(sizeof *part->comp * (size_t)n);
-    if (rc == GRIDEMST_OK && (!part->safe || !part->uncertain || !part->comp))
-        rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
-                        (long long)n);
+    if (!part->safe || !part->uncertain || !part->comp)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
+                          (long long)n);
+    return GRIDEMST_OK;
+}
+
+/* After the gaps, on the host: the lows, the safe edges by either rule,
+ * the components, the uncertain edges and the components' gaps (low: n
+ * entries of scratch). */
+static int contract_on_host(const gemst_parts_ctx *c, gemst_part *part, int rounds, double *low, gridemst_error *err)
+{
+    const int64_t n = part->n, m = part->n_tree;
+    double t0 = gemst_now_ms();
+    int rc = contraction_arrays(part, err);
     const int threads = gemst_parts_threads(c, n);
     if (rc == GRIDEMST_OK) {
 #pragma omp parallel for num_threads(threads) schedule(static)
         for (int64_t i = 0; i < n; i++)
             low[i] = gemst_parts_lower(part->gap[i]);
-        rc = gemst_safe_edges(part->tree, m, low, n, threads, part->safe, err);
+        rc = rounds ? gemst_safe_edges_rounds(part->tree, m, low, n, part->safe, err)
+                    : gemst_safe_edges(part->tree, m, low, n, threads, part->safe, err);
     }
-    free(key);
     part->safe_ms = gemst_now_ms() - t0;
     t0 = gemst_now_ms();
     if (rc == GRIDEMST_OK)
@@ -105,6 +128,60 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
     if (rc == GRIDEMST_OK)
         rc = list_uncertain_and_gaps(c, part, err);
     part->components_ms = gemst_now_ms() - t0;
+    return rc;
+}
+
+/* After the gaps, on ctx's device, from the gaps left there (g). */
+static int contract_on_device(const gemst_parts_ctx *c, gemst_part *part, gridemst_context *ctx,
+                              const gemst_device_gaps *g, gridemst_error *err)
+{
+    const double t0 = gemst_now_ms();
+    int rc = contraction_arrays(part, err);
+    const double alloc_ms = gemst_now_ms() - t0;
+    const gemst_contract_task task = {part->tree, part->n_tree, gemst_device_gaps_gap(g), part->n,
+                                      gemst_parts_threads(c, part->n)};
+    gemst_contract_out out = {part->safe, part->comp, part->uncertain, 0, 0, NULL};
+    gemst_contract_times times = {0, 0, 0, 0};
+    if (rc == GRIDEMST_OK)
+        rc = gemst_device_contract(ctx, &task, &out, &times, err);
+    part->n_uncertain = out.n_uncertain;
+    part->n_comp = out.n_comp;
+    part->comp_gap = out.comp_gap;
+    part->safe_ms = times.safe_ms;
+    part->components_ms = alloc_ms + times.components_ms;
+    part->contract_copy_ms = times.copy_ms;
+    return rc;
+}
+
+int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
+{
+    const int64_t n = part->n;
+    if (n == 0)
+        return GRIDEMST_OK;
+    /* the gaps on the part's device where it has one, from its points there */
+    gridemst_context *ctx = c->xchg.devices ? gemst_devices_context(c->xchg.devices, p) : NULL;
+    const void *on_device = c->xchg.devices ? gemst_devices_part_coords(c->xchg.devices, p) : NULL;
+    int rounds = 0;
+    int rc = rounds_rule(ctx != NULL, &rounds, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    const int device_rounds = ctx && rounds;
+    double t0 = gemst_now_ms();
+    /* scratch on the host: the keys of the sorts and their second halves, then each point's gap rounded down */
+    uint64_t *key = device_rounds ? NULL : gemst_host_array(sizeof *key * 2 * (size_t)n);
+    uint32_t *tmp = device_rounds ? NULL : gemst_host_array(sizeof *tmp * (size_t)n);
+    gemst_device_gaps *g = NULL;
+    if (device_rounds || (key && tmp))
+        rc = gemst_part_gaps(c, p, part, ctx, on_device, key, tmp, device_rounds ? &g : NULL, err);
+    else
+        rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points", (long long)n);
+    free(tmp);
+    part->gaps_ms = gemst_now_ms() - t0;
+    if (rc == GRIDEMST_OK)
+        rc = device_rounds ? contract_on_device(c, part, ctx, g, err)
+                           : contract_on_host(c, part, rounds, (double *)key, err);
+    gemst_device_gaps_free(g);
+    free(key);
     return rc;
 }
 

@@ -14,6 +14,8 @@
  *                            of cells; the cells stay on the device in *out
  *   gemst_device_gaps_cells  copies the cells into `cells` (host memory of
  *                            n_cells entries each, cell_start n_cells + 1)
+ *   gemst_device_gaps_gap    the points' gaps in device memory, kept for
+ *                            a contraction there (device_contract.h) until
  *   gemst_device_gaps_free   frees *out (NULL: nothing)
  *
  * Both add the time they took to *times: the kernels and sorts (waited for)
@@ -75,6 +77,7 @@ int gemst_device_gaps_run(gridemst_context *ctx, const gemst_gaps_task *t, const
                           gemst_device_gaps **out, int64_t *n_cells, gemst_gaps_times *times, gridemst_error *err);
 int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells, gemst_gaps_times *times,
                             gridemst_error *err);
+const double *gemst_device_gaps_gap(const gemst_device_gaps *g);
 void gemst_device_gaps_free(gemst_device_gaps *g);
 
 #ifdef __cplusplus

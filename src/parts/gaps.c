@@ -128,7 +128,8 @@ static int cell_arrays(gemst_part *part, int64_t runs, gridemst_error *err)
 }
 
 int gemst_part_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_context *ctx,
-                    const void *device_coords, uint64_t *key, uint32_t *tmp, gridemst_error *err)
+                    const void *device_coords, uint64_t *key, uint32_t *tmp, gemst_device_gaps **keep,
+                    gridemst_error *err)
 {
     const int64_t n = part->n;
     const int level = gemst_region_level(c->pb->dim, c->pb->n, GEMST_GAP_CELL_POINTS);
@@ -156,7 +157,10 @@ int gemst_part_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_
     part->gaps_alloc_ms += gemst_now_ms() - t0;
     if (rc == GRIDEMST_OK)
         rc = ctx ? device_cells(part, g, &times, err) : host_gaps(c, p, part, key, tmp, err);
-    gemst_device_gaps_free(g);
+    if (keep)
+        *keep = g;
+    else
+        gemst_device_gaps_free(g);
     part->gaps_device_ms = times.device_ms;
     part->gaps_copy_ms = times.copy_ms;
     return rc;

@@ -18,6 +18,12 @@ int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells,
     return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "this gridemst was built without CUDA: no gaps on a device");
 }
 
+const double *gemst_device_gaps_gap(const gemst_device_gaps *g)
+{
+    (void)g;
+    return NULL;
+}
+
 void gemst_device_gaps_free(gemst_device_gaps *g)
 {
     (void)g;

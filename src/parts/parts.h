@@ -5,9 +5,8 @@
  * boundaries finds the edges that cross.  On the CPU the parts are virtual:
  * one process runs every part's steps in turn, and exchange.h stands for
  * the communication between them.  With one part per GPU (devices.h) the
- * partition, the local trees and the contraction's gaps run on the
- * devices, all at once, and the exchanges over NCCL; the other steps run
- * on the host.
+ * partition, the local trees and the contraction run on the devices, all
+ * at once, and the exchanges over NCCL; the other steps run on the host.
  *
  * The steps, each a function of one part and of what an exchange gave it:
  *
@@ -122,6 +121,7 @@ typedef struct gemst_part {
     uint32_t *by_gap;         /* the points by ascending gap */
     double gaps_ms, safe_ms, components_ms; /* the contraction's sub-steps (gridemst_partition_stats) */
     double gaps_alloc_ms, gaps_device_ms, gaps_copy_ms; /* within gaps_ms */
+    double contract_copy_ms;  /* on a device: the tree's copy there, the contraction's copies to host memory */
     /* cells: the dyadic cells of one level (the same in every part) that hold the part's points */
     int cell_level;
     int64_t n_cells;
@@ -156,9 +156,13 @@ int gemst_parts_local_trees(const gemst_parts_ctx *c, gemst_part *parts, gridems
  * halo's zeroed bookkeeping), in host memory.  Computed on the host's
  * threads (ctx NULL; key: 2 n entries, tmp: n, scratch), or on ctx's
  * device from the part's coordinates there (device_coords), bit for bit
- * the same. */
+ * the same; then with `keep` not NULL, *keep holds the gaps on the device
+ * (device_gaps.h; the caller frees it, also after a failure), else they
+ * are freed. */
+typedef struct gemst_device_gaps gemst_device_gaps;
 int gemst_part_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_context *ctx,
-                    const void *device_coords, uint64_t *key, uint32_t *tmp, gridemst_error *err);
+                    const void *device_coords, uint64_t *key, uint32_t *tmp, gemst_device_gaps **keep,
+                    gridemst_error *err);
 
 /* Step 4 for one part (p), then the numbering of the safe components
  * across parts. */

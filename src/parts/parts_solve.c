@@ -98,6 +98,7 @@ static int local_steps(gemst_parts_ctx *c, gemst_part *parts, gridemst_stats *st
         slowest(&ps->gaps_copy_ms, part->gaps_copy_ms);
         slowest(&ps->safe_ms, part->safe_ms);
         slowest(&ps->components_ms, part->components_ms);
+        slowest(&ps->contract_copy_ms, part->contract_copy_ms);
     }
     ps->components = *components;
     return rc;

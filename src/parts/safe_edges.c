@@ -45,29 +45,13 @@
 
 #include "atomics.h"
 #include "host_array.h"
+#include "parts/union_find.h"
 
 /* Edges per batch: the serial pass's slots (20 bytes each, two an edge)
  * stay within the last-level cache, and the threads meet at a barrier
  * only four times per batch, while each parallel pass shares tens of
  * thousands of finds. */
 #define BATCH 65536
-
-/* The root of x in a union-find whose parent words lie `stride` bytes
- * apart from `base`, halving the path: other threads may halve the same
- * paths or hook roots (gemst_safe_components) at the same time; every
- * value read is an ancestor of x. */
-static uint32_t find_shared(char *base, size_t stride, uint32_t x)
-{
-    for (;;) {
-        const uint32_t p = gemst_load_relaxed((uint32_t *)(base + x * stride));
-        if (p == x)
-            return x;
-        const uint32_t g = gemst_load_relaxed((uint32_t *)(base + p * stride));
-        if (g != p)
-            gemst_store_relaxed((uint32_t *)(base + x * stride), g);
-        x = g;
-    }
-}
 
 /* A point's state in the union-find of the edges before the batch, in
  * one cache line's quarter: a find's last access brings its root's tag
@@ -78,14 +62,20 @@ typedef struct {
     double low;     /* at a root: its component's smallest low */
 } point_state;
 
+/* The root of x in the union-find of the edges before the batch, halving
+ * the path: other threads halve the same paths at the same time (no link
+ * happens during the pass); every value read is an ancestor of x. */
 static uint32_t find_state(point_state *pt, uint32_t x)
 {
-    return find_shared((char *)pt + offsetof(point_state, parent), sizeof *pt, x);
-}
-
-static uint32_t find_parent(uint32_t *parent, uint32_t x)
-{
-    return find_shared((char *)parent, sizeof *parent, x);
+    for (;;) {
+        const uint32_t p = gemst_load_relaxed(&pt[x].parent);
+        if (p == x)
+            return x;
+        const uint32_t g = gemst_load_relaxed(&pt[p].parent);
+        if (g != p)
+            gemst_store_relaxed(&pt[x].parent, g);
+        x = g;
+    }
 }
 
 /* The union-find of the edges before the batch, and the batch's slots. */
@@ -208,21 +198,6 @@ int gemst_safe_edges(const gemst_parts_edge *tree, int64_t m, const double *low,
                            (long long)n);
 }
 
-/* Joins the components of a and b: the larger root hooked under the
- * smaller, so that every root is its component's smallest point. */
-static void unite(uint32_t *parent, uint32_t a, uint32_t b)
-{
-    for (;;) {
-        a = find_parent(parent, a);
-        b = find_parent(parent, b);
-        if (a == b)
-            return;
-        const uint32_t big = a > b ? a : b, small = a > b ? b : a;
-        if (gemst_atomic_cas_u32(&parent[big], big, small) == big)
-            return;
-    }
-}
-
 int gemst_safe_components(const gemst_parts_edge *tree, int64_t m, const uint8_t *safe, int64_t n, int threads,
                           uint32_t *comp, uint32_t *n_comp, gridemst_error *err)
 {
@@ -242,10 +217,10 @@ int gemst_safe_components(const gemst_parts_edge *tree, int64_t m, const uint8_t
 #pragma omp for schedule(static)
         for (int64_t k = 0; k < m; k++)
             if (safe[k])
-                unite(parent, tree[k].lo, tree[k].hi);
+                gemst_uf_unite(parent, tree[k].lo, tree[k].hi);
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < n; i++)
-            comp[i] = find_parent(parent, (uint32_t)i);
+            comp[i] = gemst_uf_find(parent, (uint32_t)i);
         /* the roots numbered in order: each thread's share of the points counts its roots, then numbers them */
 #pragma omp for schedule(static)
         for (int t = 0; t < threads; t++) {

@@ -19,6 +19,19 @@ int gemst_safe_edges(const gemst_parts_edge *tree, int64_t m, const double *low,
                      uint8_t *safe, gridemst_error *err);
 
 /*
+ * The same tree and lows, and the rounds rule (safe_rounds.c): safe[k] is
+ * 1 where edge k is marked by Boruvka rounds over the tree, each component
+ * of the edges marked in earlier rounds picking its least incident
+ * unmarked edge (the least position), marked when shorter than the
+ * component's smallest low, until a round marks none; 0 otherwise.  It
+ * marks the edges gemst_safe_edges marks (safe_rounds.c says why).
+ * Serial: the reference of the rounds on a device (device_contract.h).
+ * Returns GRIDEMST_OK, or GRIDEMST_ERR_NO_MEMORY with a message.
+ */
+int gemst_safe_edges_rounds(const gemst_parts_edge *tree, int64_t m, const double *low, int64_t n, uint8_t *safe,
+                            gridemst_error *err);
+
+/*
  * The components of the edges k of tree[0 .. m) where safe[k]: comp[i] is
  * point i's, numbered from 0 in the order of their smallest points, and
  * *n_comp their number.  With up to `threads` OpenMP threads.

@@ -41,11 +41,16 @@ static inline GEMST_HD double gemst_parts_working(const gemst_parts_metric *m, c
  * at least d2, given d2 itself computed in double.  The solver's rounding
  * (a few units in the last place of float32, far less in double, plus at
  * most a few of the smallest subnormals where squares underflow) stays
- * within the margins.
+ * within the margins.  Non-decreasing in d2, so that the least of the
+ * bounds of several points is the bound of their least d2.
  */
-static inline double gemst_parts_lower(double d2)
+static inline GEMST_HD double gemst_parts_lower(double d2)
 {
+#ifdef __CUDA_ARCH__ /* rounded step by step as on the host, not fused into a multiply-add */
+    return __dadd_rn(__dmul_rn(d2, 1.0 - 0x1p-20), -0x1p-140);
+#else
     return d2 * (1.0 - 0x1p-20) - 0x1p-140;
+#endif
 }
 
 #endif
