@@ -159,23 +159,30 @@ static inline void GEMST_FN(gemst_cpu_group_scan)(gemst_cpu_group *g, const gems
             if (box > radius) {
                 g->beyond[a] = box < g->beyond[a] ? box : g->beyond[a];
             } else {
-                gemst_real d2[GEMST_CPU_BVH_LEAF_MAX];
+                /* in locals through the loop: through g, each point's update waited for the last one's store */
+                gemst_real d2[GEMST_CPU_BVH_LEAF_MAX], beyond = g->beyond[a];
+                gemst_edge_key best = g->best[a];
+                uint32_t to = g->to[a];
+                const uint32_t own = g->comp[a];
                 GEMST_FN(gemst_cpu_leaf_d2)(pts, qq, first, end - first, d2);
                 for (uint32_t p = first; p < end; p++) {
                     const gemst_real e = d2[p - first];
-                    if (comp[p] == g->comp[a])
+                    if (comp[p] == own)
                         continue;
                     if (e > radius) {
-                        g->beyond[a] = e < g->beyond[a] ? e : g->beyond[a];
+                        beyond = e < beyond ? e : beyond;
                         continue;
                     }
                     const gemst_edge_key cand = gemst_edge_make(e, qq->oid, pts->oid[p]);
-                    if (gemst_edge_less(cand, g->best[a])) {
-                        g->best[a] = cand;
-                        g->to[a] = p;
+                    if (gemst_edge_less(cand, best)) {
+                        best = cand;
+                        to = p;
                         radius = e;
                     }
                 }
+                g->beyond[a] = beyond;
+                g->best[a] = best;
+                g->to[a] = to;
                 g->radius[a] = radius;
             }
         }
