@@ -250,10 +250,10 @@ static inline void GEMST_FN(gemst_cpu_group_descend)(gemst_cpu_group *g, const g
 /*
  * The group's search of the whole tree but its leaves first..last, which
  * hold its own leaf j: from the leaf up, the sibling of each node on the
- * way to the root, nearest first.  These subtrees are all the others, and
- * a descent from the root would test both children on that way where this
- * tests one (1e6 points along curves, one thread: 2% less time on
- * filaments 3D, 1% on 2D; docs/experiments.md).
+ * way to the root, the subtrees nearest in the tree first.  These subtrees
+ * are all the others, and a descent from the root would test both
+ * children on that way where this tests one (1e6 points along curves, one
+ * thread: 2% less time on filaments 3D, 1% on 2D; docs/experiments.md).
  */
 static inline void GEMST_FN(gemst_cpu_group_search)(gemst_cpu_group *g, const gemst_bvh *b, const gemst_cpu_leaf *leaf,
                                                     const gemst_grid *pts, const uint32_t *comp, uint32_t j,
