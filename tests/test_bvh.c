@@ -97,6 +97,7 @@ typedef enum {
     T_LATTICE_3D,    /* a 10 x 10 x 10 lattice: equal coordinates on every axis */
     T_TWO,           /* n = 2 */
     T_THREE_SAME,    /* n = 3, one code */
+    T_CURVE_3D,      /* within 10^-3 of a helix: a curve, where the CPU searches its BVH */
     T_COUNT
 } tset_kind;
 
@@ -113,8 +114,8 @@ static int cmp_by_code(const void *pa, const void *pb)
 static tset make_tset(tset_kind kind, int layout)
 {
     static const char *names[] = {"uniform 2D", "uniform 3D", "one code 3D", "mixed 2D", "lattice 3D", "two points",
-                                  "three points, one code"};
-    static const uint32_t sizes[] = {3000, 3000, 500, 2000, 1000, 2, 3};
+                                  "three points, one code", "helix 3D"};
+    static const uint32_t sizes[] = {3000, 3000, 500, 2000, 1000, 2, 3, 2000};
     tset t;
     memset(&t, 0, sizeof t);
     snprintf(t.name, sizeof t.name, "%s", names[kind]);
@@ -125,7 +126,13 @@ static tset make_tset(tset_kind kind, int layout)
     uint64_t seed = 777 + (uint64_t)kind, *code = xcalloc(n, sizeof *code);
     for (uint32_t i = 0; i < n; i++) {
         double *p = &c[3 * i];
-        for (int d = 0; d < t.dim; d++) {
+        if (kind == T_CURVE_3D) { /* four turns of radius 0.4, rising by 1 */
+            const double turns = 4, a = 2 * turns * 3.14159265358979323846 * rng_unit(&seed);
+            p[0] = 0.5 + 0.4 * cos(a) + 1e-3 * rng_unit(&seed);
+            p[1] = 0.5 + 0.4 * sin(a) + 1e-3 * rng_unit(&seed);
+            p[2] = a / (2 * turns * 3.14159265358979323846) + 1e-3 * rng_unit(&seed);
+        }
+        for (int d = 0; d < t.dim && kind != T_CURVE_3D; d++) {
             double u = rng_unit(&seed);
             switch (kind) {
             case T_SAME_CODE_3D: p[d] = 0.5 + ldexp(u, -22); break;

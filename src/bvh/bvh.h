@@ -67,7 +67,8 @@ typedef struct {
     uint32_t leaf_size;      /* points per leaf but the last */
     gemst_bvh_node *node;    /* n - 1 internal nodes, 16-byte aligned */
     uint32_t *end;           /* n - 1: the far end of each internal node's leaf range */
-    uint32_t *parent;        /* 2n - 1, by node id (GEMST_NONE for the root); needed by the build only */
+    uint32_t *parent;        /* 2n - 1, by node id (GEMST_NONE for the root); for the build, and the
+                                CPU's searches up from a leaf */
 } gemst_bvh;
 
 /* The points per leaf of a tree over `points` points that asks for leaves

@@ -25,8 +25,8 @@ typedef struct {
  * leaves, more where single points would make more than
  * GEMST_BVH_MAX_LEAVES leaves): code[] is overwritten, code[j] becoming
  * leaf j's, that of its first point.  `threads` OpenMP threads.
- * t->bvh.parent stays allocated (the solver frees it once the boxes are
- * fitted). */
+ * t->bvh.parent stays allocated: the searches go up from their leaf
+ * (cpu_bvh_search.h). */
 int GEMST_FN(gemst_cpu_bvh_build)(const gemst_grid *pts, uint64_t *code, uint32_t leaf_size, int threads,
                                   gemst_cpu_bvh *t, gridemst_error *err);
 void GEMST_FN(gemst_cpu_bvh_free)(gemst_cpu_bvh *t);
