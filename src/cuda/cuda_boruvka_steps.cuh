@@ -203,8 +203,9 @@ static int GEMST_FN(findmin2)(cuda_ctx *c, const uint32_t *pts, const int *m, ui
         GEMST_LAUNCHED();
         return GRIDEMST_OK;
     }
-    /* The first pass also lets each edge compete for its far component.
-     * The list flags (keep) are free here: both callers have used them. */
+    /* With all_roots each pass also lets each edge compete for its far
+     * component.  The list flags (keep) are free here: both callers have
+     * used them. */
     const int first = lengths_known ? 2 : 1;
     for (int pass = first; pass <= 3; pass++) {
         GEMST_FN(k_atomic_pass)<<<GEMST_FN(list_blocks)(c, bound), GEMST_THREADS, 0, c->s>>>(
