@@ -150,11 +150,11 @@ typedef enum gridemst_nns {
                               tuning.prune does not apply and is ignored (stats.prune
                               reads none); stats.cells is 0 */
     GRIDEMST_NNS_AUTO = 2  /* (default) on the CUDA backend the BVH below 100000 points,
-                              else the grid, or the BVH when the points fill fewer
-                              dimensions than the space at the grid's cell size (curves,
-                              surfaces, clusters): the correlation dimension of a sample
-                              of 65536 points, from the pairs sharing a cell at the
-                              grid's planned side and twice it, below dim - 1/2.  On
+                              else the grid, or the BVH when the points do not fill
+                              their box evenly at the grid's cell size (clusters,
+                              surfaces, curves, a varying density): the density
+                              contrast of a sample of 65536 points above 1.5
+                              (stats.density_contrast).  On
                               the CPU backend the BVH when the same sample's dimension,
                               measured at the finest cell size where 1024 pairs of its
                               points share a cell, is below 1.5 (curves), else the
@@ -493,6 +493,9 @@ typedef struct gridemst_stats {
     gridemst_iteration_times iteration_ms[GRIDEMST_MAX_ITERATIONS]; /* the first `iterations` */
     gridemst_partition_stats partitions; /* a partitioned solve's; then the counts above sum its
                                     parts' own solves (time_ms their phases), and iterations is 0 */
+    double density_contrast;     /* CUDA, nns AUTO, 100,000 points or more: how many points share a point's
+                                    grid cell, over what points spread evenly over their box would give
+                                    (1: uniform); above 1.5 the BVH is searched.  0 when not measured */
 } gridemst_stats;
 
 typedef struct gridemst_result {

@@ -1,14 +1,15 @@
 /*
- * nns auto's measure (src/nns/index_choice.h): the pair counts of the hash
- * tables (the GPU's) and of sorted distinct codes (the CPU's) against a
- * count over every pair of distinct codes, and the choice on shapes
- * whose dimension is known from their construction: uniform and normal
- * points fill the space (the grid), circles and curves are 1-dimensional,
- * shells 2-dimensional in 3D, and blobs close to 0 at the cell size (the
- * BVH on the GPU); at the scale of neighbouring points (the CPU's measure)
- * blobs fill the space, and only curves get the BVH.  The sample and its
- * codes are made here as the backends make them (cuda_index_choice.cuh,
- * cpu_index_choice.inc); tests/test_cuda checks the GPU's choice there.
+ * nns auto's measures (src/nns/index_choice.h).  The GPU's: the hash
+ * tables' counts against a count over every pair of distinct codes; the
+ * density contrast of points spread evenly over a part of their box, known
+ * from the construction (the box over the part's volume); the choice on
+ * generated shapes (uniform points and lattices fill their box evenly: the
+ * grid; normal, clustered, surface and curve sets do not: the BVH).  The
+ * CPU's: sorted runs against every pair, and its choice by the dimension
+ * the points fill around their neighbours (curves: the BVH).  The sample
+ * and its codes are made here as the backends make them
+ * (cuda_index_choice.cuh, cpu_index_choice.inc); tests/test_cuda checks
+ * the GPU's choice there.
  */
 #include <stdlib.h>
 
@@ -34,34 +35,34 @@ static uint32_t sort_distinct(uint64_t *code, uint32_t m)
     return u;
 }
 
-/* Tables for one count, their slots free. */
+/* Tables with their slots free. */
 static gemst_index_tables tables_new(void)
 {
-    uint64_t *keys = malloc(sizeof *keys * 3 * GEMST_INDEX_SLOTS);
-    uint32_t *counts = calloc(2 * (size_t)GEMST_INDEX_SLOTS, sizeof *counts);
+    uint64_t *keys = malloc(sizeof *keys * 2 * GEMST_INDEX_SLOTS);
+    uint32_t *counts = calloc(GEMST_INDEX_SLOTS, sizeof *counts);
     ck_assert_ptr_nonnull(keys);
     ck_assert_ptr_nonnull(counts);
-    for (size_t k = 0; k < 3 * (size_t)GEMST_INDEX_SLOTS; k++)
+    for (size_t k = 0; k < 2 * (size_t)GEMST_INDEX_SLOTS; k++)
         keys[k] = GEMST_INDEX_FREE;
-    const gemst_index_tables t = {
-        keys, {keys + GEMST_INDEX_SLOTS, keys + 2 * GEMST_INDEX_SLOTS}, {counts, counts + GEMST_INDEX_SLOTS}};
+    const gemst_index_tables t = {keys, keys + GEMST_INDEX_SLOTS, counts};
     return t;
 }
 
 static void tables_free(gemst_index_tables *t)
 {
     free(t->code);
-    free(t->count[0]);
+    free(t->count);
 }
 
-/* The pairs of m codes at the two shifts, added to the tables in turn. */
-static void count_pairs(const uint64_t *code, uint32_t m, const int shift[2], uint64_t pairs[2])
+/* The counts of m codes at shift, added to the tables in turn. */
+static gemst_index_counts count_pairs(const uint64_t *code, uint32_t m, int shift)
 {
     gemst_index_tables t = tables_new();
-    pairs[0] = pairs[1] = 0;
+    gemst_index_counts counts = {0, 0};
     for (uint32_t k = 0; k < m; k++)
-        gemst_index_add(&t, code[k], shift, pairs);
+        gemst_index_add(&t, code[k], shift, &counts);
     tables_free(&t);
+    return counts;
 }
 
 /* Codes with many repeats and crowded cells; the tables' count, in two
@@ -84,26 +85,97 @@ START_TEST(test_pairs_count_every_pair)
     for (uint32_t k = 0; k < M; k++)
         back[k] = distinct[k] = code[M - 1 - k];
     const uint32_t u = sort_distinct(distinct, M);
-    const int shifts[][2] = {{0, 3}, {12, 19}, {30, 58}, {5, 62}};
+    const int shifts[] = {0, 3, 12, 19, 30, 58, 62};
     for (size_t s = 0; s < sizeof shifts / sizeof shifts[0]; s++) {
-        uint64_t every[2] = {0, 0}, pairs[2], reversed[2];
+        uint64_t every = 0;
         for (uint32_t i = 0; i < M; i++)
             for (uint32_t j = 0; j < M; j++)
-                for (int z = 0; z < 2 && first[i] && first[j] && i != j; z++)
-                    every[z] += code[i] >> shifts[s][z] == code[j] >> shifts[s][z];
-        count_pairs(code, M, shifts[s], pairs);
-        count_pairs(back, M, shifts[s], reversed);
-        for (int z = 0; z < 2; z++) {
-            ck_assert_msg(pairs[z] == every[z] && reversed[z] == every[z],
-                          "shift %d: %llu and %llu pairs by the tables, %llu by every pair", shifts[s][z],
-                          (unsigned long long)pairs[z], (unsigned long long)reversed[z],
-                          (unsigned long long)every[z]);
-            const uint64_t sorted = gemst_index_sorted_pairs(distinct, u, shifts[s][z]);
-            ck_assert_msg(sorted == every[z], "shift %d: %llu pairs by sorted runs, %llu by every pair",
-                          shifts[s][z], (unsigned long long)sorted, (unsigned long long)every[z]);
-        }
+                every += first[i] && first[j] && i != j && code[i] >> shifts[s] == code[j] >> shifts[s];
+        const gemst_index_counts counts = count_pairs(code, M, shifts[s]);
+        const gemst_index_counts reversed = count_pairs(back, M, shifts[s]);
+        ck_assert_msg(counts.pairs == every && reversed.pairs == every,
+                      "shift %d: %llu and %llu pairs by the tables, %llu by every pair", shifts[s],
+                      (unsigned long long)counts.pairs, (unsigned long long)reversed.pairs,
+                      (unsigned long long)every);
+        ck_assert_msg(counts.distinct == u && reversed.distinct == u, "%llu and %llu distinct codes, not %u",
+                      (unsigned long long)counts.distinct, (unsigned long long)reversed.distinct, u);
+        const uint64_t sorted = gemst_index_sorted_pairs(distinct, u, shifts[s]);
+        ck_assert_msg(sorted == every, "shift %d: %llu pairs by sorted runs, %llu by every pair", shifts[s],
+                      (unsigned long long)sorted, (unsigned long long)every);
     }
     free(code);
+}
+END_TEST
+
+/* The sample's sorted distinct codes (*u of them) of n points p, with
+ * their frame, as the backends make them. */
+static uint64_t *codes_of_points(const float *p, int64_t n, int dim, uint32_t *u, gemst_frame *f)
+{
+    gridemst_error err;
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int d = 0; d < dim; d++) {
+        lo[d] = hi[d] = p[d];
+        for (int64_t i = 1; i < n; i++) {
+            const double v = p[i * dim + d];
+            lo[d] = v < lo[d] ? v : lo[d];
+            hi[d] = v > hi[d] ? v : hi[d];
+        }
+    }
+    ck_assert_int_eq(gemst_frame_make(dim, lo, hi, 0, f, &err), GRIDEMST_OK);
+    const uint32_t m = GEMST_INDEX_SAMPLE;
+    uint64_t *code = malloc(sizeof *code * m);
+    ck_assert_ptr_nonnull(code);
+    for (uint32_t k = 0; k < m; k++) {
+        const int64_t i = gemst_index_sample_point((uint32_t)n, m, k);
+        double w[3] = {0, 0, 0};
+        for (int d = 0; d < dim; d++)
+            w[d] = (float)gemst_frame_working(f, p[i * dim + d], d);
+        code[k] = gemst_morton_in(dim, w, f->lo, f->unit);
+    }
+    *u = sort_distinct(code, m);
+    return code;
+}
+
+/* The GPU's measure of n points p. */
+static double contrast_of(const float *p, int64_t n, int dim)
+{
+    gemst_frame f;
+    uint32_t u;
+    uint64_t *code = codes_of_points(p, n, dim, &u, &f);
+    const int shift = gemst_index_shift(&f, n);
+    const double contrast = gemst_index_contrast(&f, shift, count_pairs(code, u, shift));
+    free(code);
+    return contrast;
+}
+
+/* Points spread evenly over a share of their box: a box 1 wide (1 x 1/4
+ * in 2D, 1 x 1 x 1 in 3D, so that not every axis is a power of two wide),
+ * its first corner and its last held by two points, and the others
+ * uniform over the part [0, x) of the first axis.  Their contrast is the
+ * box's volume over that part's, 1 / x, the grid's for x = 1 and the
+ * BVH's for half the box or less. */
+START_TEST(test_contrast_of_even_fills)
+{
+    const int64_t n = 400000;
+    const double parts[] = {1.0, 0.5, 0.25};
+    for (int dim = 2; dim <= 3; dim++)
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+            float *p = malloc(sizeof *p * (size_t)n * dim);
+            ck_assert_ptr_nonnull(p);
+            uint64_t seed = 99 + k;
+            const double side[3] = {1.0, dim == 2 ? 0.25 : 1.0, 1.0};
+            for (int64_t i = 0; i < n; i++)
+                for (int d = 0; d < dim; d++)
+                    p[i * dim + d] = (float)(i == 0         ? 0.0
+                                             : i == n - 1   ? side[d]
+                                             : d == 0       ? parts[k] * rng_unit(&seed)
+                                                            : side[d] * rng_unit(&seed));
+            const double contrast = contrast_of(p, n, dim), want = 1.0 / parts[k];
+            ck_assert_msg(contrast > 0.9 * want && contrast < 1.1 * want,
+                          "%dD, points over %g of the box: contrast %g, not about %g", dim, parts[k], contrast, want);
+            ck_assert_int_eq(gemst_index_prefers_bvh(contrast), parts[k] <= 0.5);
+            free(p);
+        }
 }
 END_TEST
 
@@ -113,60 +185,35 @@ typedef struct {
 } shape_case;
 
 static const shape_case shapes[] = {
-    {GEMST_GEN_UNIFORM, 2, 0},   {GEMST_GEN_UNIFORM, 3, 0}, {GEMST_GEN_NORMAL, 3, 0},
-    {GEMST_GEN_SHELLS, 2, 1},    {GEMST_GEN_SHELLS, 3, 1},  {GEMST_GEN_FILAMENTS, 3, 1},
-    {GEMST_GEN_BLOBS, 3, 1},
+    {GEMST_GEN_UNIFORM, 2, 0},   {GEMST_GEN_UNIFORM, 3, 0}, {GEMST_GEN_LATTICE, 3, 0},
+    {GEMST_GEN_NORMAL, 2, 1},    {GEMST_GEN_NORMAL, 3, 1},  {GEMST_GEN_CLUSTERED, 2, 1},
+    {GEMST_GEN_SHELLS, 2, 1},    {GEMST_GEN_SHELLS, 3, 1},  {GEMST_GEN_PLANES, 3, 1},
+    {GEMST_GEN_FILAMENTS, 3, 1}, {GEMST_GEN_BLOBS, 3, 1},
 };
 
 /* The sample's sorted distinct codes (*u of them) of n generated points of
- * the case's shape, with their frame, as the backends make them. */
+ * the case's shape, with their frame. */
 static uint64_t *sample_codes(const shape_case *sc, int64_t n, uint32_t *u, gemst_frame *f)
 {
     gemst_pointset ps;
     gridemst_error err;
     ck_assert_int_eq(gemst_generate(sc->kind, n, sc->dim, 3, &ps, &err), GRIDEMST_OK);
-    const float *p = ps.coords;
-    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (int d = 0; d < sc->dim; d++) {
-        lo[d] = hi[d] = p[d];
-        for (int64_t i = 1; i < n; i++) {
-            const double v = p[i * sc->dim + d];
-            lo[d] = v < lo[d] ? v : lo[d];
-            hi[d] = v > hi[d] ? v : hi[d];
-        }
-    }
-    ck_assert_int_eq(gemst_frame_make(sc->dim, lo, hi, 0, f, &err), GRIDEMST_OK);
-    const uint32_t m = GEMST_INDEX_SAMPLE;
-    uint64_t *code = malloc(sizeof *code * m);
-    ck_assert_ptr_nonnull(code);
-    for (uint32_t k = 0; k < m; k++) {
-        const int64_t i = gemst_index_sample_point((uint32_t)n, m, k);
-        double w[3] = {0, 0, 0};
-        for (int d = 0; d < sc->dim; d++)
-            w[d] = (float)gemst_frame_working(f, p[i * sc->dim + d], d);
-        code[k] = gemst_morton_in(sc->dim, w, f->lo, f->unit);
-    }
-    *u = sort_distinct(code, m);
+    uint64_t *code = codes_of_points(ps.coords, n, sc->dim, u, f);
     gemst_pointset_free(&ps);
     return code;
 }
 
-START_TEST(test_choice_follows_the_dimension)
+START_TEST(test_choice_follows_the_contrast)
 {
     const shape_case *sc = &shapes[_i];
     const int64_t n = 300000;
-    gemst_frame f;
-    uint32_t u;
-    uint64_t *code = sample_codes(sc, n, &u, &f);
-    int shift[2];
-    gemst_index_shifts(&f, n, shift);
-    uint64_t pairs[2];
-    count_pairs(code, u, shift, pairs);
-    ck_assert_msg(gemst_index_prefers_bvh(sc->dim, pairs) == sc->bvh,
-                  "%s %dD: pairs %llu at the cell size, %llu at twice it: the %s was chosen",
-                  gemst_gen_kind_name(sc->kind), sc->dim, (unsigned long long)pairs[0],
-                  (unsigned long long)pairs[1], sc->bvh ? "grid" : "BVH");
-    free(code);
+    gemst_pointset ps;
+    gridemst_error err;
+    ck_assert_int_eq(gemst_generate(sc->kind, n, sc->dim, 3, &ps, &err), GRIDEMST_OK);
+    const double contrast = contrast_of(ps.coords, n, sc->dim);
+    gemst_pointset_free(&ps);
+    ck_assert_msg(gemst_index_prefers_bvh(contrast) == sc->bvh, "%s %dD: contrast %g: the %s was chosen",
+                  gemst_gen_kind_name(sc->kind), sc->dim, contrast, sc->bvh ? "grid" : "BVH");
 }
 END_TEST
 
@@ -215,17 +262,16 @@ START_TEST(test_cpu_choice_on_lattices)
 }
 END_TEST
 
-/* Too few pairs to measure: the grid. */
-START_TEST(test_few_pairs_keep_the_grid)
+/* Fewer than two distinct codes measure nothing: the grid. */
+START_TEST(test_one_code_keeps_the_grid)
 {
-    const uint64_t few[2] = {GEMST_INDEX_MIN_PAIRS - 1, 10 * GEMST_INDEX_MIN_PAIRS};
-    const uint64_t flat[2] = {1000, 2000}; /* dimension 1 */
-    ck_assert_int_eq(gemst_index_prefers_bvh(3, few), 0);
-    ck_assert_int_eq(gemst_index_prefers_bvh(3, flat), 1);
-    ck_assert_int_eq(gemst_index_prefers_bvh(2, flat), 1);
-    const uint64_t plane[2] = {1000, 4000}; /* dimension 2 */
-    ck_assert_int_eq(gemst_index_prefers_bvh(2, plane), 0);
-    ck_assert_int_eq(gemst_index_prefers_bvh(3, plane), 1);
+    gemst_frame f;
+    gridemst_error err;
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 0};
+    ck_assert_int_eq(gemst_frame_make(2, lo, hi, 0, &f, &err), GRIDEMST_OK);
+    const gemst_index_counts one = {0, 1};
+    ck_assert(gemst_index_contrast(&f, gemst_index_shift(&f, 4), one) == 0.0);
+    ck_assert_int_eq(gemst_index_prefers_bvh(0.0), 0);
 }
 END_TEST
 
@@ -235,8 +281,9 @@ int main(void)
     TCase *tc = tcase_create("index_choice");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_pairs_count_every_pair);
-    tcase_add_loop_test(tc, test_choice_follows_the_dimension, 0, (int)(sizeof shapes / sizeof shapes[0]));
-    tcase_add_test(tc, test_few_pairs_keep_the_grid);
+    tcase_add_test(tc, test_contrast_of_even_fills);
+    tcase_add_loop_test(tc, test_choice_follows_the_contrast, 0, (int)(sizeof shapes / sizeof shapes[0]));
+    tcase_add_test(tc, test_one_code_keeps_the_grid);
     tcase_add_loop_test(tc, test_cpu_choice_follows_the_local_dimension, 0,
                         (int)(sizeof cpu_shapes / sizeof cpu_shapes[0]));
     tcase_add_test(tc, test_cpu_choice_on_lattices);

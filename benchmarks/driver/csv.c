@@ -43,7 +43,7 @@ void bench_csv_runs_header(FILE *f)
     fputs(KEY_COLUMNS ",threads,run,call_ms,phase_ms,dark_ms,time_ms,wall_ms,solve_ms,upload_ms,grid_ms,findmin1_ms,prepare_ms,findmin2_ms,"
                       "merge_ms,edges_ms,download_ms,floor_ms,iterations,fallback_searches,n_unique,cells,"
                       "cell_occupancy,crowded_cell,peak_device_bytes,total_weight,same_edges,device,late_bvh_iteration,cell_side,"
-          "index\n",
+          "index,density_contrast\n",
           f);
 }
 
@@ -64,7 +64,8 @@ void bench_csv_run(FILE *f, const bench_config *c, int run, const bench_times *t
             (long long)s->n_unique, (long long)s->cells, s->cell_occupancy, (long long)s->crowded_cell,
             (long long)s->peak_device_bytes, r->total_weight, same_edges);
     text(f, s->device_name);
-    fprintf(f, ",%d,%.17g,%s\n", s->late_bvh_iteration, s->cell_side, gridemst_nns_name(s->nns));
+    fprintf(f, ",%d,%.17g,%s,%.4g\n", s->late_bvh_iteration, s->cell_side, gridemst_nns_name(s->nns),
+            s->density_contrast);
 }
 
 void bench_csv_iterations_header(FILE *f)

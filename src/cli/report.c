@@ -385,6 +385,7 @@ void cli_print_json(FILE *f, const cli_run *r)
     json_int(&j, "lone_points", st->lone_points);
     json_int(&j, "fallback_searches", st->fallback_searches);
     json_int(&j, "late_bvh_iteration", st->late_bvh_iteration);
+    json_num(&j, "density_contrast", st->density_contrast);
     json_int(&j, "peak_device_bytes", st->peak_device_bytes);
     if (st->note[0])
         json_str(&j, "note", st->note);

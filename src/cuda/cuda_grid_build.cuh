@@ -403,7 +403,7 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
     GEMST_TRY(GEMST_FN(bbox)<T>(c, coords, lo, hi, err));
     GEMST_TRY(GEMST_FN(frame_and_box)(c, lo, hi, err));
     if (pb->opt.nns == GRIDEMST_NNS_AUTO) {
-        GEMST_TRY(GEMST_FN(choose_index)<T>(c, coords, err));
+        GEMST_TRY(GEMST_FN(choose_index)<T>(c, coords, stats, err));
         if (c->bvh)
             stats->prune = c->prune = GRIDEMST_PRUNE_NONE;
         stats->nns = c->bvh ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;

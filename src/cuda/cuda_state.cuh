@@ -24,7 +24,7 @@ typedef struct {
     gemst_word1 longest;       /* the iteration's longest edge */
     int ties;                  /* final tree: equal lengths out of (u, v) order */
     double total;              /* final tree: its total weight */
-    unsigned long long sample_pairs[2]; /* nns auto's pair counts (nns/index_choice.h) */
+    unsigned long long sample_counts[2]; /* nns auto's pairs sharing a cell and distinct codes (nns/index_choice.h) */
 } GEMST_FN(counters);
 static_assert(sizeof(GEMST_FN(counters)) <= GEMST_STAGING_BYTES, "the counters fit the context's staging");
 

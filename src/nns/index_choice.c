@@ -8,26 +8,41 @@ static int bits_per_axis(int dim)
     return dim == 2 ? 32 : 21;
 }
 
-void gemst_index_shifts(const gemst_frame *f, int64_t n, int shift[2])
+/* The level of the code's cells nearest the grid's planned side. */
+static int planned_level(const gemst_frame *f, int64_t n)
 {
     gemst_grid_plan plan;
     gemst_grid_plan_make(f, n, 0.0, &plan);
     const int bits = bits_per_axis(f->dim);
     const double side = plan.L * f->unit; /* in the unit box's scale */
-    int level = side > 0.0 ? (int)lround(-log2(side)) : bits;
-    /* the coarser level is at least 1: a shift of the code's full width is undefined */
-    level = level < 2 ? 2 : level > bits ? bits : level;
-    shift[0] = f->dim * (bits - level);
-    shift[1] = f->dim * (bits - level + 1);
+    const int level = side > 0.0 ? (int)lround(-log2(side)) : bits;
+    return level < 1 ? 1 : level > bits ? bits : level;
 }
 
-int gemst_index_prefers_bvh(int dim, const uint64_t pairs[2])
+int gemst_index_shift(const gemst_frame *f, int64_t n)
 {
-    if (pairs[0] < GEMST_INDEX_MIN_PAIRS || pairs[1] < GEMST_INDEX_MIN_PAIRS)
-        return 0;
-    /* dimension log2(pairs[1] / pairs[0]) below dim - 1/2 */
-    const double ratio = (double)pairs[1] / (double)pairs[0];
-    return ratio < exp2((double)dim - 0.5);
+    return f->dim * (bits_per_axis(f->dim) - planned_level(f, n));
+}
+
+double gemst_index_contrast(const gemst_frame *f, int shift, gemst_index_counts counts)
+{
+    if (counts.distinct < 2)
+        return 0.0;
+    const double side = exp2(-(double)(bits_per_axis(f->dim) - shift / f->dim));
+    /* the share of the box's volume in one cell, along each axis the box is wider than a cell */
+    double share = 1.0;
+    for (int d = 0; d < f->dim; d++) {
+        const double extent = f->extent[d] * f->unit;
+        if (extent > side)
+            share *= side / extent;
+    }
+    const double shared = (double)counts.pairs / (double)counts.distinct;
+    return shared / ((double)(counts.distinct - 1) * share);
+}
+
+int gemst_index_prefers_bvh(double contrast)
+{
+    return contrast > GEMST_INDEX_EVEN_CONTRAST;
 }
 
 uint64_t gemst_index_sorted_pairs(const uint64_t *code, uint32_t m, int shift)

@@ -10,29 +10,28 @@
  * normal sets favour it up to 3e5): the BVH, with nothing measured.
  *
  * Above, the grid sizes its cells for points that fill their bounding box:
- * about three points per cell over the box's volume.  Points on curves or
- * surfaces, or in clusters, leave most of those cells empty and crowd into
- * the rest; the grid's searches then cross empty cells and scan crowded
- * ones, while the BVH's cost hardly depends on the points' layout.  The
- * measure is the correlation dimension (Grassberger & Procaccia 1983): the
- * pairs of points sharing a cell, counted at two sizes of cell (the grid's
- * planned side and twice it), grow by 2^D from the finer size to the
- * coarser for points that fill D dimensions.  The solve searches the BVH
- * when the measured dimension falls below the space's by more than a half
- * (curves in the plane, surfaces or curves in space, clusters), else the
- * grid.
+ * about three points per cell over the box's volume.  Its searches cost
+ * what the cells around a point hold, so they are cheapest where every cell
+ * holds about as many points as the plan: uniform points, lattices.  Points
+ * in clusters, on curves or surfaces, or of a varying density (a normal
+ * distribution, cities) crowd into some cells and leave others empty; the
+ * grid's searches then scan the crowded cells and cross the empty ones,
+ * while the BVH's cost hardly depends on the points' layout.  The measure
+ * is the points' density contrast at the grid's scale: how many other
+ * points share a point's cell, on average over the points, divided by what
+ * points spread evenly over the box would give (1 for uniform points,
+ * 2 when they fill half the box evenly, 8 to 400 for normal, clustered,
+ * surface and curve sets measured).  The solve searches the grid when the
+ * contrast is at most GEMST_INDEX_EVEN_CONTRAST, else the BVH.
  *
- * The pairs are counted in a sample: GEMST_INDEX_SAMPLE points evenly
- * spaced in the caller's order, with their Morton codes (bvh/morton.h),
- * equal codes counted once (the searches see each point once: duplicates
- * are joined before, by edges of length 0); a cell at any power-of-two
- * level is a value of the codes' prefix.  Hash tables count the distinct
- * codes met in each cell, in one pass over the sample in any order, so
- * that the GPU measures in one kernel.  A sample's pair count estimates
- * the whole set's pair fraction without bias.  When
- * either count is below GEMST_INDEX_MIN_PAIRS the measure says nothing
- * reliable (points spread so evenly that the sample's points seldom share
- * a cell), and the grid is kept.
+ * It is measured in a sample: GEMST_INDEX_SAMPLE points evenly spaced in
+ * the caller's order, with their Morton codes (bvh/morton.h), equal codes
+ * counted once (the searches see each point once: duplicates are joined
+ * before, by edges of length 0); a cell of the power-of-two level nearest
+ * the grid's planned side is a value of the codes' prefix.  Hash tables
+ * count the distinct codes met in each cell, in one pass over the sample
+ * in any order, so that the GPU measures in one kernel.  A sample's pairs
+ * sharing a cell estimate the whole set's without bias.
  *
  * On the CPU the BVH's search goes a leaf of points at a time (cpu/
  * cpu_bvh_search.h): its cost is that of the leaves around each leaf within
@@ -57,7 +56,10 @@
 
 #define GEMST_INDEX_SMALL_SET 100000
 #define GEMST_INDEX_SAMPLE 65536
-#define GEMST_INDEX_MIN_PAIRS 32
+/* Half again an even fill's share of a cell: uniform sets measure 0.96 to
+ * 1.03 (the box's last cells are partly outside it), the sets of a varying
+ * density 2 and more. */
+#define GEMST_INDEX_EVEN_CONTRAST 1.5
 /* The CPU's pairs for a measure within 3% (Poisson: 1 / sqrt(pairs)), and
  * the dimension below which it searches the BVH: between curves and
  * surfaces. */
@@ -76,17 +78,17 @@ static inline GEMST_HD uint32_t gemst_index_sample_point(uint32_t n, uint32_t m,
 
 /* The sample's hash tables, GEMST_INDEX_SLOTS slots each (open
  * addressing; a free slot holds GEMST_INDEX_FREE): the distinct codes met,
- * and at each of the two cell sizes the cells met (code >> shift) with the
- * distinct codes met in each.  Twice as many slots as samples keep the
- * probes short, and a slot always free, so that every probe ends. */
+ * the cells met (code >> shift), and the distinct codes met in each.
+ * Twice as many slots as samples keep the probes short, and a slot always
+ * free, so that every probe ends. */
 #define GEMST_INDEX_SLOT_BITS 17
 #define GEMST_INDEX_SLOTS (1u << GEMST_INDEX_SLOT_BITS)
 #define GEMST_INDEX_FREE UINT64_MAX /* never a code: codes have 63 bits at most */
 
 typedef struct {
-    uint64_t *code;     /* the distinct codes met */
-    uint64_t *cell[2];  /* the cells met, at each size */
-    uint32_t *count[2]; /* each cell's distinct codes so far */
+    uint64_t *code;  /* the distinct codes met */
+    uint64_t *cell;  /* the cells met */
+    uint32_t *count; /* each cell's distinct codes so far */
 } gemst_index_tables;
 
 /* The slot of key in the table keys, taken for it if it had none (*taken
@@ -104,34 +106,43 @@ static inline GEMST_HD uint32_t gemst_index_slot(uint64_t *keys, uint64_t key, i
     }
 }
 
-/* Adds a sample's code to the tables, and to pairs[s] the ordered pairs it
- * makes with the distinct codes added before it to its cell at shift[s]: 2
- * for each.  A code met before adds nothing.  Over a cell's r distinct
- * codes, in whatever order they come, the sum is 2 (0 + 1 + ... + r - 1)
- * = r (r - 1). */
-static inline GEMST_HD void gemst_index_add(const gemst_index_tables *t, uint64_t code, const int shift[2],
-                                            uint64_t pairs[2])
+/* What the sample's codes add up to: the ordered pairs of distinct codes
+ * sharing a cell, and the distinct codes. */
+typedef struct {
+    uint64_t pairs, distinct;
+} gemst_index_counts;
+
+/* Adds a sample's code to the tables and to *counts: one distinct code,
+ * and 2 pairs for each distinct code added before it to its cell at shift.
+ * A code met before adds nothing.  Over a cell's r distinct codes, in
+ * whatever order they come, the pairs sum to 2 (0 + 1 + ... + r - 1) =
+ * r (r - 1). */
+static inline GEMST_HD void gemst_index_add(const gemst_index_tables *t, uint64_t code, int shift,
+                                            gemst_index_counts *counts)
 {
     int taken;
     gemst_index_slot(t->code, code, &taken);
     if (!taken)
         return;
-    for (int s = 0; s < 2; s++) {
-        const uint32_t slot = gemst_index_slot(t->cell[s], code >> shift[s], &taken);
-        pairs[s] += 2 * (uint64_t)gemst_atomic_add_u32(&t->count[s][slot], 1);
-    }
+    counts->distinct++;
+    const uint32_t slot = gemst_index_slot(t->cell, code >> shift, &taken);
+    counts->pairs += 2 * (uint64_t)gemst_atomic_add_u32(&t->count[slot], 1);
 }
 
-/* The code shifts of the two cell sizes compared, for n points in frame f
- * (the box's sides in [0, 1] once scaled by f->unit): shift[0] for the
- * power-of-two level nearest the grid's planned side (gemst_grid_plan_make
- * at the default occupancy), shift[1] for the level above (cells of twice
- * the side). */
-void gemst_index_shifts(const gemst_frame *f, int64_t n, int shift[2]);
+/* The code shift of the cells measured, for n points in frame f (the
+ * box's sides in [0, 1] once scaled by f->unit): the power-of-two level
+ * nearest the grid's planned side (gemst_grid_plan_make at the default
+ * occupancy). */
+int gemst_index_shift(const gemst_frame *f, int64_t n);
 
-/* Whether the pair counts at the finer and the coarser size (pairs[0],
- * pairs[1]) make the BVH the index for points of dimension dim. */
-int gemst_index_prefers_bvh(int dim, const uint64_t pairs[2]);
+/* The density contrast the sample's counts give at shift: the mean over
+ * its distinct codes of the others sharing their cell, over the mean that
+ * codes spread evenly over the box of f would give; 0 for fewer than two
+ * distinct codes. */
+double gemst_index_contrast(const gemst_frame *f, int shift, gemst_index_counts counts);
+
+/* Whether points of that contrast get the BVH. */
+int gemst_index_prefers_bvh(double contrast);
 
 /* The ordered pairs of the sorted distinct codes [0, m) sharing a cell at
  * the level of shift (a cell: equal code >> shift): r (r - 1) for each run
