@@ -96,6 +96,12 @@ static inline GEMST_HD int gemst_bvh_is_leaf(uint32_t n, uint32_t id)
     return id >= n - 1;
 }
 
+/* 32-bit words of a bit per internal node of a tree of n leaves. */
+static inline GEMST_HD uint32_t gemst_bvh_mixed_words(uint32_t n)
+{
+    return (n - 1 + 31) / 32;
+}
+
 /* The points [*first, *end) of the leaf with node id. */
 static inline GEMST_HD void GEMST_FN(gemst_bvh_leaf_points)(const gemst_bvh *b, uint32_t id, uint32_t *first,
                                                           uint32_t *end)

@@ -21,6 +21,20 @@
  * This is the label reduction of the paper (there bottom-up over parent
  * links with atomics) as a scan: no atomics, no parent links, and the breaks
  * that give the bounds give the labels too.
+ *
+ * The GPU labels only the nodes whose labels a search may still read
+ * (gemst_bvh_label_mixed).  A search enters a node from its parent and
+ * skips a node labelled with its own component, so a node under a parent
+ * labelled with one component is entered only by searches from other
+ * components, for which any label but theirs does the same.  A node whose
+ * points are all in one component stays so (components only merge), so
+ * after it is labelled it needs its label again only while its parent is
+ * mixed: to follow its component's new name as components merge.  Each
+ * iteration therefore labels the nodes that were mixed in the last one,
+ * and the whole internal children of those still mixed.  A label left behind
+ * names a component that merged since into another of a different root,
+ * which no point's comp names any more (comp holds roots): no search skips
+ * on it.
  */
 #ifndef GEMST_BVH_LABELS_H
 #define GEMST_BVH_LABELS_H
@@ -52,6 +66,33 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_node_label)(const gemst_bvh *
     GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, first), &k0, &end);
     GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, last), &k1, &end);
     return brk[k0] == brk[end - 1] ? comp[k0] : GEMST_NONE;
+}
+
+/* Whether internal node i's bit is set in the words `mixed`. */
+static inline GEMST_HD int gemst_bvh_is_mixed(const uint32_t *mixed, uint32_t i)
+{
+    return (mixed[i / 32] >> (i % 32)) & 1u;
+}
+
+/* Internal node i's label, and while it is mixed the labels of its
+ * internal children that were whole before (above; a mixed child labels
+ * itself); whether i's points are all in one component.  Run for the
+ * mixed nodes at once, each clearing its bit once it labelled itself
+ * whole, a node may see its child's bit cleared in the same pass or not:
+ * both label the child alike. */
+static inline GEMST_HD int GEMST_FN(gemst_bvh_label_mixed)(const gemst_bvh *b, const uint32_t *comp,
+                                                         const uint32_t *brk, const uint32_t *mixed, uint32_t i)
+{
+    const uint32_t label = GEMST_FN(gemst_bvh_node_label)(b, comp, brk, i);
+    b->node[i].label = label;
+    if (label != GEMST_NONE)
+        return 1;
+    uint32_t child[2];
+    GEMST_FN(gemst_bvh_children)(b->n, b->node, i, child);
+    for (int k = 0; k < 2; k++)
+        if (!gemst_bvh_is_leaf(b->n, child[k]) && !gemst_bvh_is_mixed(mixed, child[k]))
+            b->node[child[k]].label = GEMST_FN(gemst_bvh_node_label)(b, comp, brk, child[k]);
+    return 0;
 }
 
 #endif

@@ -88,7 +88,7 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     void *state[] = {c->comp, c->link, c->best_to, c->win_in, c->win_out, c->head, c->next, c->cand, c->ncand,
                      c->active, c->roots, c->uncertain, c->extra, c->keep, c->best_d2, c->rb2, c->w1, c->w2,
                      c->open, (void *)c->g.x, (void *)c->g.y, (void *)c->g.z, (void *)c->g.oid,
-                     (void *)c->g.cell_start, c->brk, c->ub, c->knn, c->tree.node, c->tree.end, c->code, c->sub_cell,
+                     (void *)c->g.cell_start, c->brk, c->ub, c->knn, c->tree.node, c->tree.end, c->mixed, c->code, c->sub_cell,
                      c->crowd, c->nest, c->sub, c->sub_start, c->core2, c->dup_rep};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++)
         gemst_dfree(&c->mem, state[i]);
@@ -97,6 +97,7 @@ static void GEMST_FN(free_state)(cuda_ctx *c)
     c->brk = NULL;
     c->ub = NULL;
     c->knn = NULL;
+    c->mixed = NULL;
     c->code = NULL;
     c->sub_cell = c->sub_start = NULL;
     c->crowd = c->nest = NULL;

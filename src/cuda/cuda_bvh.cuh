@@ -61,11 +61,24 @@ static __global__ void GEMST_FN(k_bvh_pair_bounds)(gemst_grid pts, const uint32_
     brk[j] = j + 1 < pts.n ? GEMST_FN(gemst_bvh_pair_bound)(&pts, comp, j, ub) : 0u;
 }
 
-/* ... and after the scan, the internal nodes' labels. */
-static __global__ void GEMST_FN(k_bvh_labels)(gemst_bvh b, const uint32_t *comp, const uint32_t *brk)
+/* ... and after the scan, the labels of the nodes mixed in the last
+ * iteration and of their children (gemst_bvh_label_mixed); a node that is
+ * no longer mixed leaves the set.  The set is a bit per internal node, a
+ * word per warp: the warp reads its word once, and its first lane writes
+ * it back without the bits of the nodes found whole. */
+static __global__ void GEMST_FN(k_bvh_labels)(gemst_bvh b, const uint32_t *comp, const uint32_t *brk,
+                                            uint32_t *mixed)
 {
-    GEMST_INDEX(i, b.n - 1);
-    b.node[i].label = GEMST_FN(gemst_bvh_node_label)(&b, comp, brk, i);
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x, word_id = i / 32, bit = 1u << (i % 32);
+    if (word_id >= gemst_bvh_mixed_words(b.n)) /* the whole warp: blocks are whole warps */
+        return;
+    const uint32_t word = mixed[word_id];
+    if (word == 0)
+        return;
+    const int whole = i < b.n - 1 && (word & bit) && GEMST_FN(gemst_bvh_label_mixed)(&b, comp, brk, mixed, i);
+    const uint32_t found_whole = __ballot_sync(0xffffffffu, whole); /* every lane */
+    if (i % 32 == 0 && found_whole)
+        mixed[word_id] = word & ~found_whole;
 }
 
 /* FindMin1 of the first iteration with lists of nearest points
@@ -146,6 +159,9 @@ static int GEMST_FN(build_tree)(cuda_ctx *c, const uint64_t *leaf_code, uint32_t
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, b->parent);
     b->parent = NULL;
+    /* every node mixed until first labelled */
+    GEMST_DALLOC(&c->mem, c->mixed, gemst_bvh_mixed_words(n), "BVH mixed nodes");
+    GEMST_CU(cudaMemsetAsync(c->mixed, 0xff, sizeof *c->mixed * gemst_bvh_mixed_words(n), c->s));
     return GRIDEMST_OK;
 }
 
@@ -195,7 +211,8 @@ static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
     GEMST_LAUNCHED();
     /* The scratch was sized before the loop (bvh_scan_temp): no allocation here. */
     GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, c->brk, c->brk, nu, c->s));
-    GEMST_FN(k_bvh_labels)<<<gemst_blocks(c->tree.n - 1), GEMST_THREADS, 0, c->s>>>(c->tree, c->comp, c->brk);
+    GEMST_FN(k_bvh_labels)<<<gemst_blocks(32 * gemst_bvh_mixed_words(c->tree.n)), GEMST_THREADS, 0, c->s>>>(
+        c->tree, c->comp, c->brk, c->mixed);
     GEMST_LAUNCHED();
     GEMST_CU(cudaMemsetAsync(CNT(c, searching), 0, sizeof c->host->searching, c->s));
     GEMST_CU(cudaMemsetAsync(CNT(c, active), 0, sizeof c->host->active, c->s));

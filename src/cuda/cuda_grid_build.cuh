@@ -61,7 +61,7 @@ static size_t GEMST_FN(bvh_bytes_needed)(const gemst_problem *pb)
                     + 4 + 4 + 16 + 4 + 12;                /* the crowded path's lists, keys and sort */
     size_t build = input + (sort > dedupe ? sort : dedupe);
     size_t tree = P + 4 + 8 + node + 2 * 4 + 8;          /* points, codes, nodes, parent links, duplicate edges */
-    size_t boruvka = P + 4 + node                         /* points, nodes */
+    size_t boruvka = P + 4 + node + 1                     /* points, nodes, their mixed bits (a byte: rounded up) */
                      + 6 * 4 + 1 + R + 8 + 2 * 4         /* labels ... lists, keep flags, best_d2, w2, list links */
                      + 4 + 8                              /* label breaks, bounds (bvh_share_buffers) */
                      + (pb->opt.min_samples < 2 ? 4 * GEMST_BVH_KNN_ROW : 0) /* nearest points' rows */

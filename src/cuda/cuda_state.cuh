@@ -57,6 +57,8 @@ typedef struct {
     uint64_t *code;            /* the unique points' Morton codes, until the tree is built */
     gemst_bvh tree;            /* device node array (and parent links during the build) */
     uint32_t *brk;             /* scanned label breaks (bvh/labels.h) */
+    uint32_t *mixed;           /* a bit per internal node of the BVH: its points were in several components when
+                                  last labelled, or it was never labelled (bvh/labels.h) */
     gemst_word1 *ub;           /* each root's bound on its shortest outgoing edge */
     uint32_t *knn;             /* each point's nearest points, rows of GEMST_BVH_KNN_ROW (bvh/bvh_knn.h); NULL: none */
     int knn_found;             /* whether the first iteration has filled them */
