@@ -167,28 +167,26 @@ END_TEST
  * smoothly, and the CPU's tree from them; the default cells for smaller
  * normal sets and for uniform and blobs sets, crowded from 128 points for
  * large blobs sets (clusters much finer than a cell), from 512 otherwise;
- * and for large blobs sets in 3D the late BVH (nns/late_bvh.h's rule for
- * clustered points; in 2D only its rule for far-reaching edges applies);
- * and where the static search's block pass runs first. */
+ * never the late BVH (nns/late_bvh.h: only when asked on the GPU); and
+ * where the static search's block pass runs first. */
 typedef struct {
     gemst_gen_kind kind;
     int64_t n;
     int dim;
     int coarse;
     int64_t crowded;
-    int late_bvh; /* whether the late BVH takes over: 1, 0, or -1 where either may happen */
     int block;    /* whether the static search's block pass runs (nns/block.h; not below 500,000 points, nor
                      on clustered sets, nor on cells too full for blocks) */
 } choice_set;
 
 static const choice_set choice_sets[] = {
-    {GEMST_GEN_NORMAL, 1000000, 3, 1, 32, 0, 1},
-    {GEMST_GEN_NORMAL, 1000000, 2, 1, 32, 0, 1},
-    {GEMST_GEN_NORMAL, 300000, 3, 0, GEMST_CROWDED, 0, 0},
-    {GEMST_GEN_UNIFORM, 1000000, 3, 0, GEMST_CROWDED, 0, 1},
-    {GEMST_GEN_BLOBS, 1000000, 3, 0, GEMST_CLUSTERED_CROWDED, 1, 0},
-    {GEMST_GEN_BLOBS, 1000000, 2, 0, GEMST_CLUSTERED_CROWDED, -1, 0}, /* the reach rule, not the clustered one */
-    {GEMST_GEN_BLOBS, 300000, 3, 0, GEMST_CROWDED, 0, 0},
+    {GEMST_GEN_NORMAL, 1000000, 3, 1, 32, 1},
+    {GEMST_GEN_NORMAL, 1000000, 2, 1, 32, 1},
+    {GEMST_GEN_NORMAL, 300000, 3, 0, GEMST_CROWDED, 0},
+    {GEMST_GEN_UNIFORM, 1000000, 3, 0, GEMST_CROWDED, 1},
+    {GEMST_GEN_BLOBS, 1000000, 3, 0, GEMST_CLUSTERED_CROWDED, 0},
+    {GEMST_GEN_BLOBS, 1000000, 2, 0, GEMST_CLUSTERED_CROWDED, 0},
+    {GEMST_GEN_BLOBS, 300000, 3, 0, GEMST_CROWDED, 0},
 };
 
 START_TEST(test_cell_size_choice)
@@ -206,7 +204,7 @@ START_TEST(test_cell_size_choice)
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
     ck_assert_msg((r.stats.cell_occupancy > 3.0) == set->coarse && r.stats.crowded_cell == set->crowded &&
-                      (set->late_bvh < 0 || (r.stats.late_bvh_iteration > 0) == set->late_bvh) &&
+                      r.stats.late_bvh_iteration == -1 &&
                       (r.stats.block_points > 0) == set->block,
                   "set %d: occupancy %g, crowded from %lld, late BVH from iteration %d, %lld points settled in "
                   "blocks",
@@ -215,7 +213,7 @@ START_TEST(test_cell_size_choice)
     if (set->coarse)
         compare_backends("normal, coarse cells", &ps, 0, 0);
     else if (set->crowded == GEMST_CLUSTERED_CROWDED)
-        compare_backends("blobs, crowded from 128 (3D: and the late BVH)", &ps, 0, 0);
+        compare_backends("blobs, crowded from 128", &ps, 0, 0);
     gridemst_result_free(&r);
     free(ps.coords);
 }
@@ -357,6 +355,47 @@ START_TEST(test_lone_points)
     solve_or_fail(&ps, &o, &r);
     ck_assert_int_eq(r.stats.lone_points, 0);
     gridemst_result_free(&r);
+    free(ps.coords);
+}
+END_TEST
+
+/* The late BVH with its default (auto): the CPU's rule switches on these
+ * sets (the premise, checked), the GPU's Euclidean tree never does
+ * (nns/late_bvh.h), and both give the same tree. */
+static const struct {
+    gemst_gen_kind kind;
+    int64_t n;
+    int dim;
+} late_auto_sets[] = {
+    {GEMST_GEN_BLOBS, 300000, 2},
+    {GEMST_GEN_CLUSTERED, 20000, 2},
+};
+
+START_TEST(test_late_bvh_auto)
+{
+    gemst_pointset ps;
+    gridemst_error err;
+    gridemst_options o;
+    gridemst_result gpu = GRIDEMST_RESULT_INIT, cpu = GRIDEMST_RESULT_INIT;
+    if (too_large(late_auto_sets[_i].n))
+        return;
+    ck_assert_int_eq(
+        gemst_generate(late_auto_sets[_i].kind, late_auto_sets[_i].n, late_auto_sets[_i].dim, 7, &ps, &err),
+        GRIDEMST_OK);
+    gridemst_options_init(&o);
+    o.nns = GRIDEMST_NNS_GRID;
+    ck_assert_int_eq(o.tuning.late_bvh, 0);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    solve_or_fail(&ps, &o, &cpu);
+    ck_assert_msg(cpu.stats.late_bvh_iteration > 0, "set %d: the CPU's rule did not switch", _i);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    solve_or_fail(&ps, &o, &gpu);
+    ck_assert_int_eq(gpu.stats.prune, GRIDEMST_PRUNE_STATIC);
+    ck_assert_msg(gpu.stats.late_bvh_iteration == -1, "set %d: the GPU switched at iteration %d", _i,
+                  gpu.stats.late_bvh_iteration);
+    ck_assert_msg(same_edges(&gpu, &cpu), "set %d: the GPU's tree is not the CPU's", _i);
+    gridemst_result_free(&gpu);
+    gridemst_result_free(&cpu);
     free(ps.coords);
 }
 END_TEST
@@ -504,6 +543,7 @@ int main(void)
     tcase_add_loop_test(tc, test_cell_size_choice, 0, (int)(sizeof choice_sets / sizeof choice_sets[0]));
     tcase_add_loop_test(tc, test_block_pass_rule, 0, (int)(sizeof block_rule_sets / sizeof block_rule_sets[0]));
     tcase_add_loop_test(tc, test_lone_points, 0, 4);
+    tcase_add_loop_test(tc, test_late_bvh_auto, 0, (int)(sizeof late_auto_sets / sizeof late_auto_sets[0]));
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);
     tcase_add_loop_test(tc, test_device_memory_limit, 0, 2);
