@@ -161,59 +161,47 @@ START_TEST(test_generated_sets)
 }
 END_TEST
 
-/* The GPU's default grid (grid_plan.h's gemst_grid_coarse and
- * gemst_grid_clustered): coarse cells crowded from 32 points for large
- * normal sets, which leave most cells of their box empty and fill them
- * smoothly, and the CPU's tree from them; the default cells for smaller
- * normal sets and for uniform and blobs sets, crowded from 128 points for
- * large blobs sets (clusters much finer than a cell), from 512 otherwise;
- * never the late BVH (nns/late_bvh.h: only when asked on the GPU); and
- * where the static search's block pass runs first. */
-typedef struct {
+/* The GPU's grid with the default options: one cell size (3 points per
+ * cell) and one crowding threshold (GEMST_CROWDED) on every set, never the
+ * late BVH (nns/late_bvh.h: only when asked on the GPU), and the static
+ * search's block pass from 500,000 points (nns/block.h).  On the large
+ * skewed sets the CPU's tree, in full (the smaller ones are in cases[]). */
+static const struct {
     gemst_gen_kind kind;
     int64_t n;
     int dim;
-    int coarse;
-    int64_t crowded;
-    int block;    /* whether the static search's block pass runs (nns/block.h; not below 500,000 points, nor
-                     on clustered sets, nor on cells too full for blocks) */
-} choice_set;
-
-static const choice_set choice_sets[] = {
-    {GEMST_GEN_NORMAL, 1000000, 3, 1, 32, 1},
-    {GEMST_GEN_NORMAL, 1000000, 2, 1, 32, 1},
-    {GEMST_GEN_NORMAL, 300000, 3, 0, GEMST_CROWDED, 0},
-    {GEMST_GEN_UNIFORM, 1000000, 3, 0, GEMST_CROWDED, 1},
-    {GEMST_GEN_BLOBS, 1000000, 3, 0, GEMST_CLUSTERED_CROWDED, 0},
-    {GEMST_GEN_BLOBS, 1000000, 2, 0, GEMST_CLUSTERED_CROWDED, 0},
-    {GEMST_GEN_BLOBS, 300000, 3, 0, GEMST_CROWDED, 0},
+    int block;   /* whether the block pass runs: from 500,000 points */
+    int compare; /* whether to compare the trees here */
+} default_grid_sets[] = {
+    {GEMST_GEN_NORMAL, 1000000, 3, 1, 1}, {GEMST_GEN_NORMAL, 1000000, 2, 1, 1},
+    {GEMST_GEN_NORMAL, 300000, 3, 0, 0},  {GEMST_GEN_UNIFORM, 1000000, 3, 1, 0},
+    {GEMST_GEN_BLOBS, 1000000, 3, 1, 1},  {GEMST_GEN_BLOBS, 1000000, 2, 1, 1},
+    {GEMST_GEN_BLOBS, 300000, 3, 0, 0},
 };
 
-START_TEST(test_cell_size_choice)
+START_TEST(test_default_grid)
 {
-    const choice_set *set = &choice_sets[_i];
+    const int64_t n = default_grid_sets[_i].n;
     gemst_pointset ps;
     gridemst_error err;
-    if (too_large(set->n))
+    if (too_large(n))
         return;
-    ck_assert_int_eq(gemst_generate(set->kind, set->n, set->dim, 7, &ps, &err), GRIDEMST_OK);
+    ck_assert_int_eq(gemst_generate(default_grid_sets[_i].kind, n, default_grid_sets[_i].dim, 7, &ps, &err),
+                     GRIDEMST_OK);
     gridemst_options o;
     gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
     o.nns = GRIDEMST_NNS_GRID;
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
-    ck_assert_msg((r.stats.cell_occupancy > 3.0) == set->coarse && r.stats.crowded_cell == set->crowded &&
-                      r.stats.late_bvh_iteration == -1 &&
-                      (r.stats.block_points > 0) == set->block,
+    ck_assert_msg(r.stats.cell_occupancy == 3.0 && r.stats.crowded_cell == GEMST_CROWDED &&
+                      r.stats.late_bvh_iteration == -1 && (r.stats.block_points > 0) == default_grid_sets[_i].block,
                   "set %d: occupancy %g, crowded from %lld, late BVH from iteration %d, %lld points settled in "
                   "blocks",
                   _i, r.stats.cell_occupancy, (long long)r.stats.crowded_cell, r.stats.late_bvh_iteration,
                   (long long)r.stats.block_points);
-    if (set->coarse)
-        compare_backends("normal, coarse cells", &ps, 0, 0);
-    else if (set->crowded == GEMST_CLUSTERED_CROWDED)
-        compare_backends("blobs, crowded from 128", &ps, 0, 0);
+    if (default_grid_sets[_i].compare)
+        compare_backends("the default grid", &ps, 0, 0);
     gridemst_result_free(&r);
     free(ps.coords);
 }
@@ -540,7 +528,7 @@ int main(void)
     tcase_add_loop_test(tc, test_generated_sets, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, test_special_sets, 0, 4);
     tcase_add_loop_test(tc, test_crowded_sets, 0, 6);
-    tcase_add_loop_test(tc, test_cell_size_choice, 0, (int)(sizeof choice_sets / sizeof choice_sets[0]));
+    tcase_add_loop_test(tc, test_default_grid, 0, (int)(sizeof default_grid_sets / sizeof default_grid_sets[0]));
     tcase_add_loop_test(tc, test_block_pass_rule, 0, (int)(sizeof block_rule_sets / sizeof block_rule_sets[0]));
     tcase_add_loop_test(tc, test_lone_points, 0, 4);
     tcase_add_loop_test(tc, test_late_bvh_auto, 0, (int)(sizeof late_auto_sets / sizeof late_auto_sets[0]));

@@ -266,66 +266,6 @@ START_TEST(test_plan_refine)
 }
 END_TEST
 
-/* The CUDA backend's cell size choice follows grid_plan.h's contract:
- * default cells unless the points are many, most cells are empty and the
- * counts grow at least 0.4 times as fast as the cell volume; then coarser
- * cells, crowded from 32 points, the coarsest where the counts grow nearly
- * as fast as the volume. */
-START_TEST(test_plan_coarse)
-{
-    enum { M = GEMST_COARSE_MIN_POINTS };
-    static const struct {
-        int dim;
-        gemst_grid_fill fill;
-        double occupancy; /* 0: the default kept */
-    } cases[] = {
-        {3, {M, 0.945, 4.0, 24.8}, 0.0},       /* uniform: most cells occupied */
-        {3, {M, 0.317, 8331.0, 10810.0}, 0.0}, /* blobs 3D */
-        {3, {M, 0.10, 1000.0, 2000.0}, 0.0},   /* sparse, but finer clusters than a cell (growth 0.25) */
-        {3, {M, 0.153, 77.0, 608.0}, 768.0},   /* normal 3D (growth 0.99) */
-        {3, {M - 1, 0.153, 77.0, 608.0}, 0.0}, /* the same, too few points */
-        {2, {M, 0.256, 27.6, 107.0}, 768.0},   /* normal 2D (growth 0.97) */
-        {3, {M, 0.012, 1303.0, 5088.0}, 24.0}, /* varden 3D (growth 0.49) */
-        {2, {M, 0.1, 10.0, 20.0}, 24.0},       /* growth 0.5 */
-        {2, {M, 0.147, 116.4, 419.0}, 24.0},   /* varden 2D 1e6 (growth 0.90) */
-        {3, {M, 0.2, 0.0, 0.0}, 0.0},          /* no points counted */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        double occupancy = 0.0;
-        int64_t crowded = 0;
-        const int coarse = gemst_grid_coarse(cases[i].dim, &cases[i].fill, &occupancy, &crowded);
-        REQUIRE(coarse == (cases[i].occupancy > 0.0), "case %zu: coarse %d", i, coarse);
-        if (coarse)
-            REQUIRE(occupancy == cases[i].occupancy && crowded == 32, "case %zu: occupancy %g, crowded %lld", i,
-                    occupancy, (long long)crowded);
-    }
-}
-END_TEST
-
-/* Where the default cells are kept, a lower crowding threshold for points in
- * clusters much finer than a cell: enough points, and a point's cell holding
- * GEMST_CLUSTERED_WEIGHTED or more on average. */
-START_TEST(test_plan_clustered)
-{
-    enum { M = GEMST_COARSE_MIN_POINTS };
-    static const struct {
-        gemst_grid_fill fill;
-        int clustered;
-    } cases[] = {
-        {{M, 0.317, 8331.0, 10810.0}, 1},                  /* blobs 3D 1e7 */
-        {{M, 0.591, 1933.0, 3462.0}, 1},                   /* blobs 2D 1e7 */
-        {{M, 0.004, 3598.0, 11072.0}, 1},                  /* varden 3D 1e6 */
-        {{M, 0.634, 16.7, 63.0}, 0},                       /* varden 2D 1e7 */
-        {{M, 0.945, 4.0, 24.8}, 0},                        /* uniform */
-        {{M, 0.5, GEMST_CLUSTERED_WEIGHTED, 100.0}, 1},    /* at the threshold */
-        {{M, 0.5, GEMST_CLUSTERED_WEIGHTED - 1, 100.0}, 0}, /* just below */
-        {{M - 1, 0.317, 8331.0, 10810.0}, 0},              /* too few points */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        REQUIRE(gemst_grid_clustered(&cases[i].fill) == cases[i].clustered, "case %zu", i);
-}
-END_TEST
-
 /*
  * Regression: 8 points with extents 0.5 and an occupancy chosen so that
  * L = 0.5 / (2^22 - 0.5), i.e. 2^22 cells per axis: 2^66 cells, which a
@@ -1493,8 +1433,6 @@ static Suite *grid_suite(void)
     tcase_add_test(tp, test_plan_strip);
     tcase_add_test(tp, test_plan_caps);
     tcase_add_test(tp, test_plan_refine);
-    tcase_add_test(tp, test_plan_coarse);
-    tcase_add_test(tp, test_plan_clustered);
     tcase_add_test(tp, test_plan_cell_count_overflow);
     tcase_add_test(tp, test_cell_of_and_fit);
     suite_add_tcase(s, tp);

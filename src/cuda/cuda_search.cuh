@@ -153,12 +153,10 @@ static __global__ void GEMST_FN(k_uncertain_flags)(uint32_t n, const gemst_real 
     keep[i] = rb2[i] < GEMST_REAL_INF;
 }
 
-/* Below this many points, on clustered inputs (where most blocks are too
- * dense or hold crowded cells), or where the cells are planned too full
- * for blocks (gemst_block_pass_pays), static pruning's search skips the
- * block pass: H200, 1e5-2e5 points of TSPLIB, static search 0.06-0.09 ms
- * slower with it (its list's compaction); blobs 2D 1e7 8.13 ms against
- * 7.97 without, varden 3D 1e6 14.1 against 13.6. */
+/* Below this many points, or where the cells are planned too full for
+ * blocks (gemst_block_pass_pays), static pruning's search skips the block
+ * pass: H200, 1e5-2e5 points of TSPLIB, static search 0.06-0.09 ms slower
+ * with it (its list's compaction). */
 #define GEMST_BLOCK_MIN_POINTS 500000
 
 /* Static pruning's one spatial search (the kernels above): the block pass,
@@ -172,8 +170,7 @@ static int GEMST_FN(static_search)(cuda_ctx *c, int *block_pass, gridemst_error 
     const uint32_t nu = c->nu;
     const uint32_t *list = c->active;
     const int *n_list = CNT(c, active);
-    *block_pass = nu >= GEMST_BLOCK_MIN_POINTS && !c->clustered &&
-                  gemst_block_pass_pays(c->g.dim, c->occupancy, c->g.crowded);
+    *block_pass = nu >= GEMST_BLOCK_MIN_POINTS && gemst_block_pass_pays(c->g.dim, c->occupancy, c->g.crowded);
     if (*block_pass) {
         GEMST_LAUNCH_DIM(c, k_static_block, gemst_blocks(nu), c->g, c->cand, c->ncand, c->rb2, c->keep);
         GEMST_LAUNCHED();

@@ -50,7 +50,6 @@ typedef struct {
     uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
     gemst_crowd_word *crowd, *nest;
     gemst_subgrid *sub;
-    int clustered;             /* points in clusters much finer than the cells (gemst_grid_clustered) */
     /* BVH (nns bvh, or the late BVH): FindMin1 searches the tree; no pruning, no fallback */
     int bvh;
     gridemst_prune prune;      /* the strategy in force: none once the late BVH took over */
