@@ -472,10 +472,9 @@ typedef struct gridemst_stats {
                                     a grid nested in its cell's */
     int64_t block_points;        /* static pruning: points whose nearest neighbours lay in the cells around their
                                     own (on the CPU, in a crowded cell: its sub-cells around their own), scanned
-                                    together (the GPU skips this on small or clustered inputs, and where its
-                                    cells are planned for blocks of more than 160 points) */
-    int64_t lone_points;         /* static pruning on the GPU: points whose search for their nearest neighbours
-                                    went past 6 rings of cells, each then searched by a warp (0 on the CPU) */
+                                    together (the GPU skips this below 500,000 points, and where its cells
+                                    are planned for blocks of more than 160 points) */
+    int64_t lone_points;         /* always 0 (reserved: kept so that the struct's layout stays) */
     int64_t fallback_searches;   /* searches beyond a point's candidate radius (the count may vary from
                                     run to run: concurrent searches share their bounds) */
     int late_bvh_iteration;      /* the iteration from which FindMin1 searched the late BVH

@@ -288,15 +288,15 @@ START_TEST(test_special_sets)
 }
 END_TEST
 
-/* Lone points (cuda_lone.cuh): a dense cluster and LONE_POINTS points spread
- * over the unit square or cube around it, whose nearest neighbours lie many
- * rings of cells away; which = 1 puts them all on a line (one row of cells).
+/* Isolated points: a dense cluster and ISOLATED_POINTS points spread over the
+ * unit square or cube around it, whose nearest neighbours lie many rings
+ * of cells away; which = 1 puts them all on a line (one row of cells).
  * Coordinates from a fixed linear congruential sequence. */
-#define LONE_CLUSTER 50000
-#define LONE_POINTS 40
-static void make_lone(int which, int dim, gemst_pointset *ps)
+#define ISOLATED_CLUSTER 50000
+#define ISOLATED_POINTS 40
+static void make_isolated(int which, int dim, gemst_pointset *ps)
 {
-    const int64_t n = LONE_CLUSTER + LONE_POINTS;
+    const int64_t n = ISOLATED_CLUSTER + ISOLATED_POINTS;
     double *v = calloc((size_t)(n * dim), sizeof *v);
     ck_assert_ptr_nonnull(v);
     uint64_t state = 12345;
@@ -304,7 +304,7 @@ static void make_lone(int which, int dim, gemst_pointset *ps)
         for (int d = 0; d < dim; d++) {
             state = state * 6364136223846793005ULL + 1442695040888963407ULL;
             const double u = (double)(state >> 11) * 0x1p-53;
-            const double x = i < LONE_CLUSTER ? 0.5 + 0.01 * u : u;
+            const double x = i < ISOLATED_CLUSTER ? 0.5 + 0.01 * u : u;
             v[i * dim + d] = which == 1 && d > 0 ? 0.5 : x;
         }
     memset(ps, 0, sizeof *ps);
@@ -314,31 +314,20 @@ static void make_lone(int which, int dim, gemst_pointset *ps)
     ps->coords = v;
 }
 
-/* The GPU's search for lone points gives the CPU's tree, and runs on such
- * sets only (stats.lone_points; never on the CPU, nor on uniform points). */
-START_TEST(test_lone_points)
+/* The GPU's grid gives the CPU's tree on isolated points far from a dense
+ * cluster, whose static search walks ring after ring of empty cells; the
+ * reserved stats.lone_points stays 0. */
+START_TEST(test_isolated_points)
 {
-    static const char *names[] = {"lone points", "lone points on a line"};
+    static const char *names[] = {"isolated points", "isolated points on a line"};
     gemst_pointset ps;
     gridemst_options o;
     gridemst_result r = GRIDEMST_RESULT_INIT;
     const int dim = 2 + _i % 2;
-    make_lone(_i / 2, dim, &ps);
+    make_isolated(_i / 2, dim, &ps);
     compare_backends(names[_i / 2], &ps, 0, 0);
     gridemst_options_init(&o);
     o.nns = GRIDEMST_NNS_GRID;
-    o.backend = GRIDEMST_BACKEND_CUDA;
-    solve_or_fail(&ps, &o, &r);
-    ck_assert_msg(r.stats.lone_points > 0 && r.stats.lone_points <= LONE_POINTS, "%s %dD: %lld lone points",
-                  names[_i / 2], dim, (long long)r.stats.lone_points);
-    gridemst_result_free(&r);
-    o.backend = GRIDEMST_BACKEND_CPU;
-    solve_or_fail(&ps, &o, &r);
-    ck_assert_int_eq(r.stats.lone_points, 0);
-    gridemst_result_free(&r);
-    free(ps.coords);
-    gridemst_error err;
-    ck_assert_int_eq(gemst_generate(GEMST_GEN_UNIFORM, 100000, dim, 1, &ps, &err), GRIDEMST_OK);
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
     ck_assert_int_eq(r.stats.lone_points, 0);
@@ -530,7 +519,7 @@ int main(void)
     tcase_add_loop_test(tc, test_crowded_sets, 0, 6);
     tcase_add_loop_test(tc, test_default_grid, 0, (int)(sizeof default_grid_sets / sizeof default_grid_sets[0]));
     tcase_add_loop_test(tc, test_block_pass_rule, 0, (int)(sizeof block_rule_sets / sizeof block_rule_sets[0]));
-    tcase_add_loop_test(tc, test_lone_points, 0, 4);
+    tcase_add_loop_test(tc, test_isolated_points, 0, 4);
     tcase_add_loop_test(tc, test_late_bvh_auto, 0, (int)(sizeof late_auto_sets / sizeof late_auto_sets[0]));
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);

@@ -134,7 +134,6 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_stats *stats, gridemst_e
     GEMST_TRY(GEMST_FN(read_counters)(c, err));
     c->n_uncertain = (uint32_t)c->host->uncertain;
     stats->block_points = block_pass ? (int64_t)nu - c->host->hard : 0;
-    stats->lone_points = c->host->lone;
     return GRIDEMST_OK;
 }
 

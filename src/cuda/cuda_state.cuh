@@ -19,7 +19,7 @@ typedef struct {
     uint32_t edges;            /* tree edges emitted */
     int extra;                 /* points the fallback improved */
     int active, roots;         /* list lengths after compaction */
-    int uncertain, crowded, hard, lone; /* list lengths of one-time selections */
+    int uncertain, crowded, hard; /* list lengths of one-time selections */
     int searching;             /* points whose BVH search runs this iteration */
     gemst_word1 longest;       /* the iteration's longest edge */
     int ties;                  /* final tree: equal lengths out of (u, v) order */
