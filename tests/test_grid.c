@@ -673,28 +673,12 @@ START_TEST(test_knn)
         double kd2[GEMST_KNN];
         uint32_t kid[GEMST_KNN];
         const int K = gemst_knn_k(h.g.dim);
-        int count = gemst_knn_f64(&h.g, &qq, gemst_knn_k(h.g.dim), INT32_MAX, kd2, kid);
+        int count = gemst_knn_f64(&h.g, &qq, gemst_knn_k(h.g.dim), kd2, kid);
         uint32_t m = sorted_neighbours(&h, &qq, nb);
         REQUIRE_CMP(count, ==, m < (uint32_t)K ? (int)m : K);
         for (int k = 0; k < count; k++) {
             REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2, "query %u: neighbour %d is %u (%a), expected %u (%a)",
                     i, k, kid[k], kd2[k], nb[k].p, nb[k].d2);
-        }
-        /* With a ring cap (the GPU's, cuda_lone.cuh) the same list, or -1
-           while more rings are needed, and never -1 after a wider cap gave
-           the list. */
-        int gave_list = 0;
-        for (int cap = 0; cap <= 3; cap++) {
-            const int capped = gemst_knn_f64(&h.g, &qq, K, cap, kd2, kid);
-            REQUIRE(capped >= 0 || !gave_list, "query %u: cap %d gave up after a narrower cap gave the list", i,
-                    cap);
-            if (capped < 0)
-                continue;
-            gave_list = 1;
-            REQUIRE_CMP(capped, ==, count);
-            for (int k = 0; k < capped; k++)
-                REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2, "query %u, cap %d: neighbour %d is %u, expected %u",
-                        i, cap, k, kid[k], nb[k].p);
         }
         /* The CPU's search by cell (cpu_knn.inc), and the GPU's block pass
            where it settles the query (nns/block.h). */
@@ -973,7 +957,7 @@ START_TEST(test_static_candidates)
         gemst_query qq = query_of(&h, i);
         double kd2[GEMST_KNN], rb2;
         uint32_t kid[GEMST_KNN], cand[GEMST_KNN];
-        int count = gemst_knn_f64(&h.g, &qq, gemst_knn_k(h.g.dim), INT32_MAX, kd2, kid);
+        int count = gemst_knn_f64(&h.g, &qq, gemst_knn_k(h.g.dim), kd2, kid);
         int kept = gemst_static_candidates_f64(&h.g, &qq, gemst_knn_k(h.g.dim), kd2, kid, count, cand, &rb2);
         REQUIRE_CMP(kept, >=, 0);
         REQUIRE_CMP(kept, <=, count < GEMST_CAND_SLOTS ? count : GEMST_CAND_SLOTS);

@@ -48,7 +48,7 @@ static __global__ void __launch_bounds__(GEMST_THREADS, 4)
     uint32_t kid[GEMST_KNN];
     GEMST_FN(gemst_query_make)(&g, i, &qq);
     const int K = gemst_knn_k(DIM);
-    int count = GEMST_FN(gemst_knn)(&g, &qq, K, INT32_MAX, kd2, kid);
+    int count = GEMST_FN(gemst_knn)(&g, &qq, K, kd2, kid);
     ncand[i] = (uint8_t)GEMST_FN(gemst_static_candidates)(&g, &qq, K, kd2, kid, count,
                                                          cand + (size_t)i * GEMST_CAND_SLOTS, &rb2[i]);
 }
