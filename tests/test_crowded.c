@@ -461,7 +461,7 @@ static int crowded_cell_of(const crowd_grid *h, uint32_t q)
 /* Every point's K nearest through crowded cells: exactly the brute force's,
  * in order, from the walk (gemst_knn), and from the GPU's block pass
  * (nns/block.h) where it settles the query.  With cells crowded from 32
- * points (as the GPU's coarse cells are) it must settle some queries in
+ * points (as --crowded 32 sets them) it must settle some queries in
  * crowded cells, from their cell's own grid. */
 START_TEST(test_crowded_knn)
 {
