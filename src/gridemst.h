@@ -230,30 +230,25 @@ typedef int (*gridemst_progress_fn)(void *ctx, const char *phase, int iteration,
  * every setting gives the identical edge list.  gridemst_options_init()
  * sets the defaults, the library's own choice for each input, and nobody
  * needs to touch them but to measure the alternatives (gridemst-bench, and
- * the command line's --prune, --findmin2, --cell-occupancy, --crowded-cell
- * and --late-bvh).
+ * the command line's --prune, --findmin2, --occupancy, --crowded and
+ * --late-bvh).
  */
 typedef struct gridemst_tuning {
     gridemst_prune prune;         /* default STATIC; grid only (ignored with nns BVH) */
     gridemst_findmin2 findmin2;   /* default ATOMIC */
     double cell_occupancy;        /* target mean points per grid cell; 0 = the backend's
-                                     default (CPU 2, refined on skewed inputs; CUDA 3, or
-                                     24 or 768 on large sparse inputs with static pruning) */
+                                     default (CPU 2, refined on skewed inputs; CUDA 3) */
     int64_t crowded_cell;         /* grid cells of more points than this get a grid of their
-                                     own; 0 = the backend's default (512; CUDA 32 where it
-                                     chose coarse cells, 128 on large clustered inputs with
-                                     static pruning).  Setting either turns the CUDA
-                                     backend's choice off. */
+                                     own; 0 = the default (512) */
     int late_bvh;                 /* grid index with static pruning: the Boruvka iteration
                                      K >= 1 (counted from 0, as in iteration_ms; iteration 0
                                      always searches the grid) from which FindMin1
                                      searches a BVH over the grid's points instead of the grid;
-                                     0 = the library's rule: after an iteration whose fallback
-                                     searched from 1/8 of the points and added an edge of 8
-                                     mean point spacings or more (clusters far apart merging),
-                                     or, on CUDA for 3D points in clusters much finer than its
-                                     cells, once the fallbacks of all iterations so far searched
-                                     from 1/36 of them;
+                                     0 = the library's choice: on the CPU after an iteration
+                                     whose fallback searched from 1/8 of the points and added
+                                     an edge of 8 mean point spacings or more (clusters far
+                                     apart merging), on CUDA never (its grid serves sets that
+                                     fill their box evenly; nns AUTO gives the others the BVH);
                                      -1 = never.  The tree is the same either way.  Other
                                      strategies and nns BVH ignore it (but see min_samples). */
     int reserved[15];             /* zero (gridemst_options_init sets it; a solve refuses
@@ -472,10 +467,9 @@ typedef struct gridemst_stats {
                                     a grid nested in its cell's */
     int64_t block_points;        /* static pruning: points whose nearest neighbours lay in the cells around their
                                     own (on the CPU, in a crowded cell: its sub-cells around their own), scanned
-                                    together (the GPU skips this on small or clustered inputs, and where its
-                                    cells are planned for blocks of more than 160 points) */
-    int64_t lone_points;         /* static pruning on the GPU: points whose search for their nearest neighbours
-                                    went past 6 rings of cells, each then searched by a warp (0 on the CPU) */
+                                    together (the GPU skips this below 500,000 points, and where its cells
+                                    are planned for blocks of more than 160 points) */
+    int64_t lone_points;         /* always 0 (reserved: kept so that the struct's layout stays) */
     int64_t fallback_searches;   /* searches beyond a point's candidate radius (the count may vary from
                                     run to run: concurrent searches share their bounds) */
     int late_bvh_iteration;      /* the iteration from which FindMin1 searched the late BVH

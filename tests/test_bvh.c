@@ -848,41 +848,41 @@ START_TEST(test_memory_cap)
 }
 END_TEST
 
-/* When the grid hands over to the late BVH (nns/late_bvh.h's rule and
- * gridemst_options.tuning.late_bvh): forced from an iteration, never, or by the
- * rule, which takes a wide fallback reaching far, or for clustered 3D
- * points fallbacks from one point in GEMST_LATE_BVH_CLUSTERED_FALLBACKS in
- * all iterations so far. */
+/* When the grid hands over to the late BVH (nns/late_bvh.h and
+ * gridemst_options.tuning.late_bvh): forced from an iteration, never, or
+ * by the CPU's rule, which takes a wide fallback reaching far; the CUDA
+ * backend's gemst_late_bvh_forced only when forced. */
 START_TEST(test_late_bvh_rule)
 {
     const uint32_t nu = 1000000;
-    const uint64_t wide = nu / GEMST_LATE_BVH_FALLBACKS, some = nu / GEMST_LATE_BVH_CLUSTERED_FALLBACKS;
+    const uint64_t wide = nu / GEMST_LATE_BVH_FALLBACKS;
     const double far = GEMST_LATE_BVH_REACH;
     const struct {
         int option, iteration;
         uint32_t nu;
-        uint64_t fallbacks, so_far;
+        uint64_t fallbacks;
         double reach;
-        int clustered3d, due;
+        int due, forced;
     } cases[] = {
-        {0, 5, nu, wide, wide, far, 0, 1},          /* wide and far */
-        {0, 5, nu, wide - 1, nu, far, 0, 0},        /* not quite wide in the last iteration */
-        {0, 5, nu, wide, wide, far - 0.1, 0, 0},    /* not quite far */
-        {0, 5, nu, some, some, 1.0, 1, 1},          /* clustered: a fallback from 1 point in 36 */
-        {0, 5, nu, 0, some, 1.0, 1, 1},             /* clustered, the 1 in 36 in earlier iterations */
-        {0, 5, nu, some - 1, some - 1, 1.0, 1, 0},  /* clustered, a little less */
-        {0, 5, nu, some, some, 1.0, 0, 0},          /* the same, not clustered */
-        {0, 0, nu, nu, nu, 100.0, 1, 0},            /* never before iteration 1 */
-        {0, 5, 2 * GEMST_LATE_BVH_LEAF, 8, 8, 100.0, 1, 0}, /* two leaves or fewer */
-        {-1, 5, nu, nu, nu, 100.0, 1, 0},           /* never */
-        {3, 2, nu, 0, 0, 0.0, 0, 0},                /* forced from iteration 3 */
-        {3, 3, nu, 0, 0, 0.0, 0, 1},
-        {3, 4, nu, 0, 0, 0.0, 0, 1},
+        {0, 5, nu, wide, far, 1, 0},                  /* wide and far */
+        {0, 5, nu, wide - 1, far, 0, 0},              /* not quite wide */
+        {0, 5, nu, wide, far - 0.1, 0, 0},            /* not quite far */
+        {0, 0, nu, nu, 100.0, 0, 0},                  /* never before iteration 1 */
+        {0, 5, 2 * GEMST_LATE_BVH_LEAF, 8, 100.0, 0, 0}, /* two leaves or fewer */
+        {-1, 5, nu, nu, 100.0, 0, 0},                 /* never */
+        {3, 2, nu, 0, 0.0, 0, 0},                     /* forced from iteration 3 */
+        {3, 3, nu, 0, 0.0, 1, 1},
+        {3, 4, nu, nu, 100.0, 1, 1},
+        {3, 4, 2 * GEMST_LATE_BVH_LEAF, 0, 0.0, 0, 0}, /* forced, but two leaves or fewer */
+        {1, 1, 2 * GEMST_LATE_BVH_LEAF + 1, 0, 0.0, 1, 1},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         REQUIRE(gemst_late_bvh_due(cases[i].option, cases[i].iteration, cases[i].nu, cases[i].fallbacks,
-                                   cases[i].so_far, cases[i].reach, cases[i].clustered3d) == cases[i].due,
-                "case %zu", i);
+                                   cases[i].reach) == cases[i].due,
+                "case %zu: due", i);
+        REQUIRE(gemst_late_bvh_forced(cases[i].option, cases[i].iteration, cases[i].nu) == cases[i].forced,
+                "case %zu: forced", i);
+    }
 }
 END_TEST
 

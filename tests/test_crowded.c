@@ -461,7 +461,7 @@ static int crowded_cell_of(const crowd_grid *h, uint32_t q)
 /* Every point's K nearest through crowded cells: exactly the brute force's,
  * in order, from the walk (gemst_knn), and from the GPU's block pass
  * (nns/block.h) where it settles the query.  With cells crowded from 32
- * points (as the GPU's coarse cells are) it must settle some queries in
+ * points (as --crowded 32 sets them) it must settle some queries in
  * crowded cells, from their cell's own grid. */
 START_TEST(test_crowded_knn)
 {
@@ -477,7 +477,7 @@ START_TEST(test_crowded_knn)
         gemst_query_make_f64(h.g, q, &qq);
         const int expected = brute_knn(h.g, q, nb);
         for (int pass = 0; pass < 2; pass++) {
-            const int count = pass == 0 ? gemst_knn_f64(h.g, &qq, gemst_knn_k(h.g->dim), INT32_MAX, kd2, kid)
+            const int count = pass == 0 ? gemst_knn_f64(h.g, &qq, gemst_knn_k(h.g->dim), kd2, kid)
                                         : gemst_block_search_f64(h.g, &qq, gemst_knn_k(h.g->dim), UINT32_MAX - 1,
                                                                  kd2, kid);
             if (count < 0) /* the block pass left the query to the walk */

@@ -161,61 +161,47 @@ START_TEST(test_generated_sets)
 }
 END_TEST
 
-/* The GPU's default grid (grid_plan.h's gemst_grid_coarse and
- * gemst_grid_clustered): coarse cells crowded from 32 points for large
- * normal sets, which leave most cells of their box empty and fill them
- * smoothly, and the CPU's tree from them; the default cells for smaller
- * normal sets and for uniform and blobs sets, crowded from 128 points for
- * large blobs sets (clusters much finer than a cell), from 512 otherwise;
- * and for large blobs sets in 3D the late BVH (nns/late_bvh.h's rule for
- * clustered points; in 2D only its rule for far-reaching edges applies);
- * and where the static search's block pass runs first. */
-typedef struct {
+/* The GPU's grid with the default options: one cell size (3 points per
+ * cell) and one crowding threshold (GEMST_CROWDED) on every set, never the
+ * late BVH (nns/late_bvh.h: only when asked on the GPU), and the static
+ * search's block pass from 500,000 points (nns/block.h).  On the large
+ * skewed sets the CPU's tree, in full (the smaller ones are in cases[]). */
+static const struct {
     gemst_gen_kind kind;
     int64_t n;
     int dim;
-    int coarse;
-    int64_t crowded;
-    int late_bvh; /* whether the late BVH takes over: 1, 0, or -1 where either may happen */
-    int block;    /* whether the static search's block pass runs (nns/block.h; not below 500,000 points, nor
-                     on clustered sets, nor on cells too full for blocks) */
-} choice_set;
-
-static const choice_set choice_sets[] = {
-    {GEMST_GEN_NORMAL, 1000000, 3, 1, 32, 0, 1},
-    {GEMST_GEN_NORMAL, 1000000, 2, 1, 32, 0, 1},
-    {GEMST_GEN_NORMAL, 300000, 3, 0, GEMST_CROWDED, 0, 0},
-    {GEMST_GEN_UNIFORM, 1000000, 3, 0, GEMST_CROWDED, 0, 1},
-    {GEMST_GEN_BLOBS, 1000000, 3, 0, GEMST_CLUSTERED_CROWDED, 1, 0},
-    {GEMST_GEN_BLOBS, 1000000, 2, 0, GEMST_CLUSTERED_CROWDED, -1, 0}, /* the reach rule, not the clustered one */
-    {GEMST_GEN_BLOBS, 300000, 3, 0, GEMST_CROWDED, 0, 0},
+    int block;   /* whether the block pass runs: from 500,000 points */
+    int compare; /* whether to compare the trees here */
+} default_grid_sets[] = {
+    {GEMST_GEN_NORMAL, 1000000, 3, 1, 1}, {GEMST_GEN_NORMAL, 1000000, 2, 1, 1},
+    {GEMST_GEN_NORMAL, 300000, 3, 0, 0},  {GEMST_GEN_UNIFORM, 1000000, 3, 1, 0},
+    {GEMST_GEN_BLOBS, 1000000, 3, 1, 1},  {GEMST_GEN_BLOBS, 1000000, 2, 1, 1},
+    {GEMST_GEN_BLOBS, 300000, 3, 0, 0},
 };
 
-START_TEST(test_cell_size_choice)
+START_TEST(test_default_grid)
 {
-    const choice_set *set = &choice_sets[_i];
+    const int64_t n = default_grid_sets[_i].n;
     gemst_pointset ps;
     gridemst_error err;
-    if (too_large(set->n))
+    if (too_large(n))
         return;
-    ck_assert_int_eq(gemst_generate(set->kind, set->n, set->dim, 7, &ps, &err), GRIDEMST_OK);
+    ck_assert_int_eq(gemst_generate(default_grid_sets[_i].kind, n, default_grid_sets[_i].dim, 7, &ps, &err),
+                     GRIDEMST_OK);
     gridemst_options o;
     gridemst_result r = GRIDEMST_RESULT_INIT;
     gridemst_options_init(&o);
     o.nns = GRIDEMST_NNS_GRID;
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
-    ck_assert_msg((r.stats.cell_occupancy > 3.0) == set->coarse && r.stats.crowded_cell == set->crowded &&
-                      (set->late_bvh < 0 || (r.stats.late_bvh_iteration > 0) == set->late_bvh) &&
-                      (r.stats.block_points > 0) == set->block,
+    ck_assert_msg(r.stats.cell_occupancy == 3.0 && r.stats.crowded_cell == GEMST_CROWDED &&
+                      r.stats.late_bvh_iteration == -1 && (r.stats.block_points > 0) == default_grid_sets[_i].block,
                   "set %d: occupancy %g, crowded from %lld, late BVH from iteration %d, %lld points settled in "
                   "blocks",
                   _i, r.stats.cell_occupancy, (long long)r.stats.crowded_cell, r.stats.late_bvh_iteration,
                   (long long)r.stats.block_points);
-    if (set->coarse)
-        compare_backends("normal, coarse cells", &ps, 0, 0);
-    else if (set->crowded == GEMST_CLUSTERED_CROWDED)
-        compare_backends("blobs, crowded from 128 (3D: and the late BVH)", &ps, 0, 0);
+    if (default_grid_sets[_i].compare)
+        compare_backends("the default grid", &ps, 0, 0);
     gridemst_result_free(&r);
     free(ps.coords);
 }
@@ -302,15 +288,15 @@ START_TEST(test_special_sets)
 }
 END_TEST
 
-/* Lone points (cuda_lone.cuh): a dense cluster and LONE_POINTS points spread
- * over the unit square or cube around it, whose nearest neighbours lie many
- * rings of cells away; which = 1 puts them all on a line (one row of cells).
+/* Isolated points: a dense cluster and ISOLATED_POINTS points spread over the
+ * unit square or cube around it, whose nearest neighbours lie many rings
+ * of cells away; which = 1 puts them all on a line (one row of cells).
  * Coordinates from a fixed linear congruential sequence. */
-#define LONE_CLUSTER 50000
-#define LONE_POINTS 40
-static void make_lone(int which, int dim, gemst_pointset *ps)
+#define ISOLATED_CLUSTER 50000
+#define ISOLATED_POINTS 40
+static void make_isolated(int which, int dim, gemst_pointset *ps)
 {
-    const int64_t n = LONE_CLUSTER + LONE_POINTS;
+    const int64_t n = ISOLATED_CLUSTER + ISOLATED_POINTS;
     double *v = calloc((size_t)(n * dim), sizeof *v);
     ck_assert_ptr_nonnull(v);
     uint64_t state = 12345;
@@ -318,7 +304,7 @@ static void make_lone(int which, int dim, gemst_pointset *ps)
         for (int d = 0; d < dim; d++) {
             state = state * 6364136223846793005ULL + 1442695040888963407ULL;
             const double u = (double)(state >> 11) * 0x1p-53;
-            const double x = i < LONE_CLUSTER ? 0.5 + 0.01 * u : u;
+            const double x = i < ISOLATED_CLUSTER ? 0.5 + 0.01 * u : u;
             v[i * dim + d] = which == 1 && d > 0 ? 0.5 : x;
         }
     memset(ps, 0, sizeof *ps);
@@ -328,35 +314,65 @@ static void make_lone(int which, int dim, gemst_pointset *ps)
     ps->coords = v;
 }
 
-/* The GPU's search for lone points gives the CPU's tree, and runs on such
- * sets only (stats.lone_points; never on the CPU, nor on uniform points). */
-START_TEST(test_lone_points)
+/* The GPU's grid gives the CPU's tree on isolated points far from a dense
+ * cluster, whose static search walks ring after ring of empty cells; the
+ * reserved stats.lone_points stays 0. */
+START_TEST(test_isolated_points)
 {
-    static const char *names[] = {"lone points", "lone points on a line"};
+    static const char *names[] = {"isolated points", "isolated points on a line"};
     gemst_pointset ps;
     gridemst_options o;
     gridemst_result r = GRIDEMST_RESULT_INIT;
     const int dim = 2 + _i % 2;
-    make_lone(_i / 2, dim, &ps);
+    make_isolated(_i / 2, dim, &ps);
     compare_backends(names[_i / 2], &ps, 0, 0);
     gridemst_options_init(&o);
     o.nns = GRIDEMST_NNS_GRID;
     o.backend = GRIDEMST_BACKEND_CUDA;
     solve_or_fail(&ps, &o, &r);
-    ck_assert_msg(r.stats.lone_points > 0 && r.stats.lone_points <= LONE_POINTS, "%s %dD: %lld lone points",
-                  names[_i / 2], dim, (long long)r.stats.lone_points);
-    gridemst_result_free(&r);
-    o.backend = GRIDEMST_BACKEND_CPU;
-    solve_or_fail(&ps, &o, &r);
     ck_assert_int_eq(r.stats.lone_points, 0);
     gridemst_result_free(&r);
     free(ps.coords);
+}
+END_TEST
+
+/* The late BVH with its default (auto): the CPU's rule switches on these
+ * sets (the premise, checked), the GPU's Euclidean tree never does
+ * (nns/late_bvh.h), and both give the same tree. */
+static const struct {
+    gemst_gen_kind kind;
+    int64_t n;
+    int dim;
+} late_auto_sets[] = {
+    {GEMST_GEN_BLOBS, 300000, 2},
+    {GEMST_GEN_CLUSTERED, 20000, 2},
+};
+
+START_TEST(test_late_bvh_auto)
+{
+    gemst_pointset ps;
     gridemst_error err;
-    ck_assert_int_eq(gemst_generate(GEMST_GEN_UNIFORM, 100000, dim, 1, &ps, &err), GRIDEMST_OK);
+    gridemst_options o;
+    gridemst_result gpu = GRIDEMST_RESULT_INIT, cpu = GRIDEMST_RESULT_INIT;
+    if (too_large(late_auto_sets[_i].n))
+        return;
+    ck_assert_int_eq(
+        gemst_generate(late_auto_sets[_i].kind, late_auto_sets[_i].n, late_auto_sets[_i].dim, 7, &ps, &err),
+        GRIDEMST_OK);
+    gridemst_options_init(&o);
+    o.nns = GRIDEMST_NNS_GRID;
+    ck_assert_int_eq(o.tuning.late_bvh, 0);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    solve_or_fail(&ps, &o, &cpu);
+    ck_assert_msg(cpu.stats.late_bvh_iteration > 0, "set %d: the CPU's rule did not switch", _i);
     o.backend = GRIDEMST_BACKEND_CUDA;
-    solve_or_fail(&ps, &o, &r);
-    ck_assert_int_eq(r.stats.lone_points, 0);
-    gridemst_result_free(&r);
+    solve_or_fail(&ps, &o, &gpu);
+    ck_assert_int_eq(gpu.stats.prune, GRIDEMST_PRUNE_STATIC);
+    ck_assert_msg(gpu.stats.late_bvh_iteration == -1, "set %d: the GPU switched at iteration %d", _i,
+                  gpu.stats.late_bvh_iteration);
+    ck_assert_msg(same_edges(&gpu, &cpu), "set %d: the GPU's tree is not the CPU's", _i);
+    gridemst_result_free(&gpu);
+    gridemst_result_free(&cpu);
     free(ps.coords);
 }
 END_TEST
@@ -501,9 +517,10 @@ int main(void)
     tcase_add_loop_test(tc, test_generated_sets, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, test_special_sets, 0, 4);
     tcase_add_loop_test(tc, test_crowded_sets, 0, 6);
-    tcase_add_loop_test(tc, test_cell_size_choice, 0, (int)(sizeof choice_sets / sizeof choice_sets[0]));
+    tcase_add_loop_test(tc, test_default_grid, 0, (int)(sizeof default_grid_sets / sizeof default_grid_sets[0]));
     tcase_add_loop_test(tc, test_block_pass_rule, 0, (int)(sizeof block_rule_sets / sizeof block_rule_sets[0]));
-    tcase_add_loop_test(tc, test_lone_points, 0, 4);
+    tcase_add_loop_test(tc, test_isolated_points, 0, 4);
+    tcase_add_loop_test(tc, test_late_bvh_auto, 0, (int)(sizeof late_auto_sets / sizeof late_auto_sets[0]));
     tcase_add_test(tc, test_gpu_against_prim);
     tcase_add_loop_test(tc, test_gpu_edge_cases, 0, 2);
     tcase_add_loop_test(tc, test_device_memory_limit, 0, 2);

@@ -266,66 +266,6 @@ START_TEST(test_plan_refine)
 }
 END_TEST
 
-/* The CUDA backend's cell size choice follows grid_plan.h's contract:
- * default cells unless the points are many, most cells are empty and the
- * counts grow at least 0.4 times as fast as the cell volume; then coarser
- * cells, crowded from 32 points, the coarsest where the counts grow nearly
- * as fast as the volume. */
-START_TEST(test_plan_coarse)
-{
-    enum { M = GEMST_COARSE_MIN_POINTS };
-    static const struct {
-        int dim;
-        gemst_grid_fill fill;
-        double occupancy; /* 0: the default kept */
-    } cases[] = {
-        {3, {M, 0.945, 4.0, 24.8}, 0.0},       /* uniform: most cells occupied */
-        {3, {M, 0.317, 8331.0, 10810.0}, 0.0}, /* blobs 3D */
-        {3, {M, 0.10, 1000.0, 2000.0}, 0.0},   /* sparse, but finer clusters than a cell (growth 0.25) */
-        {3, {M, 0.153, 77.0, 608.0}, 768.0},   /* normal 3D (growth 0.99) */
-        {3, {M - 1, 0.153, 77.0, 608.0}, 0.0}, /* the same, too few points */
-        {2, {M, 0.256, 27.6, 107.0}, 768.0},   /* normal 2D (growth 0.97) */
-        {3, {M, 0.012, 1303.0, 5088.0}, 24.0}, /* varden 3D (growth 0.49) */
-        {2, {M, 0.1, 10.0, 20.0}, 24.0},       /* growth 0.5 */
-        {2, {M, 0.147, 116.4, 419.0}, 24.0},   /* varden 2D 1e6 (growth 0.90) */
-        {3, {M, 0.2, 0.0, 0.0}, 0.0},          /* no points counted */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        double occupancy = 0.0;
-        int64_t crowded = 0;
-        const int coarse = gemst_grid_coarse(cases[i].dim, &cases[i].fill, &occupancy, &crowded);
-        REQUIRE(coarse == (cases[i].occupancy > 0.0), "case %zu: coarse %d", i, coarse);
-        if (coarse)
-            REQUIRE(occupancy == cases[i].occupancy && crowded == 32, "case %zu: occupancy %g, crowded %lld", i,
-                    occupancy, (long long)crowded);
-    }
-}
-END_TEST
-
-/* Where the default cells are kept, a lower crowding threshold for points in
- * clusters much finer than a cell: enough points, and a point's cell holding
- * GEMST_CLUSTERED_WEIGHTED or more on average. */
-START_TEST(test_plan_clustered)
-{
-    enum { M = GEMST_COARSE_MIN_POINTS };
-    static const struct {
-        gemst_grid_fill fill;
-        int clustered;
-    } cases[] = {
-        {{M, 0.317, 8331.0, 10810.0}, 1},                  /* blobs 3D 1e7 */
-        {{M, 0.591, 1933.0, 3462.0}, 1},                   /* blobs 2D 1e7 */
-        {{M, 0.004, 3598.0, 11072.0}, 1},                  /* varden 3D 1e6 */
-        {{M, 0.634, 16.7, 63.0}, 0},                       /* varden 2D 1e7 */
-        {{M, 0.945, 4.0, 24.8}, 0},                        /* uniform */
-        {{M, 0.5, GEMST_CLUSTERED_WEIGHTED, 100.0}, 1},    /* at the threshold */
-        {{M, 0.5, GEMST_CLUSTERED_WEIGHTED - 1, 100.0}, 0}, /* just below */
-        {{M - 1, 0.317, 8331.0, 10810.0}, 0},              /* too few points */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        REQUIRE(gemst_grid_clustered(&cases[i].fill) == cases[i].clustered, "case %zu", i);
-}
-END_TEST
-
 /*
  * Regression: 8 points with extents 0.5 and an occupancy chosen so that
  * L = 0.5 / (2^22 - 0.5), i.e. 2^22 cells per axis: 2^66 cells, which a
@@ -733,28 +673,12 @@ START_TEST(test_knn)
         double kd2[GEMST_KNN];
         uint32_t kid[GEMST_KNN];
         const int K = gemst_knn_k(h.g.dim);
-        int count = gemst_knn_f64(&h.g, &qq, gemst_knn_k(h.g.dim), INT32_MAX, kd2, kid);
+        int count = gemst_knn_f64(&h.g, &qq, gemst_knn_k(h.g.dim), kd2, kid);
         uint32_t m = sorted_neighbours(&h, &qq, nb);
         REQUIRE_CMP(count, ==, m < (uint32_t)K ? (int)m : K);
         for (int k = 0; k < count; k++) {
             REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2, "query %u: neighbour %d is %u (%a), expected %u (%a)",
                     i, k, kid[k], kd2[k], nb[k].p, nb[k].d2);
-        }
-        /* With a ring cap (the GPU's, cuda_lone.cuh) the same list, or -1
-           while more rings are needed, and never -1 after a wider cap gave
-           the list. */
-        int gave_list = 0;
-        for (int cap = 0; cap <= 3; cap++) {
-            const int capped = gemst_knn_f64(&h.g, &qq, K, cap, kd2, kid);
-            REQUIRE(capped >= 0 || !gave_list, "query %u: cap %d gave up after a narrower cap gave the list", i,
-                    cap);
-            if (capped < 0)
-                continue;
-            gave_list = 1;
-            REQUIRE_CMP(capped, ==, count);
-            for (int k = 0; k < capped; k++)
-                REQUIRE(kid[k] == nb[k].p && kd2[k] == nb[k].d2, "query %u, cap %d: neighbour %d is %u, expected %u",
-                        i, cap, k, kid[k], nb[k].p);
         }
         /* The CPU's search by cell (cpu_knn.inc), and the GPU's block pass
            where it settles the query (nns/block.h). */
@@ -1033,7 +957,7 @@ START_TEST(test_static_candidates)
         gemst_query qq = query_of(&h, i);
         double kd2[GEMST_KNN], rb2;
         uint32_t kid[GEMST_KNN], cand[GEMST_KNN];
-        int count = gemst_knn_f64(&h.g, &qq, gemst_knn_k(h.g.dim), INT32_MAX, kd2, kid);
+        int count = gemst_knn_f64(&h.g, &qq, gemst_knn_k(h.g.dim), kd2, kid);
         int kept = gemst_static_candidates_f64(&h.g, &qq, gemst_knn_k(h.g.dim), kd2, kid, count, cand, &rb2);
         REQUIRE_CMP(kept, >=, 0);
         REQUIRE_CMP(kept, <=, count < GEMST_CAND_SLOTS ? count : GEMST_CAND_SLOTS);
@@ -1493,8 +1417,6 @@ static Suite *grid_suite(void)
     tcase_add_test(tp, test_plan_strip);
     tcase_add_test(tp, test_plan_caps);
     tcase_add_test(tp, test_plan_refine);
-    tcase_add_test(tp, test_plan_coarse);
-    tcase_add_test(tp, test_plan_clustered);
     tcase_add_test(tp, test_plan_cell_count_overflow);
     tcase_add_test(tp, test_cell_of_and_fit);
     suite_add_tcase(s, tp);

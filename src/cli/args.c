@@ -104,8 +104,8 @@ static const opt_spec options[] = {
      "grid cells of more than N points get a grid of their own (default 0: the library's choice)", ANY},
     {OPT_LATE_BVH, "late-bvh", 0, "auto|never|K",
      "grid with static pruning: from Boruvka iteration K >= 1 on, search a BVH over the grid's points (iterations "
-     "count from 0, and iteration 0 always searches the grid; default auto: once clusters have merged and their "
-     "gaps are wide)",
+     "count from 0, and iteration 0 always searches the grid; default auto: on the CPU once clusters have merged "
+     "and their gaps are wide, never on the GPU)",
      ANY},
     {OPT_PARTITIONS, "partitions", 0, "P",
      "split the points into P spatial parts, solve each on its own and join them along the edges between "

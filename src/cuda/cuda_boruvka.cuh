@@ -135,7 +135,6 @@ static int GEMST_FN(boruvka_init)(cuda_ctx *c, gridemst_stats *stats, gridemst_e
     GEMST_TRY(GEMST_FN(read_counters)(c, err));
     c->n_uncertain = (uint32_t)c->host->uncertain;
     stats->block_points = block_pass ? (int64_t)nu - c->host->hard : 0;
-    stats->lone_points = c->host->lone;
     return GRIDEMST_OK;
 }
 
@@ -173,12 +172,9 @@ static int GEMST_FN(boruvka)(cuda_ctx *c, cudaEvent_t ev[6], gridemst_stats *sta
         it->fallback_searches = 0;
         const int iteration = stats->iterations - 1;
         GEMST_CU(cudaEventRecord(ev[0], c->s));
-        if ((c->prune == GRIDEMST_PRUNE_STATIC && iteration > 0 &&
-             gemst_late_bvh_due(c->pb->opt.tuning.late_bvh, iteration, c->nu, (uint64_t)it[-1].fallback_searches,
-                                (uint64_t)stats->fallback_searches,
-                                gemst_late_bvh_reach(it[-1].longest_edge, stats->cell_side, (uint64_t)stats->cells,
-                                                      c->nu, c->g.dim),
-                                c->clustered && c->g.dim == 3)) ||
+        /* the grid's static search gives way to the late BVH only when asked (nns/late_bvh.h) */
+        if ((c->prune == GRIDEMST_PRUNE_STATIC &&
+             gemst_late_bvh_forced(c->pb->opt.tuning.late_bvh, iteration, c->nu)) ||
             (!c->bvh && gemst_late_bvh_mutual(c->pb->opt.tuning.late_bvh, c->core2 != NULL, iteration, c->nu))) {
             GEMST_TRY(GEMST_FN(late_bvh)(c, err));
             stats->late_bvh_iteration = iteration;

@@ -2,10 +2,10 @@
  * The grid build on the device (precision-generic, included by
  * cuda_solve.cuh), as cpu_grid.inc does it on the CPU: the bounding box
  * and working frame, the device memory the solve will need, the cells
- * planned (with the default options, coarser cells or a lower crowding
- * threshold chosen once from how the points fill a first grid), the points
- * sorted by cell and their cell table, exact duplicates removed (joined by
- * zero-length edges), then the crowded cells' grids (cuda_subgrid.cuh).
+ * planned (one target occupancy, GEMST_CUDA_OCCUPANCY or the caller's), the
+ * points sorted by cell and their cell table, exact duplicates removed
+ * (joined by zero-length edges), then the crowded cells' grids
+ * (cuda_subgrid.cuh).
  * With the BVH (nns bvh) the same steps sort the points by Morton code
  * instead, with no cells; the tree is built in cuda_bvh.cuh.  The kernels
  * are in cuda_grid_kernels.cuh.
@@ -247,26 +247,6 @@ static int GEMST_FN(cell_table)(cuda_ctx *c, const uint32_t *key, uint32_t n, ui
     return GRIDEMST_OK;
 }
 
-/* How the n points fill the grid (grid_plan.h), from its cell table. */
-static int GEMST_FN(grid_fill)(cuda_ctx *c, const uint32_t *cell_start, gemst_grid_fill *fill, gridemst_error *err)
-{
-    unsigned long long *sums, host[3];
-    GEMST_DALLOC(&c->mem, sums, 3, "the grid's fill");
-    GEMST_CU(cudaMemsetAsync(sums, 0, sizeof host, c->s));
-    const gemst_grid *g = &c->g;
-    const uint64_t coarse = (uint64_t)((g->nc[0] + 1) / 2) * ((g->nc[1] + 1) / 2) * (g->dim == 3 ? (g->nc[2] + 1) / 2 : 1);
-    GEMST_FN(k_grid_fill)<<<gemst_blocks(coarse), GEMST_THREADS, 0, c->s>>>(cell_start, *g, sums);
-    GEMST_LAUNCHED();
-    GEMST_CU(cudaMemcpyAsync(host, sums, sizeof host, cudaMemcpyDeviceToHost, c->s));
-    GEMST_CU(cudaStreamSynchronize(c->s));
-    gemst_dfree(&c->mem, sums);
-    fill->n = c->n;
-    fill->occupied = (double)host[0] / (double)c->cells;
-    fill->weighted = (double)host[1] / (double)c->n;
-    fill->weighted2 = (double)host[2] / (double)c->n;
-    return GRIDEMST_OK;
-}
-
 /* From the points sorted by key (cells, or runs of equal codes; keys
  * distinct values, each a contiguous run of points, cell_start their table
  * (cell_table); ids oid): working coordinates, duplicate removal, the
@@ -419,35 +399,13 @@ static int GEMST_FN(build_grid)(cuda_ctx *c, const T *coords, gridemst_stats *st
         GEMST_DALLOC(&c->mem, cell_start, (size_t)keys + 1, "the run table");
         GEMST_TRY(GEMST_FN(cell_table)(c, key, c->n, keys, cell_start, err));
     } else {
-        double occupancy = pb->opt.tuning.cell_occupancy > 0.0 ? pb->opt.tuning.cell_occupancy : GEMST_CUDA_OCCUPANCY;
-        int64_t crowded = pb->opt.tuning.crowded_cell;
-        int choose = pb->opt.tuning.cell_occupancy == 0.0 && pb->opt.tuning.crowded_cell == 0 &&
-                     pb->opt.tuning.prune == GRIDEMST_PRUNE_STATIC && c->n >= GEMST_COARSE_MIN_POINTS;
-        for (;;) {
-            GEMST_TRY(GEMST_FN(fit_grid)(c, occupancy, crowded, stats, err));
-            GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
-            GEMST_DALLOC(&c->mem, cell_start, (size_t)c->cells + 1, "the cell table");
-            GEMST_TRY(GEMST_FN(cell_table)(c, key, c->n, c->cells, cell_start, err));
-            if (!choose)
-                break;
-            /* The default's fill decides, once, whether coarse cells pay, or a lower crowding threshold
-               (measured with static pruning only: without, coarse cells were up to 5 times slower, and the
-               lower threshold up to 1.9 times). */
-            choose = 0;
-            gemst_grid_fill fill;
-            GEMST_TRY(GEMST_FN(grid_fill)(c, cell_start, &fill, err));
-            if (!gemst_grid_coarse(pb->dim, &fill, &occupancy, &crowded)) {
-                /* the crowded cells get their grids after duplicate removal (build_subgrids) */
-                if (gemst_grid_clustered(&fill)) {
-                    stats->crowded_cell = c->g.crowded = GEMST_CLUSTERED_CROWDED;
-                    c->clustered = 1; /* for the late BVH's rule and the static search */
-                }
-                break;
-            }
-            gemst_dfree(&c->mem, cell_start);
-            gemst_dfree(&c->mem, key);
-            gemst_dfree(&c->mem, oid);
-        }
+        const double occupancy =
+            pb->opt.tuning.cell_occupancy > 0.0 ? pb->opt.tuning.cell_occupancy : GEMST_CUDA_OCCUPANCY;
+        GEMST_TRY(GEMST_FN(fit_grid)(c, occupancy, pb->opt.tuning.crowded_cell, stats, err));
+        GEMST_TRY(GEMST_FN(sort_by_cell)<T>(c, coords, &key, &oid, err));
+        GEMST_DALLOC(&c->mem, cell_start, (size_t)c->cells + 1, "the cell table");
+        GEMST_TRY(GEMST_FN(cell_table)(c, key, c->n, c->cells, cell_start, err));
+        /* the crowded cells get their grids after duplicate removal (build_subgrids) */
         keys = c->cells;
     }
     GEMST_TRY(GEMST_FN(unique_points)<T>(c, coords, key, keys, cell_start, oid, stats, err));

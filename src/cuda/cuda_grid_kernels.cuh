@@ -2,9 +2,8 @@
  * The grid build's kernels (precision-generic; the friends-of-friends build
  * uses them too): the caller points' bounding box and working coordinates,
  * their cell and Morton sort keys, the cell table, exact duplicates found
- * and compacted, the checks of distances too small for the precision
- * (grid_plan.h), and how the points fill the grid.  Their host steps are in
- * cuda_grid_build.cuh.
+ * and compacted, and the checks of distances too small for the precision
+ * (grid_plan.h).  Their host steps are in cuda_grid_build.cuh.
  */
 #ifndef GEMST_CUDA_GRID_KERNELS_CUH
 #define GEMST_CUDA_GRID_KERNELS_CUH
@@ -311,44 +310,6 @@ static __global__ void GEMST_FN(k_compact_codes)(uint32_t n, const uint32_t *rep
     GEMST_INDEX(i, n);
     if (rep[i] == i)
         ucode[rank[i]] = code[i];
-}
-
-/* ---------------------------------------------------------------- grid fill */
-
-/* One thread per cell of twice the side (grid_plan.h's gemst_grid_fill):
- * sums[0] += its occupied cells, sums[1] += their squared counts, sums[2]
- * += its own squared count. */
-static __global__ void GEMST_FN(k_grid_fill)(const uint32_t *cell_start, gemst_grid g, unsigned long long *sums)
-{
-    typedef cub::BlockReduce<unsigned long long, GEMST_THREADS> Sum;
-    __shared__ typename Sum::TempStorage tmp;
-    const int32_t half[3] = {(g.nc[0] + 1) / 2, (g.nc[1] + 1) / 2, g.dim == 3 ? (g.nc[2] + 1) / 2 : 1};
-    const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned long long mine[3] = {0, 0, 0};
-    if (i < (uint64_t)half[0] * half[1] * half[2]) {
-        const int32_t c[3] = {(int32_t)(i % half[0]), (int32_t)(i / half[0] % half[1]),
-                              (int32_t)(i / half[0] / half[1])};
-        unsigned long long total = 0;
-        for (int dz = 0; dz < (g.dim == 3 ? 2 : 1); dz++)
-            for (int dy = 0; dy < 2; dy++)
-                for (int dx = 0; dx < 2; dx++) {
-                    const int32_t x = 2 * c[0] + dx, y = 2 * c[1] + dy, z = g.dim == 3 ? 2 * c[2] + dz : 0;
-                    if (x >= g.nc[0] || y >= g.nc[1] || z >= g.nc[2])
-                        continue;
-                    const uint32_t k = gemst_cell_index(g.nc, x, y, z);
-                    const unsigned long long count = cell_start[k + 1] - cell_start[k];
-                    mine[0] += count > 0;
-                    mine[1] += count * count;
-                    total += count;
-                }
-        mine[2] = total * total;
-    }
-    for (int s = 0; s < 3; s++) {
-        const unsigned long long block = Sum(tmp).Sum(mine[s]);
-        __syncthreads();
-        if (threadIdx.x == 0 && block)
-            atomicAdd(&sums[s], block);
-    }
 }
 
 #endif

@@ -2,8 +2,7 @@
  * FindMin1 on the grid (precision-generic, included by cuda_solve.cuh), as
  * cpu_solve.inc and cpu_knn.inc run it on the CPU, with the per-point
  * searches of nns/: static pruning's search before the first iteration
- * (the block pass, the ring walk, the lone points' warps of cuda_lone.cuh)
- * and the uncertain list it leaves; each iteration's search in its
+ * (the block pass, then the ring walk) and the uncertain list it leaves; each iteration's search in its
  * instance for the strategy and the grid; the component breaks the walks
  * skip by; and the fallback for the points whose search may have missed
  * their component's shortest edge, with FindMin2's refinement after it.
@@ -12,7 +11,6 @@
  */
 #include "nns/block.h"
 #include "nns/cell_fallback.h"
-#include "cuda/cuda_lone.cuh"
 
 /* Static pruning's search, first pass (nns/block.h): each point's K
  * nearest from the block of its cell in its grid, the main one or its
@@ -36,13 +34,11 @@ static __global__ void __launch_bounds__(GEMST_THREADS, 4)
                                                              cand + (size_t)i * GEMST_CAND_SLOTS, &rb2[i]);
 }
 
-/* Static pruning's search in full, for the points of a list; a point still
- * searching after GEMST_LONE_RINGS rings goes to the lone list instead
- * (cuda_lone.cuh). */
+/* Static pruning's search in full, for the points of a list. */
 template <int DIM, int CROWDED>
 static __global__ void __launch_bounds__(GEMST_THREADS, 4)
     GEMST_FN(k_static_prepare)(gemst_grid g, const uint32_t *list, const int *n_list, uint32_t *cand,
-                               uint8_t *ncand, gemst_real *rb2, uint32_t *lone, int *n_lone)
+                               uint8_t *ncand, gemst_real *rb2)
 {
     GEMST_LIST_INDEX(a, n_list);
     const uint32_t i = list[a];
@@ -52,42 +48,9 @@ static __global__ void __launch_bounds__(GEMST_THREADS, 4)
     uint32_t kid[GEMST_KNN];
     GEMST_FN(gemst_query_make)(&g, i, &qq);
     const int K = gemst_knn_k(DIM);
-    int count = GEMST_FN(gemst_knn)(&g, &qq, K, GEMST_LONE_RINGS, kd2, kid);
-    if (count < 0) {
-        lone[atomicAdd(n_lone, 1)] = i;
-        return;
-    }
+    int count = GEMST_FN(gemst_knn)(&g, &qq, K, kd2, kid);
     ncand[i] = (uint8_t)GEMST_FN(gemst_static_candidates)(&g, &qq, K, kd2, kid, count,
                                                          cand + (size_t)i * GEMST_CAND_SLOTS, &rb2[i]);
-}
-
-/* Static pruning's search for the points k_static_prepare listed as lone
- * (n_list of them), one warp each (cuda_lone.cuh): where the point's
- * neighbours start and a bound on the K-th (lone_start), its K nearest from
- * there (lone_knn), then its candidates, as k_static_prepare would have
- * written them. */
-template <int DIM>
-static __global__ void GEMST_FN(k_static_lone)(gemst_grid g, const uint32_t *list, const int *n_list, uint32_t *cand,
-                                             uint8_t *ncand, gemst_real *rb2)
-{
-    g.dim = DIM;
-    gemst_cells top;
-    GEMST_FN(gemst_top_cells)(&g, &top);
-    const int K = gemst_knn_k(DIM);
-    const uint32_t warps = gridDim.x * (blockDim.x / GEMST_WARP);
-    for (uint32_t a = (blockIdx.x * blockDim.x + threadIdx.x) / GEMST_WARP; a < (uint32_t)*n_list; a += warps) {
-        const uint32_t i = list[a];
-        gemst_query qq;
-        gemst_real bound2;
-        gemst_real kd2[GEMST_KNN];
-        uint32_t kid[GEMST_KNN];
-        GEMST_FN(gemst_query_make)(&g, i, &qq);
-        const int r0 = GEMST_FN(lone_start)<DIM>(&g, &top, &qq, K, &bound2);
-        const int count = GEMST_FN(lone_knn)<DIM>(&g, &top, &qq, K, r0, bound2, kd2, kid);
-        if (threadIdx.x % GEMST_WARP == 0)
-            ncand[i] = (uint8_t)GEMST_FN(gemst_static_candidates)(&g, &qq, K, kd2, kid, count,
-                                                                 cand + (size_t)i * GEMST_CAND_SLOTS, &rb2[i]);
-    }
 }
 
 /* One instance per strategy (PRUNE), so that each compiles to the
@@ -153,12 +116,10 @@ static __global__ void GEMST_FN(k_uncertain_flags)(uint32_t n, const gemst_real 
     keep[i] = rb2[i] < GEMST_REAL_INF;
 }
 
-/* Below this many points, on clustered inputs (where most blocks are too
- * dense or hold crowded cells), or where the cells are planned too full
- * for blocks (gemst_block_pass_pays), static pruning's search skips the
- * block pass: H200, 1e5-2e5 points of TSPLIB, static search 0.06-0.09 ms
- * slower with it (its list's compaction); blobs 2D 1e7 8.13 ms against
- * 7.97 without, varden 3D 1e6 14.1 against 13.6. */
+/* Below this many points, or where the cells are planned too full for
+ * blocks (gemst_block_pass_pays), static pruning's search skips the block
+ * pass: H200, 1e5-2e5 points of TSPLIB, static search 0.06-0.09 ms slower
+ * with it (its list's compaction). */
 #define GEMST_BLOCK_MIN_POINTS 500000
 
 /* Static pruning's one spatial search (the kernels above): the block pass,
@@ -172,8 +133,7 @@ static int GEMST_FN(static_search)(cuda_ctx *c, int *block_pass, gridemst_error 
     const uint32_t nu = c->nu;
     const uint32_t *list = c->active;
     const int *n_list = CNT(c, active);
-    *block_pass = nu >= GEMST_BLOCK_MIN_POINTS && !c->clustered &&
-                  gemst_block_pass_pays(c->g.dim, c->occupancy, c->g.crowded);
+    *block_pass = nu >= GEMST_BLOCK_MIN_POINTS && gemst_block_pass_pays(c->g.dim, c->occupancy, c->g.crowded);
     if (*block_pass) {
         GEMST_LAUNCH_DIM(c, k_static_block, gemst_blocks(nu), c->g, c->cand, c->ncand, c->rb2, c->keep);
         GEMST_LAUNCHED();
@@ -183,11 +143,7 @@ static int GEMST_FN(static_search)(cuda_ctx *c, int *block_pass, gridemst_error 
         list = c->uncertain;
         n_list = CNT(c, hard);
     }
-    /* the fallback's list is free until the first iteration: it takes the lone points */
-    GEMST_LAUNCH_WIDE(c, k_static_prepare, gemst_blocks(nu), c->g, list, n_list, c->cand, c->ncand, c->rb2, c->extra,
-                      CNT(c, lone));
-    GEMST_LAUNCHED();
-    GEMST_LAUNCH_DIM(c, k_static_lone, GEMST_LONE_BLOCKS, c->g, c->extra, CNT(c, lone), c->cand, c->ncand, c->rb2);
+    GEMST_LAUNCH_WIDE(c, k_static_prepare, gemst_blocks(nu), c->g, list, n_list, c->cand, c->ncand, c->rb2);
     GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }

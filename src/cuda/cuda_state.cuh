@@ -19,7 +19,7 @@ typedef struct {
     uint32_t edges;            /* tree edges emitted */
     int extra;                 /* points the fallback improved */
     int active, roots;         /* list lengths after compaction */
-    int uncertain, crowded, hard, lone; /* list lengths of one-time selections */
+    int uncertain, crowded, hard; /* list lengths of one-time selections */
     int searching;             /* points whose BVH search runs this iteration */
     gemst_word1 longest;       /* the iteration's longest edge */
     int ties;                  /* final tree: equal lengths out of (u, v) order */
@@ -50,7 +50,6 @@ typedef struct {
     uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
     gemst_crowd_word *crowd, *nest;
     gemst_subgrid *sub;
-    int clustered;             /* points in clusters much finer than the cells (gemst_grid_clustered) */
     /* BVH (nns bvh, or the late BVH): FindMin1 searches the tree; no pruning, no fallback */
     int bvh;
     gridemst_prune prune;      /* the strategy in force: none once the late BVH took over */

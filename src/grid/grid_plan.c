@@ -129,48 +129,6 @@ int gemst_grid_plan_refine(const gemst_frame *f, int64_t n, double occupancy, do
     return 1;
 }
 
-/* Thresholds of gemst_grid_coarse, fitted to H200 timings of 1e6-1e7
- * normal, clustered (varden), blobs and uniform points in 2D and 3D (a
- * heuristic: other inputs may want other cells; --occupancy and --crowded
- * override it).  Only normal and varden sets leave less than 30% of the
- * cells occupied (1e7: normal 3D 15%, varden 3D 1%, normal 2D 26%; blobs 3D
- * 32%, varden 2D 63%, uniform 95%).  A normal density's counts grow 0.97 to
- * 0.99 times as fast as the cell volume when the cells double; varden 3D's
- * 0.49 (1e6 points: 0.38, and coarse cells were slower), varden 2D 1e6's
- * 0.90 (768 points per cell made it 4 times slower), blobs 3D's 0.16.  The
- * occupancies, device ms at 1e7 crowded from 32: normal 3D 36.0 at 24, 31.2
- * at 96, 28.4 at 384, 28.0 at 768, 28.8 at 3072; normal 2D 24.8 at 24, 20.0
- * at 384, 19.6 at 768; varden 3D 55.5 at 24, 59.1 at 32, 61.0 at 48, 67.9
- * at 96. */
-#define GEMST_SPARSE_OCCUPIED 0.3
-#define GEMST_SMOOTH_GROWTH 0.4
-#define GEMST_SMOOTHER_GROWTH 0.95
-
-int gemst_grid_coarse(int dim, const gemst_grid_fill *fill, double *occupancy, int64_t *crowded)
-{
-    if (fill->n < GEMST_COARSE_MIN_POINTS || !(fill->occupied < GEMST_SPARSE_OCCUPIED) || !(fill->weighted > 0.0))
-        return 0;
-    /* a smooth density's counts grow with the cell volume, 2^dim */
-    double growth = fill->weighted2 / fill->weighted / (double)(1 << dim);
-    if (!(growth >= GEMST_SMOOTH_GROWTH))
-        return 0;
-    *occupancy = growth >= GEMST_SMOOTHER_GROWTH ? 768.0 : 24.0;
-    *crowded = 32;
-    return 1;
-}
-
-/* The weighted counts, 1e7 points unless noted: blobs 3D 8331 (1e6: 1103),
- * blobs 2D 1933 (1e6: 475), varden 3D 1e6 3598; varden 2D 16.7, uniform
- * and lattice 3.4-4.2.  H200, device ms, crowded from 512 and from 128:
- * blobs 3D 60.9 and 59.1, blobs 2D 29.1 and 26.7, blobs 3D 1e6 20.6 and
- * 17.9, blobs 2D 1e6 6.8 and 6.2, varden 3D 1e6 35.3 and 33.1; varden 2D
- * 27.0 and 28.0 (hence the threshold); normal 3D 3e5, smooth and too small
- * to be measured, 4.4 and 5.2. */
-int gemst_grid_clustered(const gemst_grid_fill *fill)
-{
-    return fill->n >= GEMST_COARSE_MIN_POINTS && fill->weighted >= GEMST_CLUSTERED_WEIGHTED;
-}
-
 void gemst_grid_plan_make(const gemst_frame *f, int64_t n, double occupancy, gemst_grid_plan *plan)
 {
     if (!(occupancy > 0.0))

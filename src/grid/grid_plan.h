@@ -127,46 +127,12 @@ void gemst_grid_plan_make(const gemst_frame *f, int64_t n, double occupancy, gem
 #define GEMST_SKEW_CELLS_PER_POINT 2
 int gemst_grid_plan_refine(const gemst_frame *f, int64_t n, double occupancy, double weighted, gemst_grid_plan *plan);
 
-/* How n points fill a grid at the default cell size: the share of its
- * cells that hold points, and the mean over points of their cell's count
- * with the grid's cells and with cells of twice the side (2 x 2 x 2 of
- * them in 3D, 2 x 2 in 2D). */
-typedef struct gemst_grid_fill {
-    int64_t n;
-    double occupied;
-    double weighted, weighted2;
-} gemst_grid_fill;
-
-/* Where the points are many, leave most of their box empty (a normal
- * distribution's tails, clusters in empty space) and their density varies
- * smoothly at the cell size (the counts grow with coarser cells, rather
- * than sitting in clusters finer than a cell), coarse cells whose dense
- * parts get grids of their own make the static search faster
- * (docs/experiments.md): returns 1 and the mean occupancy and crowding
- * threshold for them, or 0 to keep the default. */
-int gemst_grid_coarse(int dim, const gemst_grid_fill *fill, double *occupancy, int64_t *crowded);
-
 /* By default, cells with more points than this get a grid of their own
- * (gemst_grid.crowded, grid.h).  Below it a scan of the cell's points is
- * cheaper than a descent into its grid (H200: normal 3D 1e7 points, whose
- * densest cells hold about 250, searched 15% slower with a threshold of 32
- * than with none). */
+ * (gemst_grid.crowded, grid.h; options.tuning.crowded_cell sets another).  Below it a scan
+ * of the cell's points is cheaper than a descent into its grid (H200:
+ * normal 3D 1e7 points, whose densest cells hold about 250, searched 15%
+ * slower with a threshold of 32 than with none). */
 #define GEMST_CROWDED 512
-
-/* Below this many points the choice saved little and cost a second cell
- * sort (TSPLIB instances of 2000-10000 points: up to 0.9 ms slower). */
-#define GEMST_COARSE_MIN_POINTS 500000
-
-/* Where the default cells are kept, whether the points sit in clusters much
- * finer than a cell (blobs, small seed-spreader sets): as many points as
- * gemst_grid_coarse needs, and a point's cell holding GEMST_CLUSTERED_WEIGHTED
- * points or more on average.  Then cells of more than GEMST_CLUSTERED_CROWDED
- * points get a grid of their own, rather than of more than GEMST_CROWDED:
- * the GPU's threads diverge over long scans of a cell's points
- * (docs/experiments.md). */
-#define GEMST_CLUSTERED_WEIGHTED 64.0
-#define GEMST_CLUSTERED_CROWDED 128
-int gemst_grid_clustered(const gemst_grid_fill *fill);
 
 #ifdef __cplusplus
 }

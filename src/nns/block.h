@@ -130,9 +130,8 @@ static inline GEMST_HD void GEMST_FN(gemst_block_grid)(const gemst_grid *g, cons
  * more than GEMST_BLOCK_MAX_POINTS go to the walk, so where the typical
  * block is that large, the pass costs every point and settles few.  H200,
  * 1e7 points, static search ms with / without the pass: varden 3D (cells
- * of 24, chosen by the fill; 20% settled) 19.35 / 17.53, uniform 3D with
- * cells of 6 or 8 points 9.26 / 7.41 and 8.24 / 7.77, uniform 2D with 24
- * 6.11 / 5.84. */
+ * of 24; 20% settled) 19.35 / 17.53, uniform 3D with cells of 6 or 8
+ * points 9.26 / 7.41 and 8.24 / 7.77, uniform 2D with 24 6.11 / 5.84. */
 static inline int gemst_block_pass_pays(int dim, double occupancy, uint32_t crowded)
 {
     const double per_cell = occupancy > (double)crowded ? GEMST_SUB_OCCUPANCY : occupancy;

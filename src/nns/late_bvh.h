@@ -12,7 +12,10 @@
  * 1e7 points, iterations 5 to 9 of blobs 3D took 17.1 ms of grid searches
  * and 6.0 of BVH searches; varden 3D's last iteration 14.2 against 1.1.
  * On uniform and normal sets the grid's late iterations are the cheaper
- * (0.3-0.9 ms against 0.5-2.2), and nothing is switched.
+ * (0.3-0.9 ms against 0.5-2.2), and nothing is switched.  The CPU
+ * backend switches by a rule (gemst_late_bvh_due); the CUDA backend only
+ * when asked (gemst_late_bvh_forced), and for HDBSCAN*'s tree
+ * (gemst_late_bvh_mutual).
  *
  * The grid is not searched again: the points (coordinates, ids, component
  * labels and links) move into Morton order, so that a leaf's points, and
@@ -39,41 +42,21 @@
 
 #define GEMST_LATE_BVH_LEAF 4
 
-/* The rule (option 0): switch after an iteration whose fallback searched
- * from at least one point in GEMST_LATE_BVH_FALLBACKS and that added an
- * edge GEMST_LATE_BVH_REACH times the mean spacing of the points or longer
- * (the side of a cube holding one point, were they spread evenly over the
- * grid's cells).  A component's shortest outgoing edge never gets shorter
- * as it grows, so the next iteration's searches reach as far, from as many
- * points: the gaps between the merged clusters are wide for the grid.
- * Measured (H100, and the CPU's 2 cores), those reach 6 to 90 spacings on
- * varden sets, where the switch paid, and at most 4.6 on blobs, uniform
- * and normal sets, where it did not or was not needed.
- *
- * Or, for 3D points in clusters much finer than the grid's cells (the
- * CUDA backend's gemst_grid_clustered, grid_plan.h), once the fallbacks of
- * all iterations so far searched from at least one point in
- * GEMST_LATE_BVH_CLUSTERED_FALLBACKS: their late edges stay short in
- * spacings, but their fallback grows to most of the points within an
- * iteration or two, and the grid's crowded and nested cells make each
- * search dear (one slow search can hold up an iteration: blobs 3D 1e7 seed
- * 2's sixth took 30.7 ms for 1.39 million searches, seed 1's 3.9 ms for
- * 1.62 million).  The sum, not one iteration's count: an iteration's count
- * can fall back before it rises (blobs 3D 1e7: 161, 228, 212 thousand in
- * iterations 2-4), and one iteration's threshold (formerly 1 point in 40)
- * sat between counts that called for the same switch.  H200, device ms,
- * the rule before (one iteration, 1 in 40) / this rule / the best
- * iteration forced, seeds 1-5: blobs 3D 1e7 57.2 / 57.6 / 56.0, 82.9 /
- * 55.9 / 54.1, 80.1 / 58.3 / 57.3, 64.6 / 58.1 / 56.6, 56.2 / 55.7 / 55.1;
- * blobs 3D 3e6 seeds 1-3 53.1 / 20.5 / 20.5, 22.8 / 21.1 / 21.1, 22.6 /
- * 21.0 / 21.0; blobs 3D 1e6 and varden 3D 1e6 within 0.5 ms of the best.
- * Above 1e7 points the best switch comes one or two iterations later,
- * which the sums do not tell apart: blobs 3D 2e7 105.6 / 111.2 / 105.5
- * (docs/experiments.md).  In 2D the grid stayed the faster (blobs 2D 1e7:
- * 27.0 never, 28.2-36.0 forced from iterations 3 to 10). */
+/* The CPU backend's rule (option 0): switch after an iteration whose
+ * fallback searched from at least one point in GEMST_LATE_BVH_FALLBACKS
+ * and that added an edge GEMST_LATE_BVH_REACH times the mean spacing of
+ * the points or longer (the side of a cube holding one point, were they
+ * spread evenly over the grid's cells).  A component's shortest outgoing
+ * edge never gets shorter as it grows, so the next iteration's searches
+ * reach as far, from as many points: the gaps between the merged clusters
+ * are wide for the grid.  Measured (H100, and the CPU's 2 cores), those
+ * reach 6 to 90 spacings on varden sets, where the switch paid, and at
+ * most 4.6 on blobs, uniform and normal sets, where it did not or was not
+ * needed.  The CUDA backend has no rule: its grid serves only sets that
+ * fill their box evenly (nns auto), whose gaps stay narrow, and the BVH
+ * index serves the others from the start. */
 #define GEMST_LATE_BVH_FALLBACKS 8
 #define GEMST_LATE_BVH_REACH 8.0
-#define GEMST_LATE_BVH_CLUSTERED_FALLBACKS 36
 
 /* An edge of the given length in mean spacings, for nu points in `cells`
  * cells of the given side in dim dimensions (lengths in any one unit). */
@@ -82,22 +65,26 @@ static inline double gemst_late_bvh_reach(double length, double side, uint64_t c
     return length / (side * pow((double)cells / (double)nu, 1.0 / dim));
 }
 
-/* Whether to switch before `iteration` (counted from 0) of a solve of nu
- * points, after an iteration whose fallback searched from `fallbacks`
- * points (`fallbacks_so_far` in all iterations up to it) and whose longest
- * edge reached `reach` mean spacings (gemst_late_bvh_reach); clustered3d:
- * 3D points in clusters much finer than the grid's cells; option as
- * gridemst_options.tuning.late_bvh. */
-static inline GEMST_HD int gemst_late_bvh_due(int option, int iteration, uint32_t nu, uint64_t fallbacks,
-                                              uint64_t fallbacks_so_far, double reach, int clustered3d)
+/* Whether an explicit option K >= 1 (gridemst_options.tuning.late_bvh)
+ * switches before `iteration` (counted from 0) of a solve of nu points:
+ * from iteration K on, where the tree has more than two leaves. */
+static inline GEMST_HD int gemst_late_bvh_forced(int option, int iteration, uint32_t nu)
 {
-    if (option < 0 || iteration < 1 || nu <= 2 * GEMST_LATE_BVH_LEAF)
-        return 0;
-    if (option > 0)
-        return iteration >= option;
-    if (clustered3d && fallbacks_so_far >= nu / GEMST_LATE_BVH_CLUSTERED_FALLBACKS)
-        return 1;
-    return fallbacks >= nu / GEMST_LATE_BVH_FALLBACKS && reach >= GEMST_LATE_BVH_REACH;
+    return option > 0 && iteration >= option && nu > 2 * GEMST_LATE_BVH_LEAF;
+}
+
+/* The CPU backend's choice before `iteration` of a solve of nu points,
+ * after an iteration whose fallback searched from `fallbacks` points and
+ * whose longest edge reached `reach` mean spacings (gemst_late_bvh_reach):
+ * the rule above for option 0, gemst_late_bvh_forced otherwise (-1:
+ * never). */
+static inline GEMST_HD int gemst_late_bvh_due(int option, int iteration, uint32_t nu, uint64_t fallbacks,
+                                              double reach)
+{
+    if (option != 0)
+        return gemst_late_bvh_forced(option, iteration, nu);
+    return iteration >= 1 && nu > 2 * GEMST_LATE_BVH_LEAF && fallbacks >= nu / GEMST_LATE_BVH_FALLBACKS &&
+           reach >= GEMST_LATE_BVH_REACH;
 }
 
 /* Whether the grid index hands HDBSCAN*'s mutual-reachability tree

@@ -357,22 +357,11 @@ static inline GEMST_HD void GEMST_FN(gemst_knn_clear)(gemst_real kd2[GEMST_KNN],
     }
 }
 
-/* Whether a K-nearest search that has offered rings 0..r to its list is
- * done: nothing beyond them can enter the list, or they cover the grid. */
-static inline GEMST_HD int GEMST_FN(gemst_knn_ring_done)(const gemst_cells *top, const gemst_query *qq, int K, int r,
-                                                       const gemst_real kd2[GEMST_KNN])
-{
-    const gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(top, qq->q, qq->q, qq->c, r);
-    return lb2 == GEMST_REAL_INF || lb2 > kd2[K - 1];
-}
-
 /* Goes on with the query's list of `*count` nearest points from ring r0,
  * once rings 0 .. r0 - 1 have been offered to it, until nothing farther
- * can enter it; returns 1 then, or 0 when it stopped after ring max_ring
- * (INT32_MAX: no cap) with more left to search. */
-static inline GEMST_HD int GEMST_FN(gemst_knn_rings)(const gemst_grid *g, const gemst_query *qq, int K, int r0,
-                                                   int max_ring, gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN],
-                                                   int *count)
+ * can enter it. */
+static inline GEMST_HD void GEMST_FN(gemst_knn_rings)(const gemst_grid *g, const gemst_query *qq, int K, int r0,
+                                                    gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN], int *count)
 {
     const gemst_own none = {NULL, NULL, GEMST_NONE};
     gemst_cells top;
@@ -385,26 +374,24 @@ static inline GEMST_HD int GEMST_FN(gemst_knn_rings)(const gemst_grid *g, const 
         while (GEMST_FN(gemst_walk_next)(g, qq, &w, &ws, &none, kd2[K - 1], &b, &e))
             for (uint32_t p = b; p < e; p++)
                 GEMST_FN(gemst_knn_offer)(g, qq, K, GEMST_FN(gemst_dist2_q)(g, qq, p), p, kd2, kid, count);
-        if (GEMST_FN(gemst_knn_ring_done)(&top, qq, K, r, kd2))
-            return 1;
-        if (r >= max_ring)
-            return 0;
+        gemst_real lb2 = GEMST_FN(gemst_ring_outer_lb2)(&top, qq->q, qq->q, qq->c, r);
+        if (lb2 == GEMST_REAL_INF || lb2 > kd2[K - 1])
+            return;
     }
 }
 
 /* The query's K nearest points in edge order, nearest first, in kd2/kid;
  * returns how many were found (fewer than K only when the grid has fewer
- * other points), or -1 when the search stopped after ring max_ring
- * (INT32_MAX: no cap) with more left to search.  K is gemst_knn_k(dim), an
- * argument so that the GPU's instance per dimension sees a constant and
- * keeps the lists in registers (from g->dim the static search was 20%
- * slower). */
-static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_query *qq, int K, int max_ring,
+ * other points).  K is gemst_knn_k(dim), an argument so that the GPU's
+ * instance per dimension sees a constant and keeps the lists in
+ * registers (from g->dim the static search was 20% slower). */
+static inline GEMST_HD int GEMST_FN(gemst_knn)(const gemst_grid *g, const gemst_query *qq, int K,
                                              gemst_real kd2[GEMST_KNN], uint32_t kid[GEMST_KNN])
 {
     int count = 0;
     GEMST_FN(gemst_knn_clear)(kd2, kid);
-    return GEMST_FN(gemst_knn_rings)(g, qq, K, 0, max_ring, kd2, kid, &count) ? count : -1;
+    GEMST_FN(gemst_knn_rings)(g, qq, K, 0, kd2, kid, &count);
+    return count;
 }
 
 #define GEMST_SHADOW_MARGIN 1e-5
