@@ -1,8 +1,9 @@
 /*
  * The CUDA backend's friends-of-friends kernels, precision-generic
- * (included by cuda_fof.cuh, whose comment gives the steps): the
- * lock-free union-find, each point's top cell and leaf with the crowded
- * top cells' split, the pairs of friends joined, and the groups' labels.
+ * (included by cuda_fof.cuh, whose comment gives the steps), over the
+ * lock-free union-find of graph/union_find.h: each point's top cell and
+ * leaf with the crowded top cells' split, the pairs of friends joined,
+ * and the groups' labels.
  * The bounding box and the leaf table are the grid build's kernels
  * (cuda_grid_kernels.cuh).
  */
@@ -12,6 +13,7 @@
 #include "cuda/cuda_grid_kernels.cuh"
 #include "fof/fof_grid.h"
 #include "fof/fof_plan.h"
+#include "graph/union_find.h"
 
 /* Everything the kernels read about the grid and the union-find. */
 #define fof_dev GEMST_FN(fof_dev)
@@ -36,48 +38,6 @@ typedef struct {
     double occupancy;    /* points per sub-cell planned for */
     int dim;
 } fof_split_rule;
-
-/* ---------------------------------------------------------------- union-find */
-
-/* The root of x's tree, halving the path on the way: each visited point
- * then points at its grandparent, still an ancestor, so racing writers
- * only ever shorten a path. */
-static __device__ __forceinline__ uint32_t GEMST_FN(fof_find)(uint32_t *parent, uint32_t x)
-{
-    volatile uint32_t *p = parent;
-    for (;;) {
-        const uint32_t up = p[x];
-        if (up == x)
-            return x;
-        const uint32_t up2 = p[up];
-        if (up2 == up)
-            return up;
-        p[x] = up2;
-        x = up2;
-    }
-}
-
-/* Joins the trees of a and b: the larger root is hooked under the smaller
- * by compare-and-swap, retried from its new parent when another thread
- * hooked it first. */
-static __device__ void GEMST_FN(fof_union)(uint32_t *parent, uint32_t a, uint32_t b)
-{
-    for (;;) {
-        a = GEMST_FN(fof_find)(parent, a);
-        b = GEMST_FN(fof_find)(parent, b);
-        if (a == b)
-            return;
-        if (a < b) {
-            const uint32_t t = a;
-            a = b;
-            b = t;
-        }
-        const uint32_t was = atomicCAS(&parent[a], a, b);
-        if (was == a)
-            return;
-        a = was;
-    }
-}
 
 /* ---------------------------------------------------------------- grid */
 
@@ -209,13 +169,13 @@ static __device__ void GEMST_FN(fof_scan_leaf)(const fof_dev &dv, fof_query *qr,
             return; /* one tree from the start */
         b = qr->i + 1;
     }
-    if (b >= e || (tight && GEMST_FN(fof_find)(dv.parent, b) == qr->root))
+    if (b >= e || (tight && gemst_uf_find(dv.parent, b) == qr->root))
         return;
     for (uint32_t p = b; p < e; p++)
         if (GEMST_FN(gemst_fof_dist2)(&dv.g, qr->q, p) <= dv.g.t) {
-            if (GEMST_FN(fof_find)(dv.parent, p) != qr->root) {
-                GEMST_FN(fof_union)(dv.parent, qr->i, p);
-                qr->root = GEMST_FN(fof_find)(dv.parent, qr->i);
+            if (gemst_uf_find(dv.parent, p) != qr->root) {
+                gemst_uf_unite(dv.parent, qr->i, p);
+                qr->root = gemst_uf_find(dv.parent, qr->i);
             }
             if (tight)
                 return; /* one friend there joins its whole tree */
@@ -260,7 +220,7 @@ static __global__ void GEMST_FN(k_fof_link)(fof_dev dv, uint32_t n)
 {
     GEMST_INDEX(i, n);
     const gemst_fof_grid *g = &dv.g;
-    fof_query qr = {i, dv.leaf[i], GEMST_FN(fof_find)(dv.parent, i),
+    fof_query qr = {i, dv.leaf[i], gemst_uf_find(dv.parent, i),
                     {g->x[i], g->y[i], g->dim == 3 ? g->z[i] : (gemst_real)0}};
     const gemst_real *q = qr.q;
     int32_t c[3], cell[3][3] = {{0}};

@@ -39,7 +39,7 @@
 #include "cuda/cuda_download.cuh"
 #include "cuda/cuda_parts_steps.cuh"
 #include "parts/device_contract.h"
-#include "parts/union_find.h"
+#include "graph/union_find.h"
 #include "parts/working.h"
 
 /* An edge's mark: uncertain, safe, or marked in the current round. */

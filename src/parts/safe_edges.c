@@ -45,7 +45,7 @@
 
 #include "atomics.h"
 #include "host_array.h"
-#include "parts/union_find.h"
+#include "graph/union_find.h"
 
 /* Edges per batch: the serial pass's slots (20 bytes each, two an edge)
  * stay within the last-level cache, and the threads meet at a barrier

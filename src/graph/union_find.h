@@ -1,12 +1,13 @@
 /*
  * A union-find over point numbers that many threads search and join at
- * once, on the host and on a device alike (the safe components:
- * parts/safe_edges.c, cuda/cuda_parts_contract.cu).  Roots are hooked the
- * larger under the smaller, so that every root is its tree's smallest
+ * once, on the host and on a device alike (a partitioned solve's safe
+ * components: parts/safe_edges.c, cuda/cuda_parts_contract.cu; the GPU's
+ * friends-of-friends groups: cuda/cuda_fof_kernels.cuh).  Roots are hooked
+ * the larger under the smaller, so that every root is its tree's smallest
  * point and every parent is no larger than its child: no cycle can form.
  */
-#ifndef GEMST_PARTS_UNION_FIND_H
-#define GEMST_PARTS_UNION_FIND_H
+#ifndef GEMST_GRAPH_UNION_FIND_H
+#define GEMST_GRAPH_UNION_FIND_H
 
 #include "atomics.h"
 
