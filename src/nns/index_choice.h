@@ -21,8 +21,9 @@
  * points share a point's cell, on average over the points, divided by what
  * points spread evenly over the box would give (1 for uniform points,
  * 2 when they fill half the box evenly, 2 to 2,000 for the cities,
- * normal, clustered, surface and curve sets measured).  The solve searches the grid when the
- * contrast is at most GEMST_INDEX_EVEN_CONTRAST, else the BVH.
+ * normal, clustered, surface and curve sets measured).  The solve
+ * searches the grid when the contrast is at most
+ * GEMST_INDEX_EVEN_CONTRAST, else the BVH.
  *
  * It is measured in a sample: GEMST_INDEX_SAMPLE points evenly spaced in
  * the caller's order, with their Morton codes (bvh/morton.h), equal codes
