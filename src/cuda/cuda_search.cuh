@@ -3,8 +3,8 @@
  * cpu_solve.inc and cpu_knn.inc run it on the CPU, with the per-point
  * searches of nns/: static pruning's search before the first iteration
  * (the block pass, then the ring walk) and the uncertain list it leaves;
- * each iteration's search in its instance for the strategy and the grid; the component breaks the walks
- * skip by; and the fallback for the points whose search may have missed
+ * each iteration's search in its instance for the strategy and the grid;
+ * the component breaks the walks skip by; and the fallback for the points whose search may have missed
  * their component's shortest edge, with FindMin2's refinement after it.
  * The BVH's FindMin1 is cuda_bvh.cuh's.  The kernels first, then their host
  * steps.
