@@ -26,9 +26,11 @@
 #include "bvh/bvh_query.h"
 #include "nns/search.h"
 
-/* At most GEMST_KNN (nns/search.h, whose lists these are).  From 3 to 5
- * every shape's whole call took less time (H200, 1e7 points), 8 more. */
-#define GEMST_BVH_KNN 5
+/* At most GEMST_KNN (nns/search.h, whose lists these are).  With the lists
+ * seeded from a Morton window, 4 took as long as 5 or less on 3D shapes and
+ * up to 2% longer on clustered 2D points, with a row 4 bytes a point
+ * shorter (H200, 1e7 points); 3 took longer, 8 longer still. */
+#define GEMST_BVH_KNN 4
 #define GEMST_BVH_KNN_ROW (GEMST_BVH_KNN - 1)
 
 /* The points about a point in Morton order that seed its list, so that

@@ -53,9 +53,8 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
     GEMST_DALLOC(m, c->active, nu, "the active list");
     GEMST_DALLOC(m, c->roots, nu, "the root list");
     GEMST_DALLOC(m, c->keep, nu, "list flags");
-    GEMST_DALLOC(m, c->edge_lo, n - 1, "tree edges");
-    GEMST_DALLOC(m, c->edge_hi, n - 1, "tree edges");
-    GEMST_DALLOC(m, c->edge_d2, n - 1, "tree edges");
+    GEMST_DALLOC(m, c->edge_a, n - 1, "tree edges");
+    GEMST_DALLOC(m, c->edge_b, n - 1, "tree edges");
     if (c->pb->opt.tuning.findmin2 == GRIDEMST_FINDMIN2_LIST) {
         GEMST_DALLOC(m, c->head, nu, "component lists");
         GEMST_DALLOC(m, c->next, nu, "component lists");
@@ -77,8 +76,9 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* Releases everything but the tree and the duplicates' edges, before the
- * final sort needs its buffers (this keeps the peak down). */
+/* Releases everything but the tree (finish_edges made its lengths in
+ * best_d2's buffer, which is the tree's now) and the duplicates' edges,
+ * before the final sort needs its buffers (this keeps the peak down). */
 static void GEMST_FN(free_state)(cuda_ctx *c)
 {
     if (c->bvh) { /* bvh_share_buffers: freed with ub and brk */

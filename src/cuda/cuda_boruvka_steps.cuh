@@ -87,15 +87,15 @@ static __global__ void GEMST_FN(k_atomic_pass)(int pass, int first, int both, co
     }
 }
 
-/* Each root hooks along its component's minimum edge and stores it; the
- * longest of the edges stored into *longest, zeroed before.  An edge past
- * edge_cap is counted but not stored: only inconsistent minima could
- * produce it, and the host reports the count. */
+/* Each root hooks along its component's minimum edge and stores its ends'
+ * places in the point arrays (their winners: the root's point and the far
+ * one); the longest of the edges stored into *longest, zeroed before.  An
+ * edge past edge_cap is counted but not stored: only inconsistent minima
+ * could produce it, and the host reports the count. */
 static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_roots, const uint32_t *win_in,
                                          const uint32_t *win_out, const gemst_word1 *w1, const uint32_t *comp,
                                          const uint32_t *oid, uint32_t *link, uint32_t *edge_count, uint32_t edge_cap,
-                                         uint32_t *edge_lo, uint32_t *edge_hi, gemst_real *edge_d2,
-                                         gemst_word1 *longest)
+                                         uint32_t *edge_a, uint32_t *edge_b, gemst_word1 *longest)
 {
     typedef cub::BlockReduce<gemst_word1, GEMST_THREADS> Reduce;
     __shared__ typename Reduce::TempStorage tmp;
@@ -105,7 +105,8 @@ static __global__ void GEMST_FN(k_connect)(const uint32_t *roots, const int *n_r
     if (k < (uint32_t)*n_roots && GEMST_FN(gemst_hook)(roots[k], win_in, win_out, w1, comp, oid, link, &e)) {
         const uint32_t at = atomicAdd(edge_count, 1u);
         if (at < edge_cap) {
-            GEMST_FN(gemst_store_edge)(e, at, edge_lo, edge_hi, edge_d2);
+            edge_a[at] = win_in[roots[k]];
+            edge_b[at] = win_out[roots[k]];
             w = gemst_edge_word1(e.d2);
         }
     }
@@ -222,7 +223,7 @@ static int GEMST_FN(connect)(cuda_ctx *c, gridemst_error *err)
     GEMST_CU(cudaMemsetAsync(CNT(c, longest), 0, sizeof c->host->longest, c->s));
     GEMST_FN(k_connect)<<<gemst_blocks(c->n_roots), GEMST_THREADS, 0, c->s>>>(
         c->roots, CNT(c, roots), c->win_in, c->win_out, c->w1, c->comp, c->g.oid, c->link, CNT(c, edges), c->nu - 1,
-        c->edge_lo, c->edge_hi, c->edge_d2, CNT(c, longest));
+        c->edge_a, c->edge_b, CNT(c, longest));
     GEMST_LAUNCHED();
     return GRIDEMST_OK;
 }

@@ -36,7 +36,7 @@ static size_t GEMST_FN(bytes_needed)(const gemst_problem *pb, uint64_t cells)
                        + 8 * 4 + 2 * R + 2 * 8          /* comp link best_to win_in/out extra, 2 lists, best_d2 rb2,
                                                            w1 w2 */
                        + 2 * 4 + 1                      /* list heads and links, keep flags */
-                       + 2 * 4 + R;                     /* edges */
+                       + 2 * 4;                         /* edges: their ends (lengths after the loop) */
     per_point += 2; /* crowded cells' tables: at most one entry per two points */
     if (pb->opt.tuning.prune == GRIDEMST_PRUNE_STATIC)
         per_point += GEMST_CAND_SLOTS * 4 + 1 + 4;
@@ -65,7 +65,7 @@ static size_t GEMST_FN(bvh_bytes_needed)(const gemst_problem *pb)
                      + 6 * 4 + 1 + R + 8 + 2 * 4         /* labels ... lists, keep flags, best_d2, w2, list links */
                      + 4 + 8                              /* label breaks, bounds (bvh_share_buffers) */
                      + (pb->opt.min_samples < 2 ? 4 * GEMST_BVH_KNN_ROW : 0) /* nearest points' rows */
-                     + 2 * 4 + R + 8;                     /* tree edges, duplicate edges */
+                     + 2 * 4 + 8;                         /* tree edges' ends, duplicate edges */
     size_t peak = build > tree ? build : tree;
     peak = peak > boruvka ? peak : boruvka;
     return n * peak + GEMST_FN(core_bytes_needed)(pb) + ((size_t)64 << 20);

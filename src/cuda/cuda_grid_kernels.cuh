@@ -263,16 +263,6 @@ static __global__ void GEMST_FN(k_merged_distinct)(const T *coords, int dim, uin
 }
 #endif
 
-/* Each of the m tree edges between unique points whose squared length is
- * below GEMST_D2_TINY offers its pair key to *first (grid_plan.h). */
-static __global__ void GEMST_FN(k_tiny_edges)(uint32_t m, const uint32_t *lo, const uint32_t *hi, const gemst_real *d2,
-                                            unsigned long long *first)
-{
-    GEMST_INDEX(e, m);
-    if (d2[e] < GEMST_D2_TINY)
-        atomicMin(first, (unsigned long long)gemst_pair_key(lo[e], hi[e]));
-}
-
 static __global__ void GEMST_FN(k_unique_flags)(const uint32_t *rep, uint32_t n, uint32_t *flag)
 {
     GEMST_INDEX(i, n);

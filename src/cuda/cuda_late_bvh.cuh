@@ -57,7 +57,7 @@ static __global__ void GEMST_FN(k_late_reset)(uint32_t n, uint32_t *active, uint
 /* The points' arrays (their bounds and core distances among them) and
  * labels moved into the order `order` (point k gets point order[k]; inv is
  * its inverse), each through a new array; the duplicates' representatives
- * renamed. */
+ * and the ends of the tree's edges renamed. */
 static int GEMST_FN(late_bvh_relayout)(cuda_ctx *c, const uint32_t *order, const uint32_t *inv, gridemst_error *err)
 {
     const uint32_t nu = c->nu;
@@ -83,6 +83,13 @@ static int GEMST_FN(late_bvh_relayout)(cuda_ctx *c, const uint32_t *order, const
     if (c->dup_rep) { /* in place: each entry is read, then written, by one thread */
         GEMST_FN(k_gather)<uint32_t><<<gemst_blocks(c->n_dup), GEMST_THREADS, 0, c->s>>>(c->n_dup, c->dup_rep, inv,
                                                                                         c->dup_rep);
+        GEMST_LAUNCHED();
+    }
+    /* the tree's edges so far name their ends by place (in place, as above) */
+    const uint32_t stored = c->host->edges < nu - 1 ? c->host->edges : nu - 1;
+    uint32_t *ends[2] = {c->edge_a, c->edge_b};
+    for (int e = 0; e < 2 && stored > 0; e++) {
+        GEMST_FN(k_gather)<uint32_t><<<gemst_blocks(stored), GEMST_THREADS, 0, c->s>>>(stored, ends[e], inv, ends[e]);
         GEMST_LAUNCHED();
     }
     uint32_t **labels[2] = {&c->comp, &c->link};

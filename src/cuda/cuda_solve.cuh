@@ -36,17 +36,21 @@
 #include "cuda/cuda_boruvka.cuh"
 #include "cuda/cuda_tree_out.cuh"
 
-/* Fails where the working precision cannot hold a tree edge's squared
- * distance (grid_plan.h, GEMST_D2_TINY): the edges between unique points
- * found so far, before the duplicates'. */
-static int GEMST_FN(check_tiny_edges)(cuda_ctx *c, gridemst_error *err)
+/* The tree's edges so far (all unless the loop failed) named by their ids,
+ * with their squared lengths in best_d2's buffer, which becomes edge_d2;
+ * fails where the working precision cannot hold one of those lengths
+ * (grid_plan.h, GEMST_D2_TINY), the reason to give also where such points
+ * led Boruvka into inconsistent minima. */
+static int GEMST_FN(finish_edges)(cuda_ctx *c, gridemst_error *err)
 {
-    const uint32_t m = c->host->edges < c->nu - 1 ? c->host->edges : c->nu - 1; /* those stored */
+    const uint32_t stored = c->host->edges < c->nu - 1 ? c->host->edges : c->nu - 1;
     unsigned long long *first;
     GEMST_TRY(GEMST_FN(no_pair)(c, &first, err));
-    if (m > 0) {
-        GEMST_FN(k_tiny_edges)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, c->edge_lo, c->edge_hi, c->edge_d2,
-                                                                          first);
+    c->edge_d2 = c->best_d2;
+    c->best_d2 = NULL;
+    if (stored > 0) {
+        GEMST_FN(k_finish_edges)<<<gemst_blocks(stored), GEMST_THREADS, 0, c->s>>>(stored, c->g, c->edge_a, c->edge_b,
+                                                                                  c->edge_d2, first);
         GEMST_LAUNCHED();
     }
     return GEMST_FN(too_close)(c, first, err);
@@ -112,7 +116,7 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
         /* Points too close together for the precision are the reason to
          * give, also where they led Boruvka into inconsistent minima. */
         if (rc == GRIDEMST_OK || rc == GRIDEMST_ERR_INTERNAL) {
-            int tiny = GEMST_FN(check_tiny_edges)(c, err);
+            int tiny = GEMST_FN(finish_edges)(c, err);
             rc = tiny != GRIDEMST_OK ? tiny : rc;
         }
         if (rc != GRIDEMST_OK)

@@ -70,8 +70,10 @@ typedef struct {
     gemst_real *best_d2, *rb2;
     gemst_word1 *w1;           /* with the BVH, ub itself (FindMin2 in cuda_boruvka_steps.cuh) */
     uint64_t *w2, *open;
-    uint32_t *edge_lo, *edge_hi;
-    gemst_real *edge_d2;
+    uint32_t *edge_a, *edge_b; /* the tree's edges: in the loop, their ends' places in g (renamed when the points
+                                  move); after it, their ids lo and hi (finish_edges, cuda_tree_out.cuh) */
+    gemst_real *edge_d2;       /* their squared lengths, measured after the loop into best_d2's buffer: the loop
+                                  holds no array of them */
     uint32_t n_active, n_roots, n_uncertain; /* exact at the start of an iteration */
     uint32_t *breaks;          /* component breaks (nns/walk.h), kept in link; NULL when not counted */
     /* mutual reachability (options.min_samples >= 2; cuda_core.cuh), else NULL */

@@ -23,26 +23,42 @@
 #include "cuda/cuda_download.cuh"
 #include "host_array.h"
 
-/* The duplicates' edges after the unique points' tree: of length 0, or
- * dup_d2's (the mutual-reachability tree, cuda_core.cuh). */
-static __global__ void GEMST_FN(k_append_dups)(uint32_t n_dup, const uint32_t *dup_lo, const uint32_t *dup_hi,
-                                             const gemst_real *dup_d2, uint32_t offset, uint32_t *edge_lo,
-                                             uint32_t *edge_hi, gemst_real *edge_d2)
+/* The tree's edges after the loop, each read and rewritten by one thread:
+ * the first `stored` (all unless the loop failed) from their ends' places
+ * in g to their ids (lo, hi), and their squared lengths as the searches
+ * measured them (nns/edge_length.h) into d2.  An edge shorter than the
+ * working precision can hold (below GEMST_D2_TINY) offers its pair key to
+ * *first (grid_plan.h). */
+static __global__ void GEMST_FN(k_finish_edges)(uint32_t stored, gemst_grid g, uint32_t *edge_a, uint32_t *edge_b,
+                                              gemst_real *d2, unsigned long long *first)
 {
-    GEMST_INDEX(k, n_dup);
-    edge_lo[offset + k] = dup_lo[k];
-    edge_hi[offset + k] = dup_hi[k];
-    edge_d2[offset + k] = dup_d2 ? dup_d2[k] : 0;
+    GEMST_INDEX(e, stored);
+    const uint32_t a = edge_a[e], b = edge_b[e], id_a = g.oid[a], id_b = g.oid[b];
+    edge_a[e] = id_a < id_b ? id_a : id_b;
+    edge_b[e] = id_a < id_b ? id_b : id_a;
+    d2[e] = GEMST_FN(gemst_edge_d2)(&g, a, b);
+    if (d2[e] < GEMST_D2_TINY)
+        atomicMin(first, (unsigned long long)gemst_pair_key(id_a, id_b));
 }
 
-/* The final sort's keys: each edge's endpoints (lo, hi) as one word, lo in
- * the bits from `bits` up, and its length's word (edge_order.h). */
-static __global__ void GEMST_FN(k_pair_keys)(uint32_t m, int bits, const uint32_t *lo, const uint32_t *hi,
-                                           const gemst_real *d2, uint64_t *pair, gemst_word1 *length)
+/* The final sort's keys of edge e: the unique points' tree edges (lo, hi
+ * and d2), then the duplicates' edges, of length 0 or dup_d2's (the
+ * mutual-reachability tree, cuda_core.cuh).  The endpoints as one word, lo
+ * in the bits from `bits` up, and the length's word (edge_order.h). */
+static __global__ void GEMST_FN(k_pair_keys)(uint32_t m_tree, uint32_t n_dup, int bits, const uint32_t *lo,
+                                           const uint32_t *hi, const gemst_real *d2, const uint32_t *dup_lo,
+                                           const uint32_t *dup_hi, const gemst_real *dup_d2, uint64_t *pair,
+                                           gemst_word1 *length)
 {
-    GEMST_INDEX(e, m);
-    pair[e] = (uint64_t)lo[e] << bits | hi[e];
-    length[e] = gemst_edge_word1(d2[e]);
+    GEMST_INDEX(e, m_tree + n_dup);
+    if (e < m_tree) {
+        pair[e] = (uint64_t)lo[e] << bits | hi[e];
+        length[e] = gemst_edge_word1(d2[e]);
+    } else {
+        const uint32_t k = e - m_tree;
+        pair[e] = (uint64_t)dup_lo[k] << bits | dup_hi[k];
+        length[e] = gemst_edge_word1(dup_d2 ? dup_d2[k] : (gemst_real)0);
+    }
 }
 
 /* The length of sorted edge e in the caller's units, as the host computes
@@ -123,13 +139,14 @@ static int GEMST_FN(sort_tree)(cuda_ctx *c, int bits, uint64_t **pair_out, gemst
     GEMST_DALLOC(&c->mem, pair2, m, "edge sort keys");
     GEMST_DALLOC(&c->mem, length, m, "edge sort keys");
     GEMST_DALLOC(&c->mem, length2, m, "edge sort keys");
-    GEMST_FN(k_pair_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, bits, c->edge_lo, c->edge_hi, c->edge_d2,
+    GEMST_FN(k_pair_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(c->nu - 1, c->n_dup, bits, c->edge_a, c->edge_b,
+                                                                      c->edge_d2, c->dup_lo, c->dup_hi, c->dup_d2,
                                                                       pair, length);
     GEMST_LAUNCHED();
-    void *edges[] = {c->edge_lo, c->edge_hi, c->edge_d2};
+    void *edges[] = {c->edge_a, c->edge_b, c->edge_d2};
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
         gemst_dfree(&c->mem, edges[i]);
-    c->edge_lo = c->edge_hi = NULL;
+    c->edge_a = c->edge_b = NULL;
     c->edge_d2 = NULL;
     GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, pair, pair2, length, length2, m, 0, 2 * bits, c->s));
     GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, length2, length, pair2, pair, m, 0,
@@ -277,18 +294,13 @@ static int GEMST_FN(emit_raw_tree)(cuda_ctx *c, int bits, const uint64_t *pair, 
     return rc;
 }
 
-/* Appends the duplicates' edges and puts the tree in the result's order and
+/* Puts the tree and the duplicates' edges in the result's order and
  * form (the header comment), or for a partitioned solve's part in the CPU
  * backend's (emit_raw_tree); `sorted` is recorded once the device is done
  * with it, before a copy to the host. */
 static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree, gridemst_error *err)
 {
     const uint32_t m = c->n - 1;
-    if (c->n_dup) {
-        GEMST_FN(k_append_dups)<<<gemst_blocks(c->n_dup), GEMST_THREADS, 0, c->s>>>(
-            c->n_dup, c->dup_lo, c->dup_hi, c->dup_d2, c->nu - 1, c->edge_lo, c->edge_hi, c->edge_d2);
-        GEMST_LAUNCHED();
-    }
     const int bits = GEMST_FN(id_bits)(c->n);
     uint64_t *pair;
     gemst_word1 *length;
