@@ -110,7 +110,7 @@ gridemst_edge *gemst_host_tree_finish(gemst_host_tree *t)
 void gemst_host_tree_discard(gemst_host_tree *t)
 {
     gridemst_edge *edges = gemst_host_tree_finish(t);
-    if (t->registered)
+    if (edges && t->registered) /* none when the result took them */
         gemst_host_tree_free_pinned(edges, t->capacity);
     else
         free(edges);

@@ -48,7 +48,8 @@ gridemst_edge *gemst_host_tree_finish(gemst_host_tree *t);
 /* Unregisters and frees a registered array of `capacity` bytes. */
 void gemst_host_tree_free_pinned(void *p, size_t capacity);
 
-/* Waits for the room and frees it (a failed solve). */
+/* Waits for the room and frees it (a failed solve); nothing when the
+ * result took it. */
 void gemst_host_tree_discard(gemst_host_tree *t);
 
 #ifdef __cplusplus

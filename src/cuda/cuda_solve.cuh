@@ -111,20 +111,18 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
         GEMST_TRY(GEMST_FN(add_time)(ev[0], ev[1], &stats->time_ms.prepare, err));
         stats->time_ms.findmin1 = stats->time_ms.prepare;
     }
-    if (c->nu > 1) {
-        int rc = GEMST_FN(boruvka)(c, ev, stats, err);
-        /* Points too close together for the precision are the reason to
-         * give, also where they led Boruvka into inconsistent minima. */
-        if (rc == GRIDEMST_OK || rc == GRIDEMST_ERR_INTERNAL) {
-            int tiny = GEMST_FN(finish_edges)(c, err);
-            rc = tiny != GRIDEMST_OK ? tiny : rc;
-        }
-        if (rc != GRIDEMST_OK)
-            return rc;
+    int rc = c->nu > 1 ? GEMST_FN(boruvka)(c, ev, stats, err) : GRIDEMST_OK;
+    GEMST_CU(cudaEventRecord(ev[0], c->s)); /* the edges' phase, from the loop's end */
+    /* Points too close together for the precision are the reason to give,
+     * also where they led Boruvka into inconsistent minima. */
+    if (c->nu > 1 && (rc == GRIDEMST_OK || rc == GRIDEMST_ERR_INTERNAL)) {
+        int tiny = GEMST_FN(finish_edges)(c, err);
+        rc = tiny != GRIDEMST_OK ? tiny : rc;
     }
+    if (rc != GRIDEMST_OK)
+        return rc;
     GEMST_TRY(gemst_progress(&pb->opt, "edges", stats->iterations, 1, err));
     GEMST_FN(free_state)(c);
-    GEMST_CU(cudaEventRecord(ev[0], c->s));
     GEMST_TRY(GEMST_FN(emit_tree)(c, ev[1], tree, err));
     GEMST_CU(cudaEventRecord(ev[2], c->s));
     GEMST_CU(cudaEventSynchronize(ev[2]));
