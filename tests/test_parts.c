@@ -502,6 +502,38 @@ START_TEST(test_kdtree_threads)
 }
 END_TEST
 
+/* Points added far from a tree's points all go down to one leaf, which
+ * then splits into a subtree of its own built on several threads: the
+ * tree stays valid, over each point once. */
+START_TEST(test_kdtree_add_far)
+{
+    const int64_t n = 100000, far = 40000;
+    double *w = random_points(n + far, 3, 9);
+    for (int64_t i = n; i < n + far; i++)
+        for (int d = 0; d < 3; d++)
+            w[3 * i + d] += 5.0;
+    gemst_kdtree t = {0};
+    gridemst_error err;
+    REQUIRE(gemst_kdtree_build(&t, w, n, 4, &err) == GRIDEMST_OK, "%s", err.message);
+    REQUIRE(gemst_kdtree_add(&t, w, n + far, 4, &err) == GRIDEMST_OK, "%s", err.message);
+    REQUIRE(t.node[0].begin == 0 && t.node[0].end == n + far, "the root holds %u .. %u", t.node[0].begin,
+            t.node[0].end);
+    gemst_kd_node *seq = xcalloc((size_t)t.n_node, sizeof *seq);
+    int64_t at = 0;
+    walk_kdtree(&t, w, 0, seq, &at);
+    REQUIRE(at == t.n_node, "%lld of %lld nodes reached", (long long)at, (long long)t.n_node);
+    uint8_t *seen = xcalloc((size_t)(n + far), 1);
+    for (int64_t i = 0; i < n + far; i++) {
+        REQUIRE(t.order[i] < n + far && !seen[t.order[i]], "point %u twice or out of range", t.order[i]);
+        seen[t.order[i]] = 1;
+    }
+    free(seen);
+    free(seq);
+    gemst_kdtree_free(&t);
+    free(w);
+}
+END_TEST
+
 /* ----------------------------------------------------------------- halo */
 
 /* The halo's tree after additions: a valid k-d tree (walk_kdtree) over
@@ -675,6 +707,7 @@ static Suite *parts_suite(void)
     tcase_add_test(te, test_bad_devices);
     tcase_add_loop_test(te, test_region_distances, 0, 4);
     tcase_add_test(te, test_kdtree_threads);
+    tcase_add_test(te, test_kdtree_add_far);
     tcase_add_test(te, test_halo_growth);
     suite_add_tcase(s, te);
     return s;

@@ -116,9 +116,9 @@ static void build_all(gemst_kdtree *t, const double *w, const uint32_t *at, int6
 #pragma omp parallel num_threads(threads)
 #pragma omp single
     for (int64_t k = 0; k < m; k++) {
-        const gemst_kd_node *nd = &t->node[at[k]];
-#pragma omp task if (nd->end - nd->begin > TASK_POINTS) default(shared)
-        build(t, w, at[k], nd->begin, nd->end);
+        uint32_t node = at[k], b = t->node[node].begin, e = t->node[node].end;
+#pragma omp task if (e - b > TASK_POINTS) default(shared) firstprivate(node, b, e)
+        build(t, w, node, b, e);
     }
 }
 
