@@ -14,7 +14,8 @@
  *
  * The regions' distances (src/parts/region.h), which decide which edges
  * are safe and which points a part must see, are checked against a brute
- * force over the cells of a coarse level.
+ * force over the cells of a coarse level, and the halo's searches
+ * (src/parts/halo.h) against a scan of all its points.
  */
 #include <check.h>
 #include <math.h>
@@ -26,6 +27,7 @@
 #include "testutil.h"
 #include "gridemst.h"
 #include "parts_sets.h"
+#include "parts/halo.h"
 #include "parts/kdtree.h"
 #include "parts/region_dist.h"
 
@@ -500,6 +502,194 @@ START_TEST(test_kdtree_threads)
 }
 END_TEST
 
+/* Points added far from a tree's points all go down to one leaf, which
+ * then splits into a subtree of its own built on several threads: the
+ * tree stays valid, over each point once. */
+START_TEST(test_kdtree_add_far)
+{
+    const int64_t n = 100000, far = 40000;
+    double *w = random_points(n + far, 3, 9);
+    for (int64_t i = n; i < n + far; i++)
+        for (int d = 0; d < 3; d++)
+            w[3 * i + d] += 5.0;
+    gemst_kdtree t = {0};
+    gridemst_error err;
+    REQUIRE(gemst_kdtree_build(&t, w, n, 4, &err) == GRIDEMST_OK, "%s", err.message);
+    REQUIRE(gemst_kdtree_add(&t, w, n + far, 4, &err) == GRIDEMST_OK, "%s", err.message);
+    REQUIRE(t.node[0].begin == 0 && t.node[0].end == n + far, "the root holds %u .. %u", t.node[0].begin,
+            t.node[0].end);
+    gemst_kd_node *seq = xcalloc((size_t)t.n_node, sizeof *seq);
+    int64_t at = 0;
+    walk_kdtree(&t, w, 0, seq, &at);
+    REQUIRE(at == t.n_node, "%lld of %lld nodes reached", (long long)at, (long long)t.n_node);
+    uint8_t *seen = xcalloc((size_t)(n + far), 1);
+    for (int64_t i = 0; i < n + far; i++) {
+        REQUIRE(t.order[i] < n + far && !seen[t.order[i]], "point %u twice or out of range", t.order[i]);
+        seen[t.order[i]] = 1;
+    }
+    free(seen);
+    free(seq);
+    gemst_kdtree_free(&t);
+    free(w);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- halo */
+
+/* The halo's tree after additions: a valid k-d tree (walk_kdtree) over
+ * each of its points once, no deeper than GEMST_KD_MAX_DEPTH; every node's
+ * label the one root of its points or none. */
+static void check_halo_tree(const gemst_halo *h, const uint32_t *root)
+{
+    const gemst_kdtree *t = &h->tree;
+    REQUIRE(t->n_node > 0 && t->node[0].begin == 0 && t->node[0].end == h->n, "the tree holds %u of %lld points",
+            t->n_node > 0 ? t->node[0].end - t->node[0].begin : 0, (long long)h->n);
+    gemst_kd_node *seq = xcalloc((size_t)t->n_node, sizeof *seq);
+    int64_t at = 0;
+    walk_kdtree(t, h->w, 0, seq, &at);
+    REQUIRE(at == t->n_node, "%lld of %lld nodes reached", (long long)at, (long long)t->n_node);
+    free(seq);
+    uint8_t *seen = xcalloc((size_t)h->n, 1);
+    for (int64_t i = 0; i < h->n; i++) {
+        REQUIRE(t->order[i] < h->n && !seen[t->order[i]], "point %u twice or out of range", t->order[i]);
+        seen[t->order[i]] = 1;
+    }
+    free(seen);
+    int *depth = xcalloc((size_t)t->n_node, sizeof *depth);
+    for (int64_t k = 0; k < t->n_node; k++) {
+        const gemst_kd_node *nd = &t->node[k];
+        REQUIRE(depth[k] <= GEMST_KD_MAX_DEPTH, "node %lld at depth %d", (long long)k, depth[k]);
+        if (nd->left != UINT32_MAX)
+            depth[nd->left] = depth[nd->right] = depth[k] + 1;
+        uint32_t label = root[h->comp[t->order[nd->begin]]];
+        for (uint32_t i = nd->begin; i < nd->end; i++)
+            if (root[h->comp[t->order[i]]] != label)
+                label = UINT32_MAX;
+        REQUIRE(h->label[k] == label, "node %lld labelled %u, its points' %u", (long long)k, h->label[k], label);
+    }
+    free(depth);
+}
+
+/* The nodes of the old tree (its first n_old nodes) whose boxes the new one
+ * changed. */
+static int64_t boxes_changed(const gemst_kdtree *t, const gemst_kd_node *old, int64_t n_old)
+{
+    int64_t changed = 0;
+    for (int64_t k = 0; k < n_old && k < t->n_node; k++)
+        changed += memcmp(&t->node[k].box, &old[k].box, sizeof old[k].box) != 0;
+    return changed;
+}
+
+/* The least edge in the edge order from query point q to a halo point of
+ * another component no longer than d2 bound, by a scan; 0 when none. */
+static int scan_nearest(const gemst_halo *h, const gemst_parts_metric *m, const uint32_t *root, const double at[3],
+                        uint32_t qid, uint32_t q_root, double bound, gemst_parts_edge *e, uint32_t *to)
+{
+    int found = 0;
+    for (int64_t j = 0; j < h->n; j++) {
+        const double d2 = gemst_parts_d2(m, at, h->w + 3 * (size_t)j);
+        if (root[h->comp[j]] == q_root || d2 > bound)
+            continue;
+        const gemst_parts_edge c = {d2, qid < h->id[j] ? qid : h->id[j], qid < h->id[j] ? h->id[j] : qid};
+        if (!found || gemst_parts_edge_less(&c, e)) {
+            *e = c;
+            *to = h->comp[j];
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* A halo grown in rounds of very different sizes (added to its tree, or
+ * the tree built anew) while its components merge: after every round, its
+ * tree valid, its labels those of a fresh labelling, and its searches'
+ * answers (with no bound, the least edge's length as the bound, and a
+ * shorter one) the scan's.  Half the points lie on a lattice: tied
+ * lengths, decided by the ids.  A point added alone changes only the
+ * boxes on its way down. */
+START_TEST(test_halo_growth)
+{
+    enum { N = 12000, QUERIES = 300, COMPS = 64 };
+    static const int64_t rounds[] = {3000, 5, 700, 120, 1, 1000, 40, 5000, 600, 1534};
+    const gemst_parts_metric m = {3, 1};
+    uint64_t seed = 11;
+    /* the halo's points and the queries: ids a shuffle of 0 .. N + QUERIES - 1 */
+    double *w = xcalloc(3 * (size_t)(N + QUERIES), sizeof *w);
+    uint32_t *id = xcalloc(N + QUERIES, sizeof *id), *comp = xcalloc(N + QUERIES, sizeof *comp);
+    uint32_t parent[COMPS], root[COMPS];
+    for (int64_t i = 0; i < N + QUERIES; i++) {
+        for (int d = 0; d < 3; d++)
+            w[3 * i + d] = i % 2 ? rng_unit(&seed) : floor(rng_unit(&seed) * 8.0) / 8.0;
+        id[i] = (uint32_t)i;
+        comp[i] = (uint32_t)(rng_unit(&seed) * COMPS);
+    }
+    for (int64_t i = N + QUERIES - 1; i > 0; i--) {
+        const int64_t j = (int64_t)(rng_unit(&seed) * (double)(i + 1));
+        const uint32_t t = id[i];
+        id[i] = id[j];
+        id[j] = t;
+    }
+    for (int k = 0; k < COMPS; k++)
+        parent[k] = (uint32_t)k;
+    gemst_part src = {.n = N, .id = id, .w = w, .comp = comp};
+    const size_t rb = gemst_halo_record_bytes(&m);
+    char *records = xcalloc(N, rb);
+    for (uint32_t q = 0; q < N; q++)
+        gemst_halo_record(&m, &src, q, records + rb * q);
+    gemst_halo h = {0};
+    gridemst_error err;
+    int64_t added = 0;
+    for (size_t r = 0; r < sizeof rounds / sizeof rounds[0]; r++) {
+        const int64_t n_old = h.tree.n_node;
+        gemst_kd_node *old = xcalloc((size_t)n_old, sizeof *old);
+        if (n_old > 0)
+            memcpy(old, h.tree.node, sizeof *old * (size_t)n_old);
+        REQUIRE(gemst_halo_add(&h, &m, records + rb * (size_t)added, rounds[r], 2, &err) == GRIDEMST_OK, "%s",
+                err.message);
+        added += rounds[r];
+        for (int k = 0; k < 3; k++) { /* a few merges */
+            const uint32_t a = gemst_parts_find(parent, (uint32_t)(rng_unit(&seed) * COMPS)),
+                           b = gemst_parts_find(parent, (uint32_t)(rng_unit(&seed) * COMPS));
+            parent[a > b ? a : b] = a < b ? a : b;
+        }
+        for (uint32_t k = 0; k < COMPS; k++)
+            root[k] = gemst_parts_find(parent, k);
+        gemst_halo_label(&h, root);
+        check_halo_tree(&h, root);
+        if (rounds[r] == 1)
+            REQUIRE(boxes_changed(&h.tree, old, n_old) <= GEMST_KD_MAX_DEPTH + 1,
+                    "a point added alone changed %lld boxes of %lld", (long long)boxes_changed(&h.tree, old, n_old),
+                    (long long)n_old);
+        free(old);
+        for (int64_t i = N; i < N + QUERIES; i++) {
+            const double *at = w + 3 * i;
+            const uint32_t q_root = root[comp[i]];
+            gemst_parts_edge want = {0, 0, 0}, got = {0, 0, 0};
+            uint32_t want_to = 0, got_to = 0;
+            const int any = scan_nearest(&h, &m, root, at, id[i], q_root, INFINITY, &want, &want_to);
+            const double bounds[3] = {INFINITY, any ? want.d2 : 1.0, any ? nextafter(want.d2, 0.0) : 1.0};
+            for (int k = 0; k < 3; k++) {
+                uint64_t bound = gemst_halo_bound_bits(bounds[k]);
+                const int should = any && want.d2 <= bounds[k]; /* not the third but at length 0 */
+                const int found = gemst_halo_nearest(&h, &m, root, at, id[i], q_root, &bound, &got, &got_to);
+                REQUIRE(found == should, "round %zu query %lld bound %d: found %d, the scan %d", r, (long long)i, k,
+                        found, should);
+                if (should)
+                    REQUIRE(got.d2 == want.d2 && got.lo == want.lo && got.hi == want.hi && got_to == want_to,
+                            "round %zu query %lld: edge (%u, %u, %g) to %u, the scan's (%u, %u, %g) to %u", r,
+                            (long long)i, got.lo, got.hi, got.d2, got_to, want.lo, want.hi, want.d2, want_to);
+            }
+        }
+    }
+    REQUIRE_CMP(added, ==, N);
+    gemst_halo_free(&h);
+    free(records);
+    free(w);
+    free(id);
+    free(comp);
+}
+END_TEST
+
 static Suite *parts_suite(void)
 {
     Suite *s = suite_create("parts");
@@ -517,6 +707,8 @@ static Suite *parts_suite(void)
     tcase_add_test(te, test_bad_devices);
     tcase_add_loop_test(te, test_region_distances, 0, 4);
     tcase_add_test(te, test_kdtree_threads);
+    tcase_add_test(te, test_kdtree_add_far);
+    tcase_add_test(te, test_halo_growth);
     suite_add_tcase(s, te);
     return s;
 }

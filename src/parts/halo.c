@@ -81,10 +81,12 @@ int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *recor
         read_record(m, records + rb * (size_t)k, &h->id[h->n + k], &h->comp[h->n + k],
                     h->w + 3 * (size_t)(h->n + k));
     h->n += count;
-    int rc = gemst_kdtree_build(&h->tree, h->w, h->n, threads, err);
-    free(h->label);
-    h->label = malloc(sizeof *h->label * (size_t)(h->tree.n_node > 0 ? h->tree.n_node : 1));
-    if (rc == GRIDEMST_OK && !h->label)
+    int rc = gemst_kdtree_add(&h->tree, h->w, h->n, threads, err);
+    const size_t nodes = (size_t)(h->tree.n_node > 0 ? h->tree.n_node : 1);
+    uint32_t *label = rc == GRIDEMST_OK ? realloc(h->label, sizeof *label * nodes) : NULL;
+    if (label)
+        h->label = label;
+    else if (rc == GRIDEMST_OK)
         rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the tree of a halo of %lld points",
                         (long long)h->n);
     return rc;
@@ -111,7 +113,7 @@ void gemst_halo_label(gemst_halo *h, const uint32_t *root)
 int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const uint32_t *root, const double at[3],
                        uint32_t qid, uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to)
 {
-    enum { MAX_STACK = 128 }; /* the tree is at most 32 levels deep: a path and its siblings */
+    enum { MAX_STACK = 2 * GEMST_KD_MAX_DEPTH + 2 }; /* a path and its siblings */
     const gemst_kdtree *t = &h->tree;
     const gemst_box q = gemst_point_box(at);
     uint32_t stack[MAX_STACK];

@@ -6,6 +6,9 @@
  * The points are searched through a k-d tree whose nodes carry the one
  * component of their points (or none), so that a search skips the parts
  * of the tree in its own component, as ArborX's single-tree traversal does.
+ * The halo grows by many points at its first round and by few at the later
+ * ones: those are added to the tree (kdtree.h) rather than built into a
+ * new one, so that a round costs what it adds.
  */
 #ifndef GEMST_PARTS_HALO_H
 #define GEMST_PARTS_HALO_H
@@ -29,8 +32,8 @@ size_t gemst_halo_record_bytes(const gemst_parts_metric *m);
 /* Writes part s's point q as a record at r. */
 void gemst_halo_record(const gemst_parts_metric *m, const gemst_part *s, uint32_t q, char *r);
 
-/* Adds count received records to the halo and rebuilds its tree (with up
- * to `threads` threads). */
+/* Adds count received records to the halo and to its tree (with up to
+ * `threads` threads). */
 int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *records, int64_t count, int threads,
                    gridemst_error *err);
 

@@ -84,24 +84,29 @@ static int answer_cell(answer *a, int64_t k)
     return 0;
 }
 
-/* The cell of prefix key, or -1 when the part has no points there. */
-static int64_t find_cell(const gemst_part *s, uint64_t key)
+/* The first of the cells from .. to - 1 whose prefix key is not below key
+ * (past: above key). */
+static int64_t cells_from(const gemst_part *s, int64_t from, int64_t to, uint64_t key, int past)
 {
-    int64_t lo = 0, hi = s->n_cells;
-    while (lo < hi) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        if (s->cell_key[mid] < key)
-            lo = mid + 1;
+    while (from < to) {
+        const int64_t mid = from + (to - from) / 2;
+        if (s->cell_key[mid] < key || (past && s->cell_key[mid] == key))
+            from = mid + 1;
         else
-            hi = mid;
+            to = mid;
     }
-    return lo < s->n_cells && s->cell_key[lo] == key ? lo : -1;
+    return from;
 }
 
 /*
  * One request: the cells of the answering part's level that the box
- * widened by the reach touches (one more on each side, for rounding), or
- * all its cells when they are fewer.
+ * widened by the reach touches (one more on each side, for rounding).  A
+ * Morton key grows with each coordinate, so their keys lie between those of
+ * the box's lowest and highest corners: when the part has no more cells in
+ * that key range than the box holds, every one of them is tested (the
+ * cell's distance test rejects those outside), else the box's cells are
+ * looked up one by one in that range; all its cells when the reach is
+ * infinite.
  */
 static int answer_request(answer *a, const gemst_region_space *sp)
 {
@@ -109,16 +114,22 @@ static int answer_request(answer *a, const gemst_region_space *sp)
     const int dim = sp->dim, level = s->cell_level;
     const double per_unit = ldexp(1.0, level) / sp->span, r = sqrt(a->limit);
     const int64_t top = ((int64_t)1 << level) - 1;
-    int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, span = 1;
+    uint32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    int64_t span = 1;
     for (int d = 0; d < dim && isfinite(r); d++) {
         const double from = floor((a->box->lo[d] - r - sp->base) * per_unit) - 1,
                      to = floor((a->box->hi[d] + r - sp->base) * per_unit) + 1;
-        lo[d] = from < 0 ? 0 : from > (double)top ? top : (int64_t)from;
-        hi[d] = to < 0 ? 0 : to > (double)top ? top : (int64_t)to;
-        span *= hi[d] - lo[d] + 1;
+        lo[d] = from < 0 ? 0 : from > (double)top ? (uint32_t)top : (uint32_t)from;
+        hi[d] = to < 0 ? 0 : to > (double)top ? (uint32_t)top : (uint32_t)to;
+        span *= (int64_t)hi[d] - lo[d] + 1;
     }
-    if (!isfinite(r) || span >= s->n_cells) {
-        for (int64_t k = 0; k < s->n_cells; k++)
+    int64_t first = 0, last = s->n_cells;
+    if (isfinite(r)) {
+        first = cells_from(s, 0, s->n_cells, gemst_region_cell_at(dim, level, lo), 0);
+        last = cells_from(s, first, s->n_cells, gemst_region_cell_at(dim, level, hi), 1);
+    }
+    if (!isfinite(r) || last - first <= span) {
+        for (int64_t k = first; k < last; k++)
             if (answer_cell(a, k) != 0)
                 return -1;
         return 0;
@@ -130,8 +141,9 @@ static int answer_request(answer *a, const gemst_region_space *sp)
                 c[0] = (uint32_t)x;
                 c[1] = (uint32_t)y;
                 c[2] = (uint32_t)z;
-                const int64_t k = find_cell(s, gemst_region_cell_at(dim, level, c));
-                if (k >= 0 && answer_cell(a, k) != 0)
+                const uint64_t key = gemst_region_cell_at(dim, level, c);
+                const int64_t k = cells_from(s, first, last, key, 0);
+                if (k < last && s->cell_key[k] == key && answer_cell(a, k) != 0)
                     return -1;
             }
     return 0;
