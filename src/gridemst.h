@@ -192,11 +192,9 @@ typedef enum gridemst_result_place {
 /*
  * A context that repeated CUDA solves reuse: the device, a stream, a memory
  * pool that keeps the device memory of earlier solves for the next ones,
- * the device's properties, and pinned host buffers.  A solve repeated on a
- * context, or a smaller one of the same kind right after a larger one,
- * takes no new device memory (stats.device_bytes_reserved is 0); after
- * solves of other kinds a solve may take another chunk, which the pool then
- * keeps.  Without a context (options.context
+ * the device's properties, and pinned host buffers.  A second solve of the
+ * same or a smaller point set on a context takes no new device memory
+ * (stats.device_bytes_reserved is 0).  Without a context (options.context
  * NULL) every solve makes one of its own and frees it before it returns.
  *
  * Thread safety: one solve at a time on a context; use one context per

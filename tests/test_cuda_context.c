@@ -104,11 +104,8 @@ START_TEST(test_equal_lengths_from_distinct_squares)
 END_TEST
 
 /* One context through sizes, dimensions, precisions, indexes and both
- * results: every tree is the fresh solve's; a solve repeated at once takes
- * no new device memory, nor does a smaller solve of the same kind right
- * after a larger one.  (After solves of other kinds the pool's memory may
- * lie in pieces that a later solve's buffers do not fit, and that solve may
- * take another chunk; its repetition then takes nothing.) */
+ * results: every tree is the fresh solve's, and a solve no larger than an
+ * earlier one takes no new device memory. */
 START_TEST(test_context_reuse)
 {
     gridemst_context *ctx;
@@ -121,7 +118,7 @@ START_TEST(test_context_reuse)
         gridemst_precision precision;
         gridemst_nns nns;
         gridemst_result_place result;
-        int smaller; /* no larger than the solve before, of the same kind, in every buffer: takes no new memory */
+        int smaller; /* no larger than an earlier solve in every buffer: takes no new memory */
     } steps[] = {
         {GEMST_GEN_UNIFORM, 300000, 3, GRIDEMST_PRECISION_FLOAT, GRIDEMST_NNS_GRID, GRIDEMST_RESULT_DEVICE, 0},
         {GEMST_GEN_UNIFORM, 300000, 3, GRIDEMST_PRECISION_FLOAT, GRIDEMST_NNS_GRID, GRIDEMST_RESULT_DEVICE, 1},
@@ -129,7 +126,7 @@ START_TEST(test_context_reuse)
         {GEMST_GEN_NORMAL, 200000, 2, GRIDEMST_PRECISION_FLOAT, GRIDEMST_NNS_GRID, GRIDEMST_RESULT_HOST, 0},
         {GEMST_GEN_BLOBS, 100000, 3, GRIDEMST_PRECISION_DOUBLE, GRIDEMST_NNS_BVH, GRIDEMST_RESULT_DEVICE, 0},
         {GEMST_GEN_CLUSTERED, 50000, 2, GRIDEMST_PRECISION_DOUBLE, GRIDEMST_NNS_GRID, GRIDEMST_RESULT_HOST, 0},
-        {GEMST_GEN_UNIFORM, 300000, 3, GRIDEMST_PRECISION_FLOAT, GRIDEMST_NNS_GRID, GRIDEMST_RESULT_HOST, 0},
+        {GEMST_GEN_UNIFORM, 300000, 3, GRIDEMST_PRECISION_FLOAT, GRIDEMST_NNS_GRID, GRIDEMST_RESULT_HOST, 1},
     };
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
         gemst_pointset ps;
@@ -137,21 +134,17 @@ START_TEST(test_context_reuse)
         gridemst_options fresh = options(GRIDEMST_BACKEND_CUDA, steps[k].precision, steps[k].nns), reused = fresh;
         reused.context = ctx;
         reused.result = steps[k].result;
-        gridemst_result ref = GRIDEMST_RESULT_INIT;
+        gridemst_result ref = GRIDEMST_RESULT_INIT, got = GRIDEMST_RESULT_INIT;
         char what[64];
         snprintf(what, sizeof what, "step %zu", k);
         solve_ok(&ps, &fresh, &ref, what);
         ck_assert_msg(ref.stats.device_bytes_reserved > 0, "%s: a fresh context took no memory", what);
-        for (int repeat = 0; repeat < 2; repeat++) {
-            gridemst_result got = GRIDEMST_RESULT_INIT;
-            snprintf(what, sizeof what, "step %zu, solve %d", k, repeat + 1);
-            solve_ok(&ps, &reused, &got, what);
-            same_tree(&ref, &got, what);
-            if (repeat == 1 || steps[k].smaller)
-                ck_assert_msg(got.stats.device_bytes_reserved == 0, "%s: the context took %lld more bytes", what,
-                              (long long)got.stats.device_bytes_reserved);
-            gridemst_result_free(&got);
-        }
+        solve_ok(&ps, &reused, &got, what);
+        same_tree(&ref, &got, what);
+        if (steps[k].smaller)
+            ck_assert_msg(got.stats.device_bytes_reserved == 0, "%s: the context took %lld more bytes", what,
+                          (long long)got.stats.device_bytes_reserved);
+        gridemst_result_free(&got);
         gridemst_result_free(&ref);
         gemst_pointset_free(&ps);
     }

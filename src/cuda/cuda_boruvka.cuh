@@ -28,7 +28,6 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
     GEMST_DALLOC(m, c->comp, nu, "component labels");
     GEMST_DALLOC(m, c->link, nu, "component links");
     GEMST_DALLOC(m, c->best_to, nu, "nearest foreign points");
-    GEMST_DALLOC(m, c->best_d2, nu, "nearest foreign distances");
     if (c->bvh) {
         GEMST_DALLOC(m, c->brk, nu, "BVH labels");
         GEMST_DALLOC(m, c->ub, nu, "component bounds");
@@ -55,6 +54,9 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
     GEMST_DALLOC(m, c->keep, nu, "list flags");
     GEMST_DALLOC(m, c->edge_a, n - 1, "tree edges");
     GEMST_DALLOC(m, c->edge_b, n - 1, "tree edges");
+    /* after the edges: it holds their lengths after the loop (finish_edges) and lives as long as they do, so
+       that the buffers freed before the final sort lie together, where its keys fit */
+    GEMST_DALLOC(m, c->best_d2, nu, "nearest foreign distances");
     if (c->pb->opt.tuning.findmin2 == GRIDEMST_FINDMIN2_LIST) {
         GEMST_DALLOC(m, c->head, nu, "component lists");
         GEMST_DALLOC(m, c->next, nu, "component lists");
