@@ -2,9 +2,10 @@
  * The CPU backend's BVH (precision-generic, see real.h): the build over
  * points in Morton order (the late BVH's, nns/late_bvh.h), the build that
  * rearranges the points in K-d order (nns BVH's, cpu_bvh_kd.inc), and the
- * per-iteration labels and bounds.  The per-index work is in src/bvh/, shared with CUDA; the CPU
- * adds a record per leaf (its box and label, cpu/cpu_bvh_search.h), which
- * its search reads instead of the leaf's points.
+ * per-iteration labels and bounds.  The per-index work is in src/bvh/,
+ * shared with CUDA; the CPU adds a record per leaf (its box and label,
+ * cpu/cpu_bvh_search.h), which its search reads instead of the leaf's
+ * points.
  */
 #ifndef GEMST_CPU_BVH_H
 #define GEMST_CPU_BVH_H
