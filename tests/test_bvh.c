@@ -111,7 +111,8 @@ static int cmp_by_code(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-static tset make_tset(tset_kind kind, int layout)
+/* A set of its kind's points, n of them (0: the kind's own count). */
+static tset make_tset_n(tset_kind kind, int layout, uint32_t points)
 {
     static const char *names[] = {"uniform 2D", "uniform 3D", "one code 3D", "mixed 2D", "lattice 3D", "two points",
                                   "three points, one code", "helix 3D"};
@@ -119,7 +120,7 @@ static tset make_tset(tset_kind kind, int layout)
     tset t;
     memset(&t, 0, sizeof t);
     snprintf(t.name, sizeof t.name, "%s", names[kind]);
-    t.n = sizes[kind];
+    t.n = points ? points : sizes[kind];
     t.dim = kind == T_UNIFORM_2D || kind == T_MIXED_2D || kind == T_TWO ? 2 : 3;
     const uint32_t n = t.n;
     double *c = xcalloc((size_t)n * 3, sizeof *c);
@@ -178,6 +179,11 @@ static tset make_tset(tset_kind kind, int layout)
     return t;
 }
 
+static tset make_tset(tset_kind kind, int layout)
+{
+    return make_tset_n(kind, layout, 0);
+}
+
 static void free_tset(tset *t)
 {
     free(t->x);
@@ -194,13 +200,17 @@ static void leaf_positions(const tset *t, uint32_t first, uint32_t last, uint32_
     *e = (last + 1) * t->leaf < t->n ? (last + 1) * t->leaf : t->n;
 }
 
-static void build_ok(const tset *t, int threads, gemst_cpu_bvh *tree)
+/* The tree of t's points: over the Morton order, or with kd over the
+ * points rearranged in K-d order (cpu_bvh_kd.inc; t's arrays follow). */
+static void build_ok(tset *t, int threads, int kd, gemst_cpu_bvh *tree)
 {
     gridemst_error err = {0};
     uint64_t *code = xcalloc(t->n, sizeof *code); /* the build overwrites them */
     memcpy(code, t->code, sizeof *code * t->n);
-    REQUIRE(GEMST_FN(gemst_cpu_bvh_build)(&t->g, code, leaf_sizes[t->leaf_size_index], threads, tree, &err) ==
-                GRIDEMST_OK,
+    const uint32_t leaf = leaf_sizes[t->leaf_size_index];
+    const gemst_cpu_point_arrays arrays = {t->x, t->y, t->z, t->oid};
+    REQUIRE((kd ? GEMST_FN(gemst_cpu_bvh_build_kd)(&t->g, arrays, leaf, threads, tree, &err)
+                : GEMST_FN(gemst_cpu_bvh_build)(&t->g, code, leaf, threads, tree, &err)) == GRIDEMST_OK,
             "%s: %s", t->name, err.message);
     REQUIRE(tree->bvh.leaf_size == t->leaf, "%s: leaves of %u points, %u expected", t->name, tree->bvh.leaf_size,
             t->leaf);
@@ -224,13 +234,11 @@ static double coord(const tset *t, uint32_t j, int d)
  * exact bounding box of its leaves' points, hence contains its children's
  * boxes.
  */
-START_TEST(test_structure)
+static void check_structure(const tset *tp, const gemst_cpu_bvh *treep)
 {
-    tset t = make_tset((tset_kind)(_i / 2 % T_COUNT), _i / (2 * T_COUNT));
-    const int threads = 1 + _i % 2;
+    const tset t = *tp;
+    const gemst_cpu_bvh tree = *treep;
     const uint32_t n = (t.n + t.leaf - 1) / t.leaf, nodes = 2 * n - 1;
-    gemst_cpu_bvh tree;
-    build_ok(&t, threads, &tree);
     const gemst_bvh b = tree.bvh;
     REQUIRE(b.n == n && b.points == t.n && b.dim == t.dim && b.parent[0] == GEMST_NONE, "%s: header", t.name);
     REQUIRE(sizeof *b.node == 64 && (uintptr_t)b.node % 16 == 0, "%s: records of %zu bytes at %p", t.name,
@@ -305,6 +313,95 @@ START_TEST(test_structure)
     free(seen);
     free(depth);
     free(stack);
+}
+
+START_TEST(test_structure)
+{
+    tset t = make_tset((tset_kind)(_i / 2 % T_COUNT), _i / (2 * T_COUNT));
+    gemst_cpu_bvh tree;
+    build_ok(&t, 1 + _i % 2, 0, &tree);
+    check_structure(&t, &tree);
+    GEMST_FN(gemst_cpu_bvh_free)(&tree);
+    free_tset(&t);
+}
+END_TEST
+
+/*
+ * The K-d build (cpu_bvh_kd.inc): the points rearranged, each with its own
+ * coordinates and id; the tree well formed as above; each internal node's
+ * children apart along one axis, the left no greater than the right (so
+ * that on points without ties no two leaves' boxes overlap); and no
+ * deeper than a halving of the leaves gives.
+ */
+START_TEST(test_kd_structure)
+{
+    tset t = make_tset((tset_kind)(_i / 2 % T_COUNT), _i / (2 * T_COUNT));
+    const uint32_t m = t.n;
+    double *given = xcalloc((size_t)m * 3, sizeof *given); /* by caller id */
+    for (uint32_t j = 0; j < m; j++)
+        for (int d = 0; d < t.dim; d++)
+            given[3 * (size_t)t.oid[j] + d] = coord(&t, j, d);
+    gemst_cpu_bvh tree;
+    build_ok(&t, 1 + _i % 2, 1, &tree);
+    uint8_t *placed = xcalloc(m, 1);
+    for (uint32_t j = 0; j < m; j++) {
+        const uint32_t id = t.oid[j];
+        REQUIRE(id < m && !placed[id], "%s: id %u at %u twice or out of range", t.name, id, j);
+        placed[id] = 1;
+        for (int d = 0; d < t.dim; d++)
+            REQUIRE(coord(&t, j, d) == given[3 * (size_t)id + d], "%s: point %u moved without its coordinates",
+                    t.name, id);
+    }
+    check_structure(&t, &tree);
+    const gemst_bvh *b = &tree.bvh;
+    int deepest = 0;
+    for (uint32_t j = 0; j < b->n; j++) {
+        int depth = 0;
+        for (uint32_t k = b->parent[gemst_bvh_leaf_id(b->n, j)]; k != GEMST_NONE; k = b->parent[k])
+            depth++;
+        deepest = depth > deepest ? depth : deepest;
+    }
+    int halvings = 0;
+    while ((1u << halvings) < b->n)
+        halvings++;
+    REQUIRE(deepest == halvings, "%s: %u leaves %d deep", t.name, b->n, deepest);
+    for (uint32_t i = 0; i + 1 < b->n; i++) {
+        uint32_t child[2];
+        double lo[2][3], hi[2][3];
+        GEMST_FN(gemst_bvh_children)(b->n, b->node, i, child);
+        for (int k = 0; k < 2; k++)
+            GEMST_FN(gemst_bvh_box)(b, &t.g, child[k], lo[k], hi[k]);
+        int apart = 0;
+        for (int d = 0; d < t.dim; d++)
+            apart |= hi[0][d] <= lo[1][d];
+        REQUIRE(apart, "%s: node %u's children overlap on every axis", t.name, i);
+    }
+    const int no_ties = t.n > 3 && (_i / 2 % T_COUNT == T_UNIFORM_2D || _i / 2 % T_COUNT == T_UNIFORM_3D ||
+                                    _i / 2 % T_COUNT == T_CURVE_3D);
+    for (uint32_t j = 0; no_ties && j < b->n; j++)
+        for (uint32_t k = j + 1; k < b->n; k++) {
+            int apart = 0;
+            for (int d = 0; d < t.dim; d++)
+                apart |= tree.leaf[j].hi[d] < tree.leaf[k].lo[d] || tree.leaf[k].hi[d] < tree.leaf[j].lo[d];
+            REQUIRE(apart, "%s: leaves %u and %u overlap", t.name, j, k);
+        }
+    free(given);
+    free(placed);
+    GEMST_FN(gemst_cpu_bvh_free)(&tree);
+    free_tset(&t);
+}
+END_TEST
+
+/* The K-d build of sets large enough for its parallel splits (tasks over
+ * ranges of more than CPU_KD_TASK_POINTS points), on 1 and 2 threads: a
+ * well-formed tree, each node's box exact. */
+START_TEST(test_kd_large)
+{
+    const tset_kind kinds[] = {T_UNIFORM_3D, T_MIXED_2D, T_LATTICE_3D};
+    tset t = make_tset_n(kinds[_i / 2], L_COUNT - 1, 200000);
+    gemst_cpu_bvh tree;
+    build_ok(&t, 1 + _i % 2, 1, &tree);
+    check_structure(&t, &tree);
     GEMST_FN(gemst_cpu_bvh_free)(&tree);
     free_tset(&t);
 }
@@ -396,16 +493,17 @@ static void make_comps(comp_kind kind, uint32_t n, uint64_t seed, uint32_t *comp
  * component and another (infinity when it has none). */
 START_TEST(test_labels)
 {
-    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), _i / (C_COUNT * T_COUNT));
-    const comp_kind ck = (comp_kind)(_i % C_COUNT);
+    const int i = _i % (T_COUNT * C_COUNT * L_COUNT), kd = _i / (T_COUNT * C_COUNT * L_COUNT);
+    tset t = make_tset((tset_kind)(i / C_COUNT % T_COUNT), i / (C_COUNT * T_COUNT));
+    const comp_kind ck = (comp_kind)(i % C_COUNT);
     const uint32_t n = t.n;
     gemst_cpu_bvh tree;
-    build_ok(&t, 2, &tree);
+    build_ok(&t, 2, kd, &tree);
     const gemst_bvh b = tree.bvh;
     uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
     uint32_t *brk = xcalloc(n, sizeof *brk);
     gemst_word1 *ub = xcalloc(n, sizeof *ub);
-    make_comps(ck, n, 99 + (uint64_t)_i, comp, roots, &n_roots);
+    make_comps(ck, n, 99 + (uint64_t)i, comp, roots, &n_roots);
     GEMST_FN(gemst_cpu_bvh_labels)(&tree, &t.g, comp, roots, n_roots, brk, ub, 2);
     for (uint32_t i = 0; i + 1 < b.n; i++) {
         uint32_t first, last, kb, ke, want;
@@ -484,7 +582,7 @@ START_TEST(test_query)
     const comp_kind ck = (comp_kind)(_i % C_COUNT);
     const uint32_t n = t.n;
     gemst_cpu_bvh tree;
-    build_ok(&t, 1, &tree);
+    build_ok(&t, 1, 0, &tree);
     const gemst_bvh b = tree.bvh;
     uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
     uint32_t *brk = xcalloc(n, sizeof *brk);
@@ -531,16 +629,17 @@ END_TEST
  */
 START_TEST(test_leaf_search)
 {
-    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), _i / (C_COUNT * T_COUNT));
-    const comp_kind ck = (comp_kind)(_i % C_COUNT);
+    const int i = _i % (T_COUNT * C_COUNT * L_COUNT), kd = _i / (T_COUNT * C_COUNT * L_COUNT);
+    tset t = make_tset((tset_kind)(i / C_COUNT % T_COUNT), i / (C_COUNT * T_COUNT));
+    const comp_kind ck = (comp_kind)(i % C_COUNT);
     const uint32_t n = t.n;
     gemst_cpu_bvh tree;
-    build_ok(&t, 1, &tree);
+    build_ok(&t, 1, kd, &tree);
     uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
     uint32_t *brk = xcalloc(n, sizeof *brk), *best_to = xcalloc(n, sizeof *best_to), *want = xcalloc(n, sizeof *want);
     double *best_d2 = xcalloc(n, sizeof *best_d2), *want_d2 = xcalloc(n, sizeof *want_d2);
     gemst_word1 *ub = xcalloc(n, sizeof *ub);
-    make_comps(ck, n, 31 + (uint64_t)_i, comp, roots, &n_roots);
+    make_comps(ck, n, 31 + (uint64_t)i, comp, roots, &n_roots);
     for (uint32_t q = 0; q < n; q++)
         want[q] = brute_nearest(&t, comp, q, &want_d2[q]);
     for (int round = 0; round < 2; round++) {
@@ -677,11 +776,12 @@ static void knn_first_pass(const tset *t, gemst_cpu_bvh *tree, const gemst_cpu_k
  */
 START_TEST(test_knn_first)
 {
-    tset t = make_tset((tset_kind)(_i / C_COUNT % T_COUNT), _i / (C_COUNT * T_COUNT));
-    const comp_kind ck = (comp_kind)(_i % C_COUNT);
+    const int i = _i % (T_COUNT * C_COUNT * L_COUNT), kd = _i / (T_COUNT * C_COUNT * L_COUNT);
+    tset t = make_tset((tset_kind)(i / C_COUNT % T_COUNT), i / (C_COUNT * T_COUNT));
+    const comp_kind ck = (comp_kind)(i % C_COUNT);
     const uint32_t n = t.n;
     gemst_cpu_bvh tree;
-    build_ok(&t, 1, &tree);
+    build_ok(&t, 1, kd, &tree);
     gemst_cpu_knn_first kf = {xcalloc((size_t)n * GEMST_CPU_KNN_FIRST, sizeof(uint32_t)), xcalloc(n, 1),
                               GEMST_CPU_KNN_FIRST};
     memset(kf.at, 0xff, n);
@@ -706,12 +806,12 @@ START_TEST(test_knn_first)
     knn_first_pass(&t, &tree, &kf, comp, roots, n_roots, 0, what, &from_list, &ran_out);
     REQUIRE(n < 2 || (from_list == n && ran_out == 0), "%s: %u of %u points took their nearest from the list", what,
             from_list, n);
-    make_comps(ck, n, 41 + (uint64_t)_i, comp, roots, &n_roots);
+    make_comps(ck, n, 41 + (uint64_t)i, comp, roots, &n_roots);
     for (int round = 0; round < 2; round++) {
         from_list = ran_out = 0;
         snprintf(what, sizeof what, "%s, leaves of %u, comps %d, round %d", t.name, t.leaf, (int)ck, round);
         knn_first_pass(&t, &tree, &kf, comp, roots, n_roots, round, what, &from_list, &ran_out);
-        const tset_kind kind = (tset_kind)(_i / C_COUNT % T_COUNT);
+        const tset_kind kind = (tset_kind)(i / C_COUNT % T_COUNT);
         if (ck == C_RUNS && round == 0 && (kind == T_UNIFORM_2D || kind == T_UNIFORM_3D || kind == T_LATTICE_3D))
             REQUIRE(from_list > 0 && ran_out > 0, "%s: %u points took their edge from the list, %u ran out of it",
                     what, from_list, ran_out);
@@ -741,7 +841,7 @@ START_TEST(test_bvh_knn)
     const comp_kind ck = (comp_kind)(_i % C_COUNT);
     const uint32_t n = t.n;
     gemst_cpu_bvh tree;
-    build_ok(&t, 1, &tree);
+    build_ok(&t, 1, 0, &tree);
     uint32_t *comp = xcalloc(n, sizeof *comp), *roots = xcalloc(n, sizeof *roots), n_roots;
     uint32_t *best_to = xcalloc(n, sizeof *best_to), *knn = xcalloc((size_t)n * GEMST_BVH_KNN_ROW, sizeof *knn);
     double *best_d2 = xcalloc(n, sizeof *best_d2);
@@ -895,11 +995,13 @@ static Suite *bvh_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_morton);
     tcase_add_loop_test(tc, test_structure, 0, 2 * T_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_kd_structure, 0, 2 * T_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_kd_large, 0, 6);
     tcase_add_test(tc, test_large_trees);
-    tcase_add_loop_test(tc, test_labels, 0, T_COUNT * C_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_labels, 0, 2 * T_COUNT * C_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_query, 0, T_COUNT * C_COUNT * L_COUNT);
-    tcase_add_loop_test(tc, test_leaf_search, 0, T_COUNT * C_COUNT * L_COUNT);
-    tcase_add_loop_test(tc, test_knn_first, 0, T_COUNT * C_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_leaf_search, 0, 2 * T_COUNT * C_COUNT * L_COUNT);
+    tcase_add_loop_test(tc, test_knn_first, 0, 2 * T_COUNT * C_COUNT * L_COUNT);
     tcase_add_loop_test(tc, test_bvh_knn, 0, T_COUNT * C_COUNT * L_COUNT);
     tcase_add_test(tc, test_memory_cap);
     tcase_add_test(tc, test_late_bvh_rule);

@@ -7,7 +7,8 @@
  *
  * The leaves are runs of leaf_size consecutive points (the last one may be
  * shorter) of the point view (a gemst_grid whose x, y, z, oid are in
- * Morton order; its cell fields are unused): single points for the GPU's
+ * Morton order, or for the CPU's nns BVH in K-d order, cpu/cpu_bvh_kd.inc;
+ * its cell fields are unused): single points for the GPU's
  * nns BVH (more above GEMST_BVH_MAX_LEAVES points), GEMST_CPU_BVH_LEAF for the CPU's (cpu/cpu_bvh_search.h),
  * GEMST_LATE_BVH_LEAF for the BVH of the grid's later Borůvka iterations
  * (nns/late_bvh.h).  There are n leaves and n - 1 internal nodes; node ids

@@ -1,9 +1,9 @@
 /*
  * Component labels on the BVH, once per Boruvka iteration before the queries
  * (precision-generic, see real.h; layout in bvh.h).  The leaves are runs of
- * points in Morton order, so the points of any node are a contiguous run,
- * and the run is all in one component exactly when no two neighbouring
- * points inside it differ in component.  Hence:
+ * points in the view's order (Morton or K-d), so the points of any node
+ * are a contiguous run, and the run is all in one component exactly when
+ * no two neighbouring points inside it differ in component.  Hence:
  *
  *  1. gemst_bvh_pair_bound for every point k < points - 1: whether the
  *     points k and k + 1 are in different components (a break), and when

@@ -5,7 +5,8 @@
  * The GPU searches the tree once per point, from leaves of one point.  On
  * a CPU the walk down the tree costs more than the distances at its end
  * (most of the time goes to loading node boxes), so here the points of a
- * leaf, a run of neighbours in Morton order, walk the tree together: their
+ * leaf, a run of neighbours (a cell of a K-d split, cpu/cpu_bvh_kd.inc, or
+ * for the late BVH a run in Morton order), walk the tree together: their
  * own leaf first, which sets most radii, then one traversal with the box of
  * the leaf's searching points, pruned at the largest of their radii, and
  * at each leaf reached, each point's distances to the leaf's points
@@ -273,7 +274,7 @@ static inline void GEMST_FN(gemst_cpu_group_search)(gemst_cpu_group *g, const ge
 }
 
 /* The group of leaf j against its leaf and the leaves either side of it
- * in Morton order, before its search: most of its points' nearest points
+ * in the points' order, before its search: most of its points' nearest points
  * lie there, so that the search starts with tight radii (the window the
  * GPU seeds its lists with, bvh_knn.h).  The leaves scanned go to *first
  * and *last.  At 1e6 points along curves the first iteration's search
