@@ -4,6 +4,9 @@
  * duplicates' edges after it, put in the result's order and form on the
  * device.
  *
+ *   0. right after the loop (finish_edges, cuda_solve.cuh), the loop's
+ *      edges turned from the places of their ends into their ids, and
+ *      their squared lengths measured (k_finish_edges);
  *   1. sort by (squared length, lo, hi): two radix sorts, by endpoints and
  *      then stably by length, each carrying the other's key;
  *   2. lengths in the caller's units, w = sqrt(d2) / scale in double, and a
