@@ -6,10 +6,18 @@
  *     Algorithm 2): its leaf range's end, split (with its children's leaf
  *     flags) and the parent links of its two children, from the sorted
  *     Morton codes alone.
- *  2. gemst_bvh_fit_from_leaf for every leaf, with the labels zeroed: each
- *     walk goes up from a leaf; the first walk to reach a node stops there,
- *     the second computes the node's box from both children and goes on, so
- *     that every box is computed once, after its children's.
+ *  2. The boxes, in two passes (the labels zeroed before):
+ *     a. gemst_bvh_fit_small for every internal node: a node over at most
+ *        GEMST_BVH_FIT_SCAN points takes its box from its points.  These
+ *        are nearly all the nodes, each independent of the others.
+ *     b. then gemst_bvh_fit_large for every internal node: each larger
+ *        node starts a walk up for each of its children that already has
+ *        its box (a leaf, or a node of pass a).  The first walk to reach a
+ *        node stops there, the second computes the node's box from both
+ *        children and goes on, so that every box is computed once, after
+ *        its children's.
+ *     (One walk up from every leaf, as Karras fits, cost an atomic and two
+ *     fences per node; walks from the few larger nodes cost them only there.)
  *
  * Equal codes of distinct points: the keys compared are the codes extended
  * by the leaf index (Karras' augmented keys), so every pair of leaves
@@ -79,6 +87,24 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_build_node)(const uint64_t *code,
         b->parent[0] = GEMST_NONE;
 }
 
+/* The box of the points [first, end) (end > first). */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_points_box)(int dim, const gemst_grid *pts, uint32_t first, uint32_t end,
+                                                         gemst_real lo[3], gemst_real hi[3])
+{
+    GEMST_UNROLL
+    for (int d = 0; d < 3; d++) {
+        if (d >= dim)
+            break;
+        const gemst_real *axis = d == 0 ? pts->x : d == 1 ? pts->y : pts->z;
+        lo[d] = hi[d] = axis[first];
+        for (uint32_t p = first + 1; p < end; p++) {
+            const gemst_real v = axis[p];
+            lo[d] = lo[d] < v ? lo[d] : v;
+            hi[d] = hi[d] > v ? hi[d] : v;
+        }
+    }
+}
+
 /* The box of node id: an internal node's record, a leaf's points'. */
 static inline GEMST_HD void GEMST_FN(gemst_bvh_box)(const gemst_bvh *b, const gemst_grid *pts, uint32_t id,
                                                   gemst_real lo[3], gemst_real hi[3])
@@ -95,24 +121,56 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_box)(const gemst_bvh *b, const ge
     }
     uint32_t first, end;
     GEMST_FN(gemst_bvh_leaf_points)(b, id, &first, &end);
+    GEMST_FN(gemst_bvh_points_box)(b->dim, pts, first, end, lo, hi);
+}
+
+/* Internal nodes over at most this many points take their box from their
+ * points (a warp's width: a warp's nodes read overlapping runs of points). */
+#define GEMST_BVH_FIT_SCAN 32
+
+/* The points [*first, *end) of internal node i. */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_node_points)(const gemst_bvh *b, uint32_t i, uint32_t *first,
+                                                         uint32_t *end)
+{
+    uint32_t first_leaf, last_leaf, unused;
+    gemst_bvh_range(b->end, i, &first_leaf, &last_leaf);
+    GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, first_leaf), first, &unused);
+    GEMST_FN(gemst_bvh_leaf_points)(b, gemst_bvh_leaf_id(b->n, last_leaf), &unused, end);
+}
+
+/* Whether node id has its box before pass b: a leaf, or an internal node
+ * of pass a. */
+static inline GEMST_HD int GEMST_FN(gemst_bvh_fit_scans)(const gemst_bvh *b, uint32_t id)
+{
+    if (gemst_bvh_is_leaf(b->n, id))
+        return 1;
+    uint32_t first, end;
+    GEMST_FN(gemst_bvh_node_points)(b, id, &first, &end);
+    return end - first <= GEMST_BVH_FIT_SCAN;
+}
+
+/* Pass a for internal node i: its box from its points, if it has few. */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_small)(gemst_bvh *b, const gemst_grid *pts, uint32_t i)
+{
+    uint32_t first, end;
+    GEMST_FN(gemst_bvh_node_points)(b, i, &first, &end);
+    if (end - first > GEMST_BVH_FIT_SCAN)
+        return;
+    gemst_real lo[3], hi[3];
+    GEMST_FN(gemst_bvh_points_box)(b->dim, pts, first, end, lo, hi);
     GEMST_UNROLL
     for (int d = 0; d < 3; d++) {
         if (d >= b->dim)
             break;
-        const gemst_real *axis = d == 0 ? pts->x : d == 1 ? pts->y : pts->z;
-        lo[d] = hi[d] = axis[first];
-        for (uint32_t p = first + 1; p < end; p++) {
-            const gemst_real v = axis[p];
-            lo[d] = lo[d] < v ? lo[d] : v;
-            hi[d] = hi[d] > v ? hi[d] : v;
-        }
+        b->node[i].lo[d] = lo[d];
+        b->node[i].hi[d] = hi[d];
     }
 }
 
-/* The walk up from leaf j (the labels zeroed before the first walk). */
-static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_from_leaf)(gemst_bvh *b, const gemst_grid *pts, uint32_t j)
+/* A walk up that arrives at internal node k from one of its children. */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_up)(gemst_bvh *b, const gemst_grid *pts, uint32_t k)
 {
-    for (uint32_t k = b->parent[gemst_bvh_leaf_id(b->n, j)]; k != GEMST_NONE; k = b->parent[k]) {
+    for (; k != GEMST_NONE; k = b->parent[k]) {
         /* The fences order this walk's box writes before the counter and the
          * sibling's box writes before the reads below. */
         gemst_fence();
@@ -132,6 +190,19 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_from_leaf)(gemst_bvh *b, cons
             b->node[k].hi[d] = hi[0][d] > hi[1][d] ? hi[0][d] : hi[1][d];
         }
     }
+}
+
+/* Pass b for internal node i (after pass a for every node): a walk up from
+ * i for each child of a larger node i that has its box. */
+static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_large)(gemst_bvh *b, const gemst_grid *pts, uint32_t i)
+{
+    if (GEMST_FN(gemst_bvh_fit_scans)(b, i))
+        return;
+    uint32_t child[2];
+    GEMST_FN(gemst_bvh_children)(b->n, b->node, i, child);
+    for (int k = 0; k < 2; k++)
+        if (GEMST_FN(gemst_bvh_fit_scans)(b, child[k]))
+            GEMST_FN(gemst_bvh_fit_up)(b, pts, i);
 }
 
 #endif

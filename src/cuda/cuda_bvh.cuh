@@ -30,8 +30,8 @@ static __global__ void GEMST_FN(k_bvh_leaf_codes)(uint32_t leaves, uint32_t leaf
 }
 
 /* The build (bvh/bvh_build.h): the tree's shape per internal node, then the
- * boxes bottom-up from every leaf (node labels zeroed before), the latter in
- * one instance per dimension (DIM), where the boxes' loops unroll. */
+ * boxes in two passes (node labels zeroed before), the latter in one
+ * instance per dimension (DIM), where the boxes' loops unroll. */
 static __global__ void GEMST_FN(k_bvh_build_node)(const uint64_t *code, gemst_bvh b)
 {
     GEMST_INDEX(i, b.n - 1);
@@ -39,11 +39,19 @@ static __global__ void GEMST_FN(k_bvh_build_node)(const uint64_t *code, gemst_bv
 }
 
 template <int DIM>
-static __global__ void GEMST_FN(k_bvh_fit)(gemst_bvh b, gemst_grid pts)
+static __global__ void GEMST_FN(k_bvh_fit_small)(gemst_bvh b, gemst_grid pts)
 {
-    GEMST_INDEX(j, b.n);
+    GEMST_INDEX(i, b.n - 1);
     b.dim = pts.dim = DIM;
-    GEMST_FN(gemst_bvh_fit_from_leaf)(&b, &pts, j);
+    GEMST_FN(gemst_bvh_fit_small)(&b, &pts, i);
+}
+
+template <int DIM>
+static __global__ void GEMST_FN(k_bvh_fit_large)(gemst_bvh b, gemst_grid pts)
+{
+    GEMST_INDEX(i, b.n - 1);
+    b.dim = pts.dim = DIM;
+    GEMST_FN(gemst_bvh_fit_large)(&b, &pts, i);
 }
 
 /* Per iteration (bvh/labels.h): every root's bound reset ... */
@@ -155,7 +163,9 @@ static int GEMST_FN(build_tree)(cuda_ctx *c, const uint64_t *leaf_code, uint32_t
     GEMST_CU(cudaMemsetAsync(b->node, 0, sizeof *b->node * (n - 1), c->s));
     GEMST_FN(k_bvh_build_node)<<<gemst_blocks(n - 1), GEMST_THREADS, 0, c->s>>>(leaf_code, *b);
     GEMST_LAUNCHED();
-    GEMST_LAUNCH_DIM(c, k_bvh_fit, gemst_blocks(n), *b, c->g);
+    GEMST_LAUNCH_DIM(c, k_bvh_fit_small, gemst_blocks(n - 1), *b, c->g);
+    GEMST_LAUNCHED();
+    GEMST_LAUNCH_DIM(c, k_bvh_fit_large, gemst_blocks(n - 1), *b, c->g);
     GEMST_LAUNCHED();
     gemst_dfree(&c->mem, b->parent);
     b->parent = NULL;
