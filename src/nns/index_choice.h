@@ -48,10 +48,12 @@
  * around their neighbours: surfaces, and sets in the plane) and the points
  * do not fill their box evenly (a contrast above GEMST_INDEX_EVEN_CONTRAST).
  * Measured at 1e6 points on one thread (user time, docs/experiments.md),
- * the BVH took 0.5 to 0.7 of the grid's time along curves, 0.68 to 0.94 on
- * clustered sets in the plane, 0.90 to 1.03 on surfaces in space, 1.08 on
- * a normal set in the plane, but 1.28 on uniform points in the plane and
- * 1.1 to 1.8 in volumes (clusters in space included).
+ * the BVH took 0.5 to 0.7 of the grid's time along curves, 0.68 to 0.92 on
+ * clustered sets in the plane, 0.90 to 1.03 on surfaces in space and 1.08
+ * on a normal set in the plane, but 1.28 on uniform points in the plane
+ * and 1.1 to 1.8 on uniform, normal and blob volumes (0.77 to 1.26 on
+ * other mixtures of Gaussians in space, with no measure found to tell
+ * them apart).
  */
 #ifndef GEMST_INDEX_CHOICE_H
 #define GEMST_INDEX_CHOICE_H
