@@ -157,8 +157,9 @@ typedef enum gridemst_nns {
                               (stats.density_contrast).  On
                               the CPU backend the BVH when the same sample's dimension,
                               measured at the finest cell size where 1024 pairs of its
-                              points share a cell, is below 1.5 (curves), else the
-                              grid.  stats.nns and stats.prune say what ran */
+                              points share a cell, is below 2.5 (curves, surfaces, sets
+                              in the plane) and its density contrast above 1.5, else
+                              the grid.  stats.nns and stats.prune say what ran */
 } gridemst_nns;
 
 /* Grid search strategy (Qiao & Creput 2021, section 3.3). */
@@ -487,7 +488,7 @@ typedef struct gridemst_stats {
     gridemst_iteration_times iteration_ms[GRIDEMST_MAX_ITERATIONS]; /* the first `iterations` */
     gridemst_partition_stats partitions; /* a partitioned solve's; then the counts above sum its
                                     parts' own solves (time_ms their phases), and iterations is 0 */
-    double density_contrast;     /* CUDA, nns AUTO, 100,000 points or more: how many points share a point's
+    double density_contrast;     /* nns AUTO (CUDA: 100,000 points or more): how many points share a point's
                                     grid cell, over what points spread evenly over their box would give
                                     (1: uniform); above 1.5 the BVH is searched.  0 when not measured */
 } gridemst_stats;

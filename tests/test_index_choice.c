@@ -217,47 +217,69 @@ START_TEST(test_choice_follows_the_contrast)
 }
 END_TEST
 
-/* The CPU's measure, at the scale of neighbouring points: the BVH for
- * points along curves (circles, filaments) in the plane and in space; the
- * grid for volumes, surfaces in space (spheres), and blobs, whose points
- * fill the space within each blob. */
+/* The CPU's measures: the BVH for points along curves (circles,
+ * filaments), on surfaces in space (spheres, planes) and for sets in the
+ * plane that do not fill it evenly (normal, blobs), whose points fill at
+ * most a plane around their neighbours; the grid for volumes (blobs in
+ * space included) and for uniform points in the plane, which fill their
+ * box evenly. */
 static const shape_case cpu_shapes[] = {
-    {GEMST_GEN_UNIFORM, 2, 0},   {GEMST_GEN_UNIFORM, 3, 0},   {GEMST_GEN_NORMAL, 3, 0},
-    {GEMST_GEN_SHELLS, 2, 1},    {GEMST_GEN_SHELLS, 3, 0},    {GEMST_GEN_FILAMENTS, 2, 1},
-    {GEMST_GEN_FILAMENTS, 3, 1}, {GEMST_GEN_BLOBS, 2, 0},     {GEMST_GEN_BLOBS, 3, 0},
+    {GEMST_GEN_UNIFORM, 2, 0},   {GEMST_GEN_UNIFORM, 3, 0},   {GEMST_GEN_NORMAL, 2, 1},
+    {GEMST_GEN_NORMAL, 3, 0},    {GEMST_GEN_SHELLS, 2, 1},    {GEMST_GEN_SHELLS, 3, 1},
+    {GEMST_GEN_PLANES, 3, 1},    {GEMST_GEN_FILAMENTS, 2, 1}, {GEMST_GEN_FILAMENTS, 3, 1},
+    {GEMST_GEN_BLOBS, 2, 1},     {GEMST_GEN_BLOBS, 3, 0},     {GEMST_GEN_LATTICE, 3, 0},
 };
 
 START_TEST(test_cpu_choice_follows_the_local_dimension)
 {
     const shape_case *sc = &cpu_shapes[_i];
+    const int64_t n = 300000;
     gemst_frame f;
     uint32_t u;
-    uint64_t *code = sample_codes(sc, 300000, &u, &f);
-    ck_assert_msg(gemst_index_cpu_prefers_bvh(sc->dim, code, u) == sc->bvh, "%s %dD: the %s was chosen",
-                  gemst_gen_kind_name(sc->kind), sc->dim, sc->bvh ? "grid" : "BVH");
+    uint64_t *code = sample_codes(sc, n, &u, &f);
+    const int shift = gemst_index_shift(&f, n);
+    const double contrast = gemst_index_contrast(&f, shift, count_pairs(code, u, shift));
+    ck_assert_msg(gemst_index_cpu_prefers_bvh(sc->dim, code, u, contrast) == sc->bvh,
+                  "%s %dD: contrast %g: the %s was chosen", gemst_gen_kind_name(sc->kind), sc->dim, contrast,
+                  sc->bvh ? "grid" : "BVH");
     free(code);
 }
 END_TEST
 
-/* The CPU's measure on codes built to a dimension: points on a line and
- * on a plane of a 3D lattice, 2^k per axis, and too few points to measure
- * (the grid). */
+/* The CPU's measures on codes built to a dimension, 2^k points per axis
+ * of the unit box: a line and a plane of a 3D lattice (the BVH), a whole
+ * lattice (the grid), the plane's points as a 2D set that fills its box
+ * evenly (the grid), and too few points to measure (the grid). */
 START_TEST(test_cpu_choice_on_lattices)
 {
-    enum { SIDE = 256 };
-    uint64_t *code = malloc(sizeof *code * SIDE * SIDE);
+    enum { M = 65536 };
+    uint64_t *code = malloc(sizeof *code * M);
     ck_assert_ptr_nonnull(code);
-    for (int plane = 0; plane < 2; plane++) {
-        uint32_t m = 0;
-        for (uint32_t a = 0; a < SIDE; a++)
-            for (uint32_t b = 0; b < (plane ? SIDE : 1); b++)
-                code[m++] = gemst_morton(3, (a + 0.5) / SIDE, (b + 0.5) / SIDE, 0.5);
-        const uint32_t u = sort_distinct(code, m);
-        ck_assert_int_eq(u, m);
-        ck_assert_msg(gemst_index_cpu_prefers_bvh(3, code, u) == !plane, "a %s: the %s was chosen",
-                      plane ? "plane" : "line", plane ? "BVH" : "grid");
+    gridemst_error err;
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    for (int dim = 2; dim <= 3; dim++) {
+        gemst_frame f;
+        ck_assert_int_eq(gemst_frame_make(dim, lo, hi, 0, &f, &err), GRIDEMST_OK);
+        for (int filled = 1; filled <= dim; filled++) {
+            if (dim == 2 && filled < 2)
+                continue;
+            const uint32_t side = filled == 3 ? 32 : 256; /* at most M points */
+            uint32_t m = 0;
+            for (uint32_t a = 0; a < side; a++)
+                for (uint32_t b = 0; b < (filled >= 2 ? side : 1); b++)
+                    for (uint32_t c = 0; c < (filled == 3 ? side : 1); c++)
+                        code[m++] = gemst_morton(dim, (a + 0.5) / side, (b + 0.5) / side, (c + 0.5) / side);
+            const uint32_t u = sort_distinct(code, m);
+            ck_assert_int_eq(u, m);
+            const int shift = gemst_index_shift(&f, m);
+            const double contrast = gemst_index_contrast(&f, shift, count_pairs(code, u, shift));
+            const int bvh = dim == 3 && filled < 3;
+            ck_assert_msg(gemst_index_cpu_prefers_bvh(dim, code, u, contrast) == bvh,
+                          "%dD lattice filling %d dimensions (contrast %g): the %s was chosen", dim, filled, contrast,
+                          bvh ? "grid" : "BVH");
+        }
     }
-    ck_assert_int_eq(gemst_index_cpu_prefers_bvh(3, code, 32), 0); /* 32 points: 992 ordered pairs at most */
+    ck_assert_int_eq(gemst_index_cpu_prefers_bvh(3, code, 32, 1e6), 0); /* 32 points: 992 ordered pairs at most */
     free(code);
 }
 END_TEST

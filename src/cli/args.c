@@ -86,8 +86,8 @@ static const opt_spec options[] = {
     {OPT_SEED, "seed", 0, "S", "seed of the generator (default 1)", GENERATED},
     {OPT_BACKEND, "backend", 0, "auto|cpu|cuda", "where to solve (default auto: cuda when a GPU is usable)", ANY},
     {OPT_NNS, "nns", 0, "auto|grid|bvh",
-     "nearest-neighbour index (default auto: the grid, or the BVH for curves, and on the GPU for small sets and "
-     "wherever the points do not fill their box evenly)",
+     "nearest-neighbour index (default auto: the grid, or the BVH wherever the points do not fill their box "
+     "evenly, on the GPU also for small sets, on the CPU only for curves, surfaces and sets in the plane)",
      ANY},
     {OPT_PRUNE, "prune", 0, "none|dynamic|static", "grid search pruning (default static; ignored with --nns bvh)", ANY},
     {OPT_FINDMIN2, "findmin2", 0, "list|atomic", "how each component's shortest edge is selected (default atomic)",

@@ -2,9 +2,10 @@
  * The CPU backend's grid (precision-generic, see real.h): unique points in
  * cell order with the cell table, and the zero-length edges joining each
  * exact duplicate to its representative (the equal point of smallest id).
- * For the BVH (options.nns) the same build sorts the points by Morton code
- * instead of by cell and keeps the unique points' codes; there are no
- * cells (g has no cell table, stats->cells is 0).
+ * For the BVH (options.nns) the same build sorts the points by the top bits
+ * of their Morton codes instead of by cell, only to find the duplicates (the
+ * BVH orders the unique points itself); there are no cells (g has no cell
+ * table, stats->cells is 0).
  */
 #ifndef GEMST_CPU_GRID_H
 #define GEMST_CPU_GRID_H
@@ -19,7 +20,6 @@ typedef struct {
     uint32_t nu;                  /* unique points */
     gemst_real *x, *y, *z;        /* z is NULL in 2D */
     uint32_t *oid, *cell_start;   /* cell_start: NULL for the BVH */
-    uint64_t *code;               /* BVH: the unique points' Morton codes, ascending; else NULL */
     uint32_t *sub_cell, *sub_start; /* crowded cells and their grids (grid.h) */
     gemst_crowd_word *crowd, *nest;
     gemst_subgrid *sub;

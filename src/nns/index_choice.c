@@ -56,8 +56,10 @@ uint64_t gemst_index_sorted_pairs(const uint64_t *code, uint32_t m, int shift)
     return pairs;
 }
 
-int gemst_index_cpu_prefers_bvh(int dim, const uint64_t *code, uint32_t m)
+int gemst_index_cpu_prefers_bvh(int dim, const uint64_t *code, uint32_t m, double contrast)
 {
+    if (!gemst_index_prefers_bvh(contrast)) /* an even fill: every cell holds about the planned number */
+        return 0;
     const int bits = bits_per_axis(dim);
     for (int level = bits; level >= 2; level--) {
         const int shift = dim * (bits - level);

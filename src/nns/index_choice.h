@@ -35,18 +35,25 @@
  * sharing a cell estimate the whole set's without bias.
  *
  * On the CPU the BVH's search goes a leaf of points at a time (cpu/
- * cpu_bvh_search.h): its cost is that of the leaves around each leaf within
- * its points' radii, which grows with the dimension the points fill around
- * their neighbours, not with how clusters spread them over the box.  The
- * grid's cost there follows the empty cells its searches cross, which
- * curves leave the most of.  The CPU measures the same correlation
- * dimension from the same sample at the finest cell size where the sample
- * has GEMST_INDEX_LOCAL_PAIRS pairs sharing a cell (so within the densest
- * clusters, whose points fill the space there), and searches the BVH when
- * it is below GEMST_INDEX_CPU_BVH_DIM: points along curves, in the plane
- * or in space.  Measured at 1e6 points on 2 threads (docs/experiments.md),
- * the BVH was the faster along curves (dimension 1) and the slower on
- * surfaces in space and in volumes (2 and 3), clusters included.
+ * cpu_bvh_search.h), over leaves that are the cells of a K-d split: its
+ * cost is that of the leaves around each leaf within its points' radii,
+ * which grows with the dimension the points fill around their neighbours,
+ * not with how clusters spread them over the box.  The grid's cost there
+ * follows the crowded cells it scans and the empty ones it crosses.  The
+ * CPU measures that correlation dimension from the same sample at the
+ * finest cell size where the sample has GEMST_INDEX_LOCAL_PAIRS pairs
+ * sharing a cell (so within the densest clusters, whose points fill the
+ * space there), and searches the BVH when it is below
+ * GEMST_INDEX_CPU_BVH_DIM (curves, and points that fill at most a plane
+ * around their neighbours: surfaces, and sets in the plane) and the points
+ * do not fill their box evenly (a contrast above GEMST_INDEX_EVEN_CONTRAST).
+ * Measured at 1e6 points on one thread (user time, docs/experiments.md),
+ * the BVH took 0.5 to 0.7 of the grid's time along curves, 0.68 to 0.92 on
+ * clustered sets in the plane, 0.90 to 1.03 on surfaces in space and 1.08
+ * on a normal set in the plane, but 1.28 on uniform points in the plane
+ * and 1.1 to 1.8 on uniform, normal and blob volumes (0.77 to 1.26 on
+ * other mixtures of Gaussians in space, with no measure found to tell
+ * them apart).
  */
 #ifndef GEMST_INDEX_CHOICE_H
 #define GEMST_INDEX_CHOICE_H
@@ -62,10 +69,10 @@
  * density 2 and more. */
 #define GEMST_INDEX_EVEN_CONTRAST 1.5
 /* The CPU's pairs for a measure within 3% (Poisson: 1 / sqrt(pairs)), and
- * the dimension below which it searches the BVH: between curves and
- * surfaces. */
+ * the dimension below which it searches the BVH: between surfaces and
+ * volumes. */
 #define GEMST_INDEX_LOCAL_PAIRS 1024
-#define GEMST_INDEX_CPU_BVH_DIM 1.5
+#define GEMST_INDEX_CPU_BVH_DIM 2.5
 
 #ifdef __cplusplus
 extern "C" {
@@ -152,8 +159,9 @@ int gemst_index_prefers_bvh(double contrast);
 uint64_t gemst_index_sorted_pairs(const uint64_t *code, uint32_t m, int shift);
 
 /* Whether the CPU searches the BVH for points of dimension dim whose
- * sample has the m sorted distinct codes code[]. */
-int gemst_index_cpu_prefers_bvh(int dim, const uint64_t *code, uint32_t m);
+ * sample has the m sorted distinct codes code[] and the density contrast
+ * contrast (gemst_index_contrast at gemst_index_shift). */
+int gemst_index_cpu_prefers_bvh(int dim, const uint64_t *code, uint32_t m, double contrast);
 
 #ifdef __cplusplus
 }
