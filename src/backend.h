@@ -29,6 +29,13 @@ typedef struct gemst_problem {
                                 memory, not finished), for a partitioned solve's part */
 } gemst_problem;
 
+/* The index a solve's stats report until a backend's nns auto chooses (and
+ * for sets too small to search): the grid. */
+static inline gridemst_nns gemst_index_before_choice(gridemst_nns nns)
+{
+    return nns == GRIDEMST_NNS_AUTO ? GRIDEMST_NNS_GRID : nns;
+}
+
 /* The tree in the caller's ids.  The CPU backend returns lo, hi and d2,
  * sorted by d2 (gridemst_solve then fills `edges`, which it allocated, puts
  * each run of equal lengths in (lo, hi) order and sums the weights).  The

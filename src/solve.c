@@ -112,13 +112,6 @@ static int mutual_reachability_options(gemst_problem *pb, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* The index stats report until a backend's nns auto chooses (and for sets
- * too small to search): the grid. */
-static gridemst_nns index_before_choice(gridemst_nns nns)
-{
-    return nns == GRIDEMST_NNS_AUTO ? GRIDEMST_NNS_GRID : nns;
-}
-
 /* The grid's pruning strategies do not apply to the BVH index (prune
  * becomes none); it runs on either backend. */
 static void bvh_options(gridemst_options *o)
@@ -160,7 +153,7 @@ static int fall_back_to_cpu(gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     memset(st, 0, sizeof *st);
     pb->opt.backend = GRIDEMST_BACKEND_CPU;
     st->backend = GRIDEMST_BACKEND_CPU;
-    st->nns = index_before_choice(pb->opt.nns);
+    st->nns = gemst_index_before_choice(pb->opt.nns);
     st->prune = pb->opt.tuning.prune;
     st->findmin2 = pb->opt.tuning.findmin2;
     st->precision = pb->opt.precision;
@@ -386,7 +379,7 @@ static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, i
 
     gridemst_stats *st = &result->stats;
     st->backend = pb.opt.backend;
-    st->nns = index_before_choice(pb.opt.nns);
+    st->nns = gemst_index_before_choice(pb.opt.nns);
     st->prune = pb.opt.tuning.prune;
     st->findmin2 = pb.opt.tuning.findmin2;
     st->precision = pb.opt.precision;

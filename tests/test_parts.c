@@ -145,6 +145,10 @@ START_TEST(test_local_options)
         gridemst_result got = GRIDEMST_RESULT_INIT;
         solve_ok(&ds, &o, &got, what);
         check_same(&ref, &got, ds.n, 5, what);
+        const gridemst_prune prune = o.nns == GRIDEMST_NNS_BVH ? GRIDEMST_PRUNE_NONE : o.tuning.prune;
+        ck_assert_msg(got.stats.nns == o.nns && got.stats.prune == prune,
+                      "%s: the stats report index %d and pruning %d", what, (int)got.stats.nns,
+                      (int)got.stats.prune);
         gridemst_result_free(&got);
     }
     gridemst_result_free(&ref);

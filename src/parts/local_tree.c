@@ -115,6 +115,8 @@ static int solve_part(const gemst_parts_ctx *c, int p, const gemst_part *part, g
 static int part_tree(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_stats *st, gridemst_error *err)
 {
     memset(st, 0, sizeof *st);
+    st->nns = gemst_index_before_choice(c->pb->opt.nns); /* as a whole set's solve reports them */
+    st->prune = c->pb->opt.tuning.prune;
     if (part->n < 2) {
         st->n_unique = part->n;
         st->late_bvh_iteration = -1;
