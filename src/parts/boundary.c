@@ -32,6 +32,7 @@
 #include "atomics.h"
 #include "host_array.h"
 #include "parts/halo.h"
+#include "parts/kept_answer.h"
 #include "parts/requests.h"
 
 /* A candidate edge of a component. */
@@ -47,7 +48,9 @@ typedef struct {
     uint64_t *bound;  /* per slot: the bits of view's length, lowered by the searches as they go */
     double *low;      /* per slot: the smallest gap of its points here, rounded down */
     uint8_t *open;    /* per slot: a point here may still beat view */
-    cand *found;      /* per point (in gap order): what its search found; slot GEMST_NONE: nothing */
+    cand *found;      /* per point of a sweep: what its search found; slot GEMST_NONE: nothing */
+    gemst_kept_answer *kept; /* per point (in gap order): what its last search proved */
+    int64_t n_kept;   /* kept[0 .. n_kept) written */
     double *need_lo, *need_hi; /* per cell: the least and greatest bound beyond its reach (lo > hi: none) */
     gemst_request *req;        /* the cells' requests of a round */
     uint32_t *req_cell;        /* the cell of each */
@@ -195,25 +198,44 @@ static int64_t searchers(const boruvka *b, int p)
 
 /* b. One sweep of a part's searches: from the points by_gap[list[k]] of
  * open slots, for k < m (list NULL: from by_gap[0 .. m)), on c's threads.
- * Returns the number of searches. */
-static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m)
+ * A point whose last search still answers (kept_answer.h) offers that
+ * answer, or nothing when it cannot beat the bound, without a search.
+ * Returns the number of searches, and in *kept those spared. */
+static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m, int64_t *kept)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
-    int64_t searches = 0;
+    int64_t searches = 0, spared = 0;
     gemst_halo_label(part->halo, b->root);
-#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches)
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches, spared)
     for (int64_t k = 0; k < m; k++) {
-        const uint32_t q = part->by_gap[list ? list[k] : k], r = slot_of(b, part, q);
+        const uint32_t a = list ? list[k] : (uint32_t)k, q = part->by_gap[a], r = slot_of(b, part, q);
+        const uint32_t q_root = b->root[part->comp[q]];
         s->found[k].slot = GEMST_NONE;
-        if (!s->open[r] ||
-            gemst_parts_lower(part->gap[q]) > gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r])))
+        if (!s->open[r])
             continue;
+        const double bound = gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r]));
+        gemst_kept_answer *last = &s->kept[a];
+        if (gemst_parts_lower(part->gap[q]) > bound)
+            continue;
+        if (gemst_kept_holds(last, b->root, q_root)) {
+            s->found[k] = (cand){last->e, r, last->to};
+            gemst_atomic_min_u64(&s->bound[r], gemst_halo_bound_bits(last->e.d2));
+            spared++;
+            continue;
+        }
+        if (gemst_kept_lower(last) > bound) {
+            spared++;
+            continue;
+        }
         searches++;
         gemst_parts_edge e;
         uint32_t to;
-        if (gemst_halo_nearest(part->halo, &c->metric, b->root, part->w + 3 * (size_t)q, part->id[q],
-                               b->root[part->comp[q]], &s->bound[r], &e, &to))
+        double searched;
+        const int found = gemst_halo_nearest(part->halo, &c->metric, b->root, part->w + 3 * (size_t)q,
+                                             part->id[q], q_root, &s->bound[r], &e, &to, &searched);
+        *last = gemst_kept_from_search(found, &e, to, searched, gemst_reach_covers(part->cell_rho[part->cell_of[q]]));
+        if (found)
             s->found[k] = (cand){e, r, to};
     }
     for (int64_t k = 0; k < m; k++)
@@ -221,6 +243,7 @@ static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t
             offer(&s->view[s->found[k].slot], &s->found[k]);
     for (uint32_t r = 0; r < b->n_live; r++)
         s->bound[r] = gemst_halo_bound_bits(s->view[r].e.d2);
+    *kept = spared;
     return searches;
 }
 
@@ -357,6 +380,7 @@ typedef struct {
     int round;
     int64_t n_req[GEMST_MAX_PARTS];    /* each part's requests */
     int64_t searches[GEMST_MAX_PARTS]; /* each part's searches */
+    int64_t kept[GEMST_MAX_PARTS];     /* each part's searches spared by kept answers */
 } search_round;
 
 /* Part p's searches of a round, and its requests: the first round from
@@ -369,7 +393,9 @@ static int search_part(const gemst_parts_ctx *c, int p, void *round, gridemst_er
     uint32_t *list = r->round == 0 ? NULL : s->todo;
     if (list)
         memcpy(list, s->again, sizeof *list * (size_t)m);
-    r->searches[p] = sweep(r->b, c, p, list, m);
+    for (; !list && s->n_kept < m; s->n_kept++) /* points that may search for the first time */
+        s->kept[s->n_kept] = gemst_kept_none();
+    r->searches[p] = sweep(r->b, c, p, list, m, &r->kept[p]);
     r->n_req[p] = requests(r->b, p, list, m);
     (void)err;
     return GRIDEMST_OK;
@@ -384,12 +410,13 @@ static int search(boruvka *b, gridemst_error *err)
         start_part(b, p);
     for (int round = 0;; round++) {
         const double t0 = gemst_now_ms();
-        search_round r = {b, round, {0}, {0}};
+        search_round r = {b, round, {0}, {0}, {0}};
         int rc = gemst_parts_each(b->c, search_part, &r, err);
         int64_t asked = 0;
         for (int p = 0; p < P; p++) {
             asked += r.n_req[p];
             b->ps->searches += r.searches[p];
+            b->ps->kept_answers += r.kept[p];
         }
         b->ps->search_ms += gemst_now_ms() - t0;
         if (rc != GRIDEMST_OK || asked == 0)
@@ -446,6 +473,7 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->low = malloc(sizeof *s->low * K);
         s->open = malloc(K);
         s->found = gemst_host_array(sizeof *s->found * (size_t)(part->n > 0 ? part->n : 1));
+        s->kept = gemst_host_array(sizeof *s->kept * (size_t)(part->n > 0 ? part->n : 1));
         const size_t cells = (size_t)(part->n_cells > 0 ? part->n_cells : 1);
         s->need_lo = malloc(sizeof *s->need_lo * cells);
         s->need_hi = malloc(sizeof *s->need_hi * cells);
@@ -453,7 +481,7 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->req_cell = malloc(sizeof *s->req_cell * cells);
         s->again = gemst_host_array(sizeof *s->again * (size_t)(part->n > 0 ? part->n : 1));
         s->todo = gemst_host_array(sizeof *s->todo * (size_t)(part->n > 0 ? part->n : 1));
-        ok = s->view && s->bound && s->low && s->open && s->found && s->need_lo && s->need_hi && s->req &&
+        ok = s->view && s->bound && s->low && s->open && s->found && s->kept && s->need_lo && s->need_hi && s->req &&
              s->req_cell && s->again && s->todo;
         for (int64_t k = 0; ok && k < part->n_cells; k++) {
             s->need_lo[k] = INFINITY;
@@ -482,6 +510,7 @@ static void free_state(boruvka *b)
         free(b->st[p].low);
         free(b->st[p].open);
         free(b->st[p].found);
+        free(b->st[p].kept);
         free(b->st[p].need_lo);
         free(b->st[p].need_hi);
         free(b->st[p].req);
