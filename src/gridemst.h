@@ -404,7 +404,6 @@ typedef struct gridemst_partition_stats {
     int halo_rounds;          /* exchanges that grew the halos (other parts' points near a part) */
     int64_t halo_points;      /* points in the halos at the end, over all parts (each sent once) */
     int64_t searches;         /* searches from a point through its part's halo */
-    int64_t kept_answers;     /* searches spared: the point's last search still answered */
     int64_t exchanged_bytes;  /* bytes that changed part, all exchanges (the partition's included) */
     double partition_ms;      /* the whole set's frame and the sample sort into parts */
     double local_ms;          /* the parts' own trees (time_ms.grid to time_ms.edges sum their phases) */
@@ -442,6 +441,7 @@ typedef struct gridemst_partition_stats {
     double contract_copy_ms;  /* on devices, beside gaps_ms, safe_ms and components_ms: each part's tree copied to
                                  its device and the safe edges, components and uncertain edges copied to host
                                  memory (the slowest part's; 0 on the CPU) */
+    int64_t kept_answers;     /* beside searches: those spared, where the point's last search still answered */
 } gridemst_partition_stats;
 
 /* Boruvka at least halves the components each iteration: n < 2^32 points
