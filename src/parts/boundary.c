@@ -11,9 +11,11 @@
  *   b. searches    each part searches its halo for the least edge from
  *                  each point to another component, where the point's gap
  *                  does not exceed the component's bound, points of small
- *                  gap first (they lower the bound for the others).  A
- *                  point whose bound lies beyond its cell's reach makes the
- *                  cell ask for more (requests.h): the other parts send
+ *                  gap first (they lower the bound for the others); a
+ *                  point whose last search still answers takes that answer
+ *                  instead (kept_answer.h).  A point whose bound lies
+ *                  beyond its cell's reach makes the cell ask for more
+ *                  (requests.h): the other parts send
  *                  their points within the new reach, and the searches
  *                  that were short of points run again
  *   c. merge       the parts' edges that beat the bounds gathered, each
