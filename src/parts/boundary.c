@@ -51,8 +51,12 @@ typedef struct {
     double *low;      /* per slot: the smallest gap of its points here, rounded down */
     uint8_t *open;    /* per slot: a point here may still beat view */
     cand *found;      /* per point of a sweep: what its search found; slot GEMST_NONE: nothing */
-    gemst_kept_answer *kept; /* per point (in gap order): what its last search proved */
-    int64_t n_kept;   /* kept[0 .. n_kept) written */
+    /* per point in gap order, for the first n_seen (those that ever could search), read in that order by
+     * the sweeps and the requests: */
+    gemst_kept_answer *kept; /* what its last search proved */
+    double *low_at;   /* its gap, rounded down */
+    uint32_t *comp_at; /* its safe component */
+    int64_t n_seen;
     double *need_lo, *need_hi; /* per cell: the least and greatest bound beyond its reach (lo > hi: none) */
     gemst_request *req;        /* the cells' requests of a round */
     uint32_t *req_cell;        /* the cell of each */
@@ -211,15 +215,14 @@ static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t
     gemst_halo_label(part->halo, b->root);
 #pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches, spared)
     for (int64_t k = 0; k < m; k++) {
-        const uint32_t a = list ? list[k] : (uint32_t)k, q = part->by_gap[a], r = slot_of(b, part, q);
-        const uint32_t q_root = b->root[part->comp[q]];
+        const uint32_t a = list ? list[k] : (uint32_t)k, q_root = b->root[s->comp_at[a]], r = b->slot[q_root];
         s->found[k].slot = GEMST_NONE;
         if (!s->open[r])
             continue;
         const double bound = gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r]));
-        gemst_kept_answer *last = &s->kept[a];
-        if (gemst_parts_lower(part->gap[q]) > bound)
+        if (s->low_at[a] > bound)
             continue;
+        gemst_kept_answer *last = &s->kept[a];
         if (gemst_kept_holds(last, b->root, q_root)) {
             s->found[k] = (cand){last->e, r, last->to};
             gemst_atomic_min_u64(&s->bound[r], gemst_halo_bound_bits(last->e.d2));
@@ -231,6 +234,7 @@ static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t
             continue;
         }
         searches++;
+        const uint32_t q = part->by_gap[a];
         gemst_parts_edge e;
         uint32_t to;
         double searched;
@@ -267,10 +271,12 @@ static int64_t requests(boruvka *b, int p, const uint32_t *list, int64_t m)
     for (uint32_t r = 0; r < b->n_live; r++)
         s->open[r] = 0;
     for (int64_t k = 0; k < m; k++) {
-        const uint32_t a = list ? list[k] : (uint32_t)k, q = part->by_gap[a], r = slot_of(b, part, q);
-        const uint32_t cell = part->cell_of[q];
+        const uint32_t a = list ? list[k] : (uint32_t)k, r = b->slot[b->root[s->comp_at[a]]];
         const double bound = s->view[r].e.d2;
-        if (gemst_parts_lower(part->gap[q]) > bound || bound < gemst_reach_covers(part->cell_rho[cell]))
+        if (s->low_at[a] > bound)
+            continue;
+        const uint32_t cell = part->cell_of[part->by_gap[a]];
+        if (bound < gemst_reach_covers(part->cell_rho[cell]))
             continue;
         s->open[r] = 1;
         s->again[s->n_again++] = a;
@@ -391,12 +397,21 @@ static int search_part(const gemst_parts_ctx *c, int p, void *round, gridemst_er
 {
     search_round *r = round;
     part_state *s = &r->b->st[p];
+    const gemst_part *part = &r->b->parts[p];
     const int64_t m = r->round == 0 ? searchers(r->b, p) : s->n_again;
     uint32_t *list = r->round == 0 ? NULL : s->todo;
     if (list)
         memcpy(list, s->again, sizeof *list * (size_t)m);
-    for (; !list && s->n_kept < m; s->n_kept++) /* points that may search for the first time */
-        s->kept[s->n_kept] = gemst_kept_none();
+    if (!list && m > s->n_seen) { /* points that may search for the first time */
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m - s->n_seen)) schedule(static)
+        for (int64_t a = s->n_seen; a < m; a++) {
+            const uint32_t q = part->by_gap[a];
+            s->kept[a] = gemst_kept_none();
+            s->low_at[a] = gemst_parts_lower(part->gap[q]);
+            s->comp_at[a] = part->comp[q];
+        }
+        s->n_seen = m;
+    }
     r->searches[p] = sweep(r->b, c, p, list, m, &r->kept[p]);
     r->n_req[p] = requests(r->b, p, list, m);
     (void)err;
@@ -476,6 +491,8 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->open = malloc(K);
         s->found = gemst_host_array(sizeof *s->found * (size_t)(part->n > 0 ? part->n : 1));
         s->kept = gemst_host_array(sizeof *s->kept * (size_t)(part->n > 0 ? part->n : 1));
+        s->low_at = gemst_host_array(sizeof *s->low_at * (size_t)(part->n > 0 ? part->n : 1));
+        s->comp_at = gemst_host_array(sizeof *s->comp_at * (size_t)(part->n > 0 ? part->n : 1));
         const size_t cells = (size_t)(part->n_cells > 0 ? part->n_cells : 1);
         s->need_lo = malloc(sizeof *s->need_lo * cells);
         s->need_hi = malloc(sizeof *s->need_hi * cells);
@@ -483,7 +500,7 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->req_cell = malloc(sizeof *s->req_cell * cells);
         s->again = gemst_host_array(sizeof *s->again * (size_t)(part->n > 0 ? part->n : 1));
         s->todo = gemst_host_array(sizeof *s->todo * (size_t)(part->n > 0 ? part->n : 1));
-        ok = s->view && s->bound && s->low && s->open && s->found && s->kept && s->need_lo && s->need_hi && s->req &&
+        ok = s->view && s->bound && s->low && s->open && s->found && s->kept && s->low_at && s->comp_at && s->need_lo && s->need_hi && s->req &&
              s->req_cell && s->again && s->todo;
         for (int64_t k = 0; ok && k < part->n_cells; k++) {
             s->need_lo[k] = INFINITY;
@@ -513,6 +530,8 @@ static void free_state(boruvka *b)
         free(b->st[p].open);
         free(b->st[p].found);
         free(b->st[p].kept);
+        free(b->st[p].low_at);
+        free(b->st[p].comp_at);
         free(b->st[p].need_lo);
         free(b->st[p].need_hi);
         free(b->st[p].req);
