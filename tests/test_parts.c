@@ -676,7 +676,8 @@ START_TEST(test_halo_growth)
                 uint64_t bound = gemst_halo_bound_bits(bounds[k]);
                 const int should = any && want.d2 <= bounds[k]; /* not the third but at length 0 */
                 double searched;
-                const int found = gemst_halo_nearest(&h, &m, root, at, id[i], q_root, &bound, &got, &got_to, &searched);
+                const int found =
+                    gemst_halo_nearest(&h, &m, root, at, id[i], q_root, &bound, &got, &got_to, &searched);
                 REQUIRE(found == should, "round %zu query %lld bound %d: found %d, the scan %d", r, (long long)i, k,
                         found, should);
                 if (should)

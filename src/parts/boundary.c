@@ -240,7 +240,8 @@ static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t
         double searched;
         const int found = gemst_halo_nearest(part->halo, &c->metric, b->root, part->w + 3 * (size_t)q,
                                              part->id[q], q_root, &s->bound[r], &e, &to, &searched);
-        *last = gemst_kept_from_search(found, &e, to, searched, gemst_reach_covers(part->cell_rho[part->cell_of[q]]));
+        const double covers = gemst_reach_covers(part->cell_rho[part->cell_of[q]]);
+        *last = gemst_kept_from_search(found, &e, to, searched, covers);
         if (found)
             s->found[k] = (cand){e, r, to};
     }
@@ -276,8 +277,8 @@ static int64_t requests(boruvka *b, int p, const uint32_t *list, int64_t m)
         if (s->low_at[a] > bound)
             continue;
         const uint32_t cell = part->cell_of[part->by_gap[a]];
-        if (bound < gemst_reach_covers(part->cell_rho[cell]))
-            continue;
+        if (bound < gemst_reach_covers(part->cell_rho[cell])) /* also where a kept answer settled the point: */
+            continue;                                          /* what it proved lies within the cover */
         s->open[r] = 1;
         s->again[s->n_again++] = a;
         if (!(s->need_hi[cell] >= s->need_lo[cell])) { /* the cell's first */
@@ -500,8 +501,8 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->req_cell = malloc(sizeof *s->req_cell * cells);
         s->again = gemst_host_array(sizeof *s->again * (size_t)(part->n > 0 ? part->n : 1));
         s->todo = gemst_host_array(sizeof *s->todo * (size_t)(part->n > 0 ? part->n : 1));
-        ok = s->view && s->bound && s->low && s->open && s->found && s->kept && s->low_at && s->comp_at && s->need_lo && s->need_hi && s->req &&
-             s->req_cell && s->again && s->todo;
+        ok = s->view && s->bound && s->low && s->open && s->found && s->kept && s->low_at && s->comp_at &&
+             s->need_lo && s->need_hi && s->req && s->req_cell && s->again && s->todo;
         for (int64_t k = 0; ok && k < part->n_cells; k++) {
             s->need_lo[k] = INFINITY;
             s->need_hi[k] = -INFINITY;
