@@ -442,6 +442,7 @@ typedef struct gridemst_partition_stats {
     double contract_copy_ms;  /* on devices, beside gaps_ms, safe_ms and components_ms: each part's tree copied to
                                  its device and the safe edges, components and uncertain edges copied to host
                                  memory (the slowest part's; 0 on the CPU) */
+    int64_t kept_answers;     /* beside searches: those spared, where the point's last search still answered */
 } gridemst_partition_stats;
 
 /* Boruvka at least halves the components each iteration: n < 2^32 points

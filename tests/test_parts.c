@@ -14,8 +14,10 @@
  *
  * The regions' distances (src/parts/region.h), which decide which edges
  * are safe and which points a part must see, are checked against a brute
- * force over the cells of a coarse level, and the halo's searches
- * (src/parts/halo.h) against a scan of all its points.
+ * force over the cells of a coarse level, the halo's searches
+ * (src/parts/halo.h) against a scan of all its points, and what a point
+ * keeps of its last search (src/parts/kept_answer.h) against a scan of all
+ * the other parts' points.
  */
 #include <check.h>
 #include <math.h>
@@ -29,7 +31,9 @@
 #include "parts_sets.h"
 #include "parts/halo.h"
 #include "parts/kdtree.h"
+#include "parts/kept_answer.h"
 #include "parts/region_dist.h"
+#include "parts/requests.h"
 
 static const int part_counts[] = {2, 3, 4, 7};
 #define N_PART_COUNTS ((int)(sizeof part_counts / sizeof part_counts[0]))
@@ -675,7 +679,9 @@ START_TEST(test_halo_growth)
             for (int k = 0; k < 3; k++) {
                 uint64_t bound = gemst_halo_bound_bits(bounds[k]);
                 const int should = any && want.d2 <= bounds[k]; /* not the third but at length 0 */
-                const int found = gemst_halo_nearest(&h, &m, root, at, id[i], q_root, &bound, &got, &got_to);
+                double searched;
+                const int found =
+                    gemst_halo_nearest(&h, &m, root, at, id[i], q_root, &bound, &got, &got_to, &searched);
                 REQUIRE(found == should, "round %zu query %lld bound %d: found %d, the scan %d", r, (long long)i, k,
                         found, should);
                 if (should)
@@ -688,6 +694,149 @@ START_TEST(test_halo_growth)
     REQUIRE_CMP(added, ==, N);
     gemst_halo_free(&h);
     free(records);
+    free(w);
+    free(id);
+    free(comp);
+}
+END_TEST
+
+/* The least edge in the edge order from point (at, qid) to one of the n
+ * points of w (ids id, components comp) in another component than q_root;
+ * 0 when none. */
+static int scan_all(const gemst_parts_metric *m, const double *w, const uint32_t *id, const uint32_t *comp, int64_t n,
+                    const uint32_t *root, const double at[3], uint32_t qid, uint32_t q_root, gemst_parts_edge *e)
+{
+    int found = 0;
+    for (int64_t j = 0; j < n; j++) {
+        if (root[comp[j]] == q_root)
+            continue;
+        const double d2 = gemst_parts_d2(m, at, w + 3 * (size_t)j);
+        const gemst_parts_edge c = {d2, qid < id[j] ? qid : id[j], qid < id[j] ? id[j] : qid};
+        if (!found || gemst_parts_edge_less(&c, e)) {
+            *e = c;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/*
+ * What a point keeps of its searches through a halo that grows in rounds
+ * of reach while the components merge: after every search and at every
+ * later round, the kept statement holds over all the other parts' points
+ * (not only the halo's): no point of another component below `below` has
+ * a lesser edge than e, a kept answer that holds is the scan's least edge
+ * over all of them, and otherwise no edge is shorter than the kept lower
+ * bound.  The searches run with no bound, the halo's least edge as the
+ * bound, and a bound lowered below it as another point's find would; half
+ * the points lie on a lattice, so that lengths tie and the ids decide.
+ */
+START_TEST(test_kept_answers)
+{
+    enum { N = 6000, QUERIES = 200, COMPS = 40 };
+    static const double reach[] = {0.0, 1e-4, 4e-4, 1.6e-3, 6.4e-3, 2.6e-2, 0.1, INFINITY};
+    const gemst_parts_metric m = {3, 1};
+    uint64_t seed = 5;
+    /* the other parts' points, then the queries in the middle of the box; ids a shuffle */
+    double *w = xcalloc(3 * (size_t)(N + QUERIES), sizeof *w);
+    uint32_t *id = xcalloc(N + QUERIES, sizeof *id), *comp = xcalloc(N + QUERIES, sizeof *comp);
+    uint8_t *sent = xcalloc(N, 1);
+    uint32_t parent[COMPS], root[COMPS];
+    gemst_box cell = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    for (int64_t i = 0; i < N + QUERIES; i++) {
+        for (int d = 0; d < 3; d++) {
+            const double u = i % 2 ? rng_unit(&seed) : floor(rng_unit(&seed) * 16.0) / 16.0;
+            w[3 * i + d] = i < N ? u : 0.4 + 0.2 * u;
+            if (i >= N) {
+                cell.lo[d] = w[3 * i + d] < cell.lo[d] ? w[3 * i + d] : cell.lo[d];
+                cell.hi[d] = w[3 * i + d] > cell.hi[d] ? w[3 * i + d] : cell.hi[d];
+            }
+        }
+        id[i] = (uint32_t)i;
+        comp[i] = (uint32_t)(rng_unit(&seed) * COMPS);
+    }
+    for (int64_t i = N + QUERIES - 1; i > 0; i--) {
+        const int64_t j = (int64_t)(rng_unit(&seed) * (double)(i + 1));
+        const uint32_t t = id[i];
+        id[i] = id[j];
+        id[j] = t;
+    }
+    for (int k = 0; k < COMPS; k++)
+        parent[k] = (uint32_t)k;
+    gemst_part src = {.n = N, .id = id, .w = w, .comp = comp};
+    const size_t rb = gemst_halo_record_bytes(&m);
+    char *records = xcalloc(N, rb);
+    gemst_kept_answer *kept = xcalloc(QUERIES, sizeof *kept);
+    for (int64_t i = 0; i < QUERIES; i++)
+        kept[i] = gemst_kept_none();
+    gemst_halo h = {0};
+    gridemst_error err;
+    int64_t holding = 0, bounded = 0;
+    for (size_t r = 0; r < sizeof reach / sizeof reach[0]; r++) {
+        /* the halo: every point nearer to the queries' cell than the reach, as requests.c sends them */
+        int64_t count = 0;
+        for (uint32_t q = 0; q < N; q++) {
+            const gemst_box at = gemst_point_box(w + 3 * (size_t)q);
+            if (!sent[q] && gemst_box_dist2(&cell, &at) < reach[r] * (1.0 + 0x1p-40)) {
+                sent[q] = 1;
+                gemst_halo_record(&m, &src, q, records + rb * (size_t)count++);
+            }
+        }
+        REQUIRE(gemst_halo_add(&h, &m, records, count, 2, &err) == GRIDEMST_OK, "%s", err.message);
+        for (int k = 0; k < 4; k++) { /* a few merges */
+            const uint32_t a = gemst_parts_find(parent, (uint32_t)(rng_unit(&seed) * COMPS)),
+                           b = gemst_parts_find(parent, (uint32_t)(rng_unit(&seed) * COMPS));
+            parent[a > b ? a : b] = a < b ? a : b;
+        }
+        for (uint32_t k = 0; k < COMPS; k++)
+            root[k] = gemst_parts_find(parent, k);
+        gemst_halo_label(&h, root);
+        for (int64_t i = 0; i < QUERIES; i++) {
+            const int64_t qi = N + i;
+            const double *at = w + 3 * qi;
+            const uint32_t q_root = root[comp[qi]];
+            for (int pass = 0; pass < 2; pass++) { /* the kept statement from earlier rounds, then the new one */
+                const gemst_kept_answer *k = &kept[i];
+                gemst_parts_edge least = {0, 0, 0};
+                const int any = scan_all(&m, w, id, comp, N, root, at, id[qi], q_root, &least);
+                for (int64_t j = 0; j < N; j++) {
+                    const double d2 = gemst_parts_d2(&m, at, w + 3 * (size_t)j);
+                    const gemst_parts_edge c = {d2, id[qi] < id[j] ? id[qi] : id[j], id[qi] < id[j] ? id[j] : id[qi]};
+                    if (root[comp[j]] == q_root || !(d2 < k->below))
+                        continue;
+                    REQUIRE(k->to != GEMST_NONE && !gemst_parts_edge_less(&c, &k->e),
+                            "round %zu query %lld: edge (%u, %u, %g) below %g, the kept (%u, %u, %g) to %u", r,
+                            (long long)i, c.lo, c.hi, c.d2, k->below, k->e.lo, k->e.hi, k->e.d2, k->to);
+                }
+                if (gemst_kept_holds(k, root, q_root)) {
+                    holding += pass == 0;
+                    REQUIRE(any && least.d2 == k->e.d2 && least.lo == k->e.lo && least.hi == k->e.hi,
+                            "round %zu query %lld: kept (%u, %u, %g), the scan's (%u, %u, %g)", r, (long long)i,
+                            k->e.lo, k->e.hi, k->e.d2, least.lo, least.hi, least.d2);
+                } else {
+                    bounded += pass == 0 && gemst_kept_lower(k) > 0.0;
+                    REQUIRE(!any || least.d2 >= gemst_kept_lower(k), "round %zu query %lld: edge of %g under %g", r,
+                            (long long)i, least.d2, gemst_kept_lower(k));
+                }
+                if (pass == 1)
+                    break;
+                gemst_parts_edge in_halo = {0, 0, 0}, e = {0, 0, 0};
+                uint32_t in_halo_to = 0, to = 0;
+                const int near = scan_nearest(&h, &m, root, at, id[qi], q_root, INFINITY, &in_halo, &in_halo_to);
+                const double bounds[3] = {INFINITY, near ? in_halo.d2 : 1.0, near ? 0.5 * in_halo.d2 : 0.01};
+                uint64_t bound = gemst_halo_bound_bits(bounds[i % 3]);
+                double searched;
+                const int found = gemst_halo_nearest(&h, &m, root, at, id[qi], q_root, &bound, &e, &to, &searched);
+                kept[i] = gemst_kept_from_search(found, &e, to, searched, gemst_reach_covers(reach[r]));
+            }
+        }
+    }
+    REQUIRE(holding > QUERIES && bounded > QUERIES, "kept answers that held %lld times, bounds %lld times",
+            (long long)holding, (long long)bounded);
+    gemst_halo_free(&h);
+    free(kept);
+    free(records);
+    free(sent);
     free(w);
     free(id);
     free(comp);
@@ -713,6 +862,7 @@ static Suite *parts_suite(void)
     tcase_add_test(te, test_kdtree_threads);
     tcase_add_test(te, test_kdtree_add_far);
     tcase_add_test(te, test_halo_growth);
+    tcase_add_test(te, test_kept_answers);
     suite_add_tcase(s, te);
     return s;
 }

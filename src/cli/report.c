@@ -322,6 +322,7 @@ static void json_partitions(json *j, const gridemst_partition_stats *ps)
     json_int(j, "halo_rounds", ps->halo_rounds);
     json_int(j, "halo_points", ps->halo_points);
     json_int(j, "searches", ps->searches);
+    json_int(j, "kept_answers", ps->kept_answers);
     json_int(j, "exchanged_bytes", ps->exchanged_bytes);
     json_open(j, "time_ms");
     json_num(j, "partition", ps->partition_ms);

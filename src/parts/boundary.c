@@ -11,9 +11,11 @@
  *   b. searches    each part searches its halo for the least edge from
  *                  each point to another component, where the point's gap
  *                  does not exceed the component's bound, points of small
- *                  gap first (they lower the bound for the others).  A
- *                  point whose bound lies beyond its cell's reach makes the
- *                  cell ask for more (requests.h): the other parts send
+ *                  gap first (they lower the bound for the others); a
+ *                  point whose last search still answers takes that answer
+ *                  instead (kept_answer.h).  A point whose bound lies
+ *                  beyond its cell's reach makes the cell ask for more
+ *                  (requests.h): the other parts send
  *                  their points within the new reach, and the searches
  *                  that were short of points run again
  *   c. merge       the parts' edges that beat the bounds gathered, each
@@ -32,6 +34,7 @@
 #include "atomics.h"
 #include "host_array.h"
 #include "parts/halo.h"
+#include "parts/kept_answer.h"
 #include "parts/requests.h"
 
 /* A candidate edge of a component. */
@@ -47,7 +50,13 @@ typedef struct {
     uint64_t *bound;  /* per slot: the bits of view's length, lowered by the searches as they go */
     double *low;      /* per slot: the smallest gap of its points here, rounded down */
     uint8_t *open;    /* per slot: a point here may still beat view */
-    cand *found;      /* per point (in gap order): what its search found; slot GEMST_NONE: nothing */
+    cand *found;      /* per point of a sweep: what its search found; slot GEMST_NONE: nothing */
+    /* per point in gap order, for the first n_seen (those that ever could search), read in that order by
+     * the sweeps and the requests: */
+    gemst_kept_answer *kept; /* what its last search proved */
+    double *low_at;   /* its gap, rounded down */
+    uint32_t *comp_at; /* its safe component */
+    int64_t n_seen;
     double *need_lo, *need_hi; /* per cell: the least and greatest bound beyond its reach (lo > hi: none) */
     gemst_request *req;        /* the cells' requests of a round */
     uint32_t *req_cell;        /* the cell of each */
@@ -195,25 +204,45 @@ static int64_t searchers(const boruvka *b, int p)
 
 /* b. One sweep of a part's searches: from the points by_gap[list[k]] of
  * open slots, for k < m (list NULL: from by_gap[0 .. m)), on c's threads.
- * Returns the number of searches. */
-static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m)
+ * A point whose last search still answers (kept_answer.h) offers that
+ * answer, or nothing when it cannot beat the bound, without a search.
+ * Returns the number of searches, and in *kept those spared. */
+static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m, int64_t *kept)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
-    int64_t searches = 0;
+    int64_t searches = 0, spared = 0;
     gemst_halo_label(part->halo, b->root);
-#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches)
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches, spared)
     for (int64_t k = 0; k < m; k++) {
-        const uint32_t q = part->by_gap[list ? list[k] : k], r = slot_of(b, part, q);
+        const uint32_t a = list ? list[k] : (uint32_t)k, q_root = b->root[s->comp_at[a]], r = b->slot[q_root];
         s->found[k].slot = GEMST_NONE;
-        if (!s->open[r] ||
-            gemst_parts_lower(part->gap[q]) > gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r])))
+        if (!s->open[r])
             continue;
+        const double bound = gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r]));
+        if (s->low_at[a] > bound)
+            continue;
+        gemst_kept_answer *last = &s->kept[a];
+        if (gemst_kept_holds(last, b->root, q_root)) {
+            s->found[k] = (cand){last->e, r, last->to};
+            gemst_atomic_min_u64(&s->bound[r], gemst_halo_bound_bits(last->e.d2));
+            spared++;
+            continue;
+        }
+        if (gemst_kept_lower(last) > bound) {
+            spared++;
+            continue;
+        }
         searches++;
+        const uint32_t q = part->by_gap[a];
         gemst_parts_edge e;
         uint32_t to;
-        if (gemst_halo_nearest(part->halo, &c->metric, b->root, part->w + 3 * (size_t)q, part->id[q],
-                               b->root[part->comp[q]], &s->bound[r], &e, &to))
+        double searched;
+        const int found = gemst_halo_nearest(part->halo, &c->metric, b->root, part->w + 3 * (size_t)q,
+                                             part->id[q], q_root, &s->bound[r], &e, &to, &searched);
+        const double covers = gemst_reach_covers(part->cell_rho[part->cell_of[q]]);
+        *last = gemst_kept_from_search(found, &e, to, searched, covers);
+        if (found)
             s->found[k] = (cand){e, r, to};
     }
     for (int64_t k = 0; k < m; k++)
@@ -221,6 +250,7 @@ static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t
             offer(&s->view[s->found[k].slot], &s->found[k]);
     for (uint32_t r = 0; r < b->n_live; r++)
         s->bound[r] = gemst_halo_bound_bits(s->view[r].e.d2);
+    *kept = spared;
     return searches;
 }
 
@@ -242,11 +272,13 @@ static int64_t requests(boruvka *b, int p, const uint32_t *list, int64_t m)
     for (uint32_t r = 0; r < b->n_live; r++)
         s->open[r] = 0;
     for (int64_t k = 0; k < m; k++) {
-        const uint32_t a = list ? list[k] : (uint32_t)k, q = part->by_gap[a], r = slot_of(b, part, q);
-        const uint32_t cell = part->cell_of[q];
+        const uint32_t a = list ? list[k] : (uint32_t)k, r = b->slot[b->root[s->comp_at[a]]];
         const double bound = s->view[r].e.d2;
-        if (gemst_parts_lower(part->gap[q]) > bound || bound < gemst_reach_covers(part->cell_rho[cell]))
+        if (s->low_at[a] > bound)
             continue;
+        const uint32_t cell = part->cell_of[part->by_gap[a]];
+        if (bound < gemst_reach_covers(part->cell_rho[cell])) /* also where a kept answer settled the point: */
+            continue;                                          /* what it proved lies within the cover */
         s->open[r] = 1;
         s->again[s->n_again++] = a;
         if (!(s->need_hi[cell] >= s->need_lo[cell])) { /* the cell's first */
@@ -357,6 +389,7 @@ typedef struct {
     int round;
     int64_t n_req[GEMST_MAX_PARTS];    /* each part's requests */
     int64_t searches[GEMST_MAX_PARTS]; /* each part's searches */
+    int64_t kept[GEMST_MAX_PARTS];     /* each part's searches spared by kept answers */
 } search_round;
 
 /* Part p's searches of a round, and its requests: the first round from
@@ -365,11 +398,22 @@ static int search_part(const gemst_parts_ctx *c, int p, void *round, gridemst_er
 {
     search_round *r = round;
     part_state *s = &r->b->st[p];
+    const gemst_part *part = &r->b->parts[p];
     const int64_t m = r->round == 0 ? searchers(r->b, p) : s->n_again;
     uint32_t *list = r->round == 0 ? NULL : s->todo;
     if (list)
         memcpy(list, s->again, sizeof *list * (size_t)m);
-    r->searches[p] = sweep(r->b, c, p, list, m);
+    if (!list && m > s->n_seen) { /* points that may search for the first time */
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m - s->n_seen)) schedule(static)
+        for (int64_t a = s->n_seen; a < m; a++) {
+            const uint32_t q = part->by_gap[a];
+            s->kept[a] = gemst_kept_none();
+            s->low_at[a] = gemst_parts_lower(part->gap[q]);
+            s->comp_at[a] = part->comp[q];
+        }
+        s->n_seen = m;
+    }
+    r->searches[p] = sweep(r->b, c, p, list, m, &r->kept[p]);
     r->n_req[p] = requests(r->b, p, list, m);
     (void)err;
     return GRIDEMST_OK;
@@ -384,12 +428,13 @@ static int search(boruvka *b, gridemst_error *err)
         start_part(b, p);
     for (int round = 0;; round++) {
         const double t0 = gemst_now_ms();
-        search_round r = {b, round, {0}, {0}};
+        search_round r = {b, round, {0}, {0}, {0}};
         int rc = gemst_parts_each(b->c, search_part, &r, err);
         int64_t asked = 0;
         for (int p = 0; p < P; p++) {
             asked += r.n_req[p];
             b->ps->searches += r.searches[p];
+            b->ps->kept_answers += r.kept[p];
         }
         b->ps->search_ms += gemst_now_ms() - t0;
         if (rc != GRIDEMST_OK || asked == 0)
@@ -446,6 +491,9 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->low = malloc(sizeof *s->low * K);
         s->open = malloc(K);
         s->found = gemst_host_array(sizeof *s->found * (size_t)(part->n > 0 ? part->n : 1));
+        s->kept = gemst_host_array(sizeof *s->kept * (size_t)(part->n > 0 ? part->n : 1));
+        s->low_at = gemst_host_array(sizeof *s->low_at * (size_t)(part->n > 0 ? part->n : 1));
+        s->comp_at = gemst_host_array(sizeof *s->comp_at * (size_t)(part->n > 0 ? part->n : 1));
         const size_t cells = (size_t)(part->n_cells > 0 ? part->n_cells : 1);
         s->need_lo = malloc(sizeof *s->need_lo * cells);
         s->need_hi = malloc(sizeof *s->need_hi * cells);
@@ -453,8 +501,8 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->req_cell = malloc(sizeof *s->req_cell * cells);
         s->again = gemst_host_array(sizeof *s->again * (size_t)(part->n > 0 ? part->n : 1));
         s->todo = gemst_host_array(sizeof *s->todo * (size_t)(part->n > 0 ? part->n : 1));
-        ok = s->view && s->bound && s->low && s->open && s->found && s->need_lo && s->need_hi && s->req &&
-             s->req_cell && s->again && s->todo;
+        ok = s->view && s->bound && s->low && s->open && s->found && s->kept && s->low_at && s->comp_at &&
+             s->need_lo && s->need_hi && s->req && s->req_cell && s->again && s->todo;
         for (int64_t k = 0; ok && k < part->n_cells; k++) {
             s->need_lo[k] = INFINITY;
             s->need_hi[k] = -INFINITY;
@@ -482,6 +530,9 @@ static void free_state(boruvka *b)
         free(b->st[p].low);
         free(b->st[p].open);
         free(b->st[p].found);
+        free(b->st[p].kept);
+        free(b->st[p].low_at);
+        free(b->st[p].comp_at);
         free(b->st[p].need_lo);
         free(b->st[p].need_hi);
         free(b->st[p].req);

@@ -111,20 +111,21 @@ void gemst_halo_label(gemst_halo *h, const uint32_t *root)
 }
 
 int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const uint32_t *root, const double at[3],
-                       uint32_t qid, uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to)
+                       uint32_t qid, uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to,
+                       double *searched)
 {
     enum { MAX_STACK = 2 * GEMST_KD_MAX_DEPTH + 2 }; /* a path and its siblings */
     const gemst_kdtree *t = &h->tree;
     const gemst_box q = gemst_point_box(at);
     uint32_t stack[MAX_STACK];
     int top = 0, found = 0;
-    if (t->n_node == 0)
-        return 0;
-    stack[top++] = 0;
+    double limit = INFINITY; /* an empty halo: every point of it looked at */
+    if (t->n_node > 0)
+        stack[top++] = 0;
     while (top > 0) {
         const uint32_t k = stack[--top];
         const gemst_kd_node *nd = &t->node[k];
-        double limit = gemst_halo_bound_d2(gemst_load_relaxed_u64(bound));
+        limit = gemst_halo_bound_d2(gemst_load_relaxed_u64(bound));
         if (h->label[k] == q_root || gemst_parts_lower(gemst_box_dist2(&nd->box, &q)) > limit)
             continue;
         if (nd->left != GEMST_NONE) { /* the nearer child first */
@@ -151,6 +152,7 @@ int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const u
             }
         }
     }
+    *searched = limit;
     return found;
 }
 

@@ -48,10 +48,14 @@ void gemst_halo_label(gemst_halo *h, const uint32_t *root);
  * doubles order as their bits) no shorter than the least edge leaving q's
  * component, which other threads may lower at the same time, and which
  * the search lowers to what it finds.  Returns 1 and *e with the far
- * point's component in *to, or 0 when there is none.
+ * point's component in *to, or 0 when there is none.  *searched: the
+ * bound as the search last read it; every halo point of another component
+ * within it was looked at, so that *e is the least edge to those of them
+ * (kept_answer.h).
  */
 int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const uint32_t *root, const double at[3],
-                       uint32_t qid, uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to);
+                       uint32_t qid, uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to,
+                       double *searched);
 
 /* A squared length as bound bits, and back. */
 uint64_t gemst_halo_bound_bits(double d2);
