@@ -442,7 +442,6 @@ typedef struct gridemst_partition_stats {
     double contract_copy_ms;  /* on devices, beside gaps_ms, safe_ms and components_ms: each part's tree copied to
                                  its device and the safe edges, components and uncertain edges copied to host
                                  memory (the slowest part's; 0 on the CPU) */
-    int64_t kept_answers;     /* beside searches: those spared, where the point's last search still answered */
 } gridemst_partition_stats;
 
 /* Boruvka at least halves the components each iteration: n < 2^32 points
@@ -492,6 +491,8 @@ typedef struct gridemst_stats {
     double density_contrast;     /* nns AUTO (CUDA: 100,000 points or more): how many points share a point's
                                     grid cell, over what points spread evenly over their box would give
                                     (1: uniform); above 1.5 the BVH is searched.  0 when not measured */
+    int64_t partition_kept_answers; /* a partitioned solve's, beside partitions.searches: the searches spared,
+                                    where a point's last search still answered */
 } gridemst_stats;
 
 typedef struct gridemst_result {

@@ -308,9 +308,11 @@ static void json_verify(json *j, const cli_verify *v)
     json_close(j);
 }
 
-/* A partitioned solve's work (gridemst_partition_stats). */
-static void json_partitions(json *j, const gridemst_partition_stats *ps)
+/* A partitioned solve's work (gridemst_partition_stats, and the searches
+ * its points' kept answers spared). */
+static void json_partitions(json *j, const gridemst_stats *st)
 {
+    const gridemst_partition_stats *ps = &st->partitions;
     json_open(j, "partitions");
     json_int(j, "parts", ps->parts);
     json_int(j, "largest_part", ps->largest_part);
@@ -322,7 +324,7 @@ static void json_partitions(json *j, const gridemst_partition_stats *ps)
     json_int(j, "halo_rounds", ps->halo_rounds);
     json_int(j, "halo_points", ps->halo_points);
     json_int(j, "searches", ps->searches);
-    json_int(j, "kept_answers", ps->kept_answers);
+    json_int(j, "kept_answers", st->partition_kept_answers);
     json_int(j, "exchanged_bytes", ps->exchanged_bytes);
     json_open(j, "time_ms");
     json_num(j, "partition", ps->partition_ms);
@@ -393,7 +395,7 @@ void cli_print_json(FILE *f, const cli_run *r)
     json_rounding(&j, r->rounding);
     json_times(&j, r);
     if (st->partitions.parts > 1)
-        json_partitions(&j, &st->partitions);
+        json_partitions(&j, st);
     json_num(&j, "mfeatures_per_s", mfeatures_per_s(r));
     if (r->ps->is_tsplib)
         json_tsplib(&j, r);

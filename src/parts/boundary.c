@@ -76,6 +76,7 @@ typedef struct {
     gemst_parts_edge *edges;
     int64_t n_edges;
     gridemst_partition_stats *ps;
+    int64_t *kept_answers;     /* the solve's stats.partition_kept_answers */
 } boruvka;
 
 static const cand NO_CAND = {{INFINITY, UINT32_MAX, UINT32_MAX}, GEMST_NONE, GEMST_NONE};
@@ -434,7 +435,7 @@ static int search(boruvka *b, gridemst_error *err)
         for (int p = 0; p < P; p++) {
             asked += r.n_req[p];
             b->ps->searches += r.searches[p];
-            b->ps->kept_answers += r.kept[p];
+            *b->kept_answers += r.kept[p];
         }
         b->ps->search_ms += gemst_now_ms() - t0;
         if (rc != GRIDEMST_OK || asked == 0)
@@ -543,14 +544,15 @@ static void free_state(boruvka *b)
 }
 
 int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_components, gemst_parts_edge **edges,
-                         gridemst_partition_stats *ps, gridemst_error *err)
+                         gridemst_stats *st, gridemst_error *err)
 {
     boruvka b;
     memset(&b, 0, sizeof b);
     b.c = c;
     b.parts = parts;
     b.n_comp = (uint32_t)n_components;
-    b.ps = ps;
+    b.ps = &st->partitions;
+    b.kept_answers = &st->partition_kept_answers;
     int rc = alloc_state(&b, err);
     for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++)
         if (!(parts[p].halo = calloc(1, sizeof *parts[p].halo)))
@@ -575,7 +577,7 @@ int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_compon
         uint32_t added = 0;
         if (rc == GRIDEMST_OK)
             rc = merge(&b, &added, err);
-        ps->iterations = it + 1;
+        b.ps->iterations = it + 1;
         if (rc == GRIDEMST_OK)
             rc = gemst_progress(&c->pb->opt, "boundary", it + 1, (int64_t)b.n_live - added, err);
     }

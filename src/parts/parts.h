@@ -172,7 +172,7 @@ int gemst_parts_number_components(gemst_parts_ctx *c, gemst_part *parts, int64_t
 /* Step 5: the edges of the whole set's tree between safe components,
  * n_components - 1 of them, into *edges (malloc'd; ids of the whole set). */
 int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_components, gemst_parts_edge **edges,
-                         gridemst_partition_stats *ps, gridemst_error *err);
+                         gridemst_stats *st, gridemst_error *err);
 
 /* The whole solve, for gridemst_solve. */
 int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);

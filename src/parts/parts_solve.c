@@ -159,7 +159,7 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
         rc = local_steps(&c, parts, st, &components, err);
     gemst_parts_edge *boundary = NULL;
     if (rc == GRIDEMST_OK)
-        rc = gemst_parts_boundary(&c, parts, components, &boundary, ps, err);
+        rc = gemst_parts_boundary(&c, parts, components, &boundary, st, err);
     if (rc == GRIDEMST_OK)
         rc = gemst_progress(&pb->opt, "edges", ps->iterations, 1, err);
     if (rc == GRIDEMST_OK) {
