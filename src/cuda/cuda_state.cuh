@@ -23,7 +23,6 @@ typedef struct {
     int searching;             /* points whose BVH search runs this iteration */
     gemst_word1 longest;       /* the iteration's longest edge */
     int ties;                  /* final tree: equal lengths out of (u, v) order */
-    int long_runs;             /* final sort: runs of one length and lower end too long to order in place */
     double total;              /* final tree: its total weight */
     unsigned long long sample_counts[2]; /* nns auto's pairs sharing a cell and distinct codes (nns/index_choice.h) */
 } GEMST_FN(counters);

@@ -7,14 +7,8 @@
  *   0. right after the loop (finish_edges, cuda_solve.cuh), the loop's
  *      edges turned from the places of their ends into their ids, and
  *      their squared lengths measured (k_finish_edges);
- *   1. sort by (squared length, lo, hi): in float, one radix sort by
- *      (length, lo) carrying hi, then each run of equal (length, lo) put
- *      in hi order in place (short runs: a point's Euclidean tree edges of
- *      one length meet at 60 degrees or more, so there are at most 12 in
- *      3D); where a run is too long for that (many copies of one point,
- *      mutual-reachability stars), and in double (whose length words take
- *      all 64 bits), two radix sorts, by endpoints and then stably by
- *      length, each carrying the other's key;
+ *   1. sort by (squared length, lo, hi): two radix sorts, by endpoints and
+ *      then stably by length, each carrying the other's key;
  *   2. lengths in the caller's units, w = sqrt(d2) / scale in double, and a
  *      count of neighbours with equal w out of (u, v) order (distinct
  *      squared lengths can share a square root in double); where there are
@@ -69,54 +63,6 @@ static __global__ void GEMST_FN(k_pair_keys)(uint32_t m_tree, uint32_t n_dup, in
         length[e] = gemst_edge_word1(dup_d2 ? dup_d2[k] : (gemst_real)0);
     }
 }
-
-#if !GEMST_REAL_IS_DOUBLE
-/* Runs of equal (length, lo) longer than this take the two sorts. */
-#define GEMST_TIE_RUN 32
-
-/* The one sort's key of edge e, its length's word above lo (as pair and
- * length from k_pair_keys, in the same places), and hi as its value. */
-static __global__ void GEMST_FN(k_length_lo_keys)(uint32_t m, int bits, const uint64_t *pair,
-                                                const gemst_word1 *length, uint64_t *key, uint32_t *hi)
-{
-    GEMST_INDEX(e, m);
-    key[e] = (uint64_t)length[e] << bits | pair[e] >> bits;
-    hi[e] = (uint32_t)(pair[e] & (((uint64_t)1 << bits) - 1));
-}
-
-/* After the sort by key: each run of equal keys put in hi order by its
- * first edge (insertion), or counted in *long_runs when longer than
- * GEMST_TIE_RUN; then every edge's key and hi back into pair and length
- * words, in place. */
-static __global__ void GEMST_FN(k_order_runs)(uint32_t m, const uint64_t *key, uint32_t *hi, int *long_runs)
-{
-    GEMST_INDEX(e, m);
-    if ((e > 0 && key[e - 1] == key[e]) || e + 1 == m || key[e + 1] != key[e])
-        return;
-    uint32_t end = e + 1;
-    while (end < m && key[end] == key[e] && end - e <= GEMST_TIE_RUN)
-        end++;
-    if (end - e > GEMST_TIE_RUN) {
-        atomicAdd(long_runs, 1);
-        return;
-    }
-    for (uint32_t i = e + 1; i < end; i++) {
-        const uint32_t v = hi[i];
-        uint32_t j = i;
-        for (; j > e && hi[j - 1] > v; j--)
-            hi[j] = hi[j - 1];
-        hi[j] = v;
-    }
-}
-
-static __global__ void GEMST_FN(k_unpack_keys)(uint32_t m, int bits, uint64_t *key_pair, uint32_t *hi_length)
-{
-    GEMST_INDEX(e, m);
-    const uint64_t key = key_pair[e];
-    key_pair[e] = (key & (((uint64_t)1 << bits) - 1)) << bits | hi_length[e];
-    hi_length[e] = (uint32_t)(key >> bits);
-}
-#endif
 
 /* The length of sorted edge e in the caller's units, as the host computes
  * it (both operations are correctly rounded on the device too). */
@@ -184,8 +130,8 @@ static int GEMST_FN(id_bits)(uint32_t n)
     return bits;
 }
 
-/* Step 1: pair and length, sorted by (length, pair) (the header); the
- * tree's edge arrays are freed. */
+/* Step 1: pair and length, sorted by (length, pair); the tree's edge
+ * arrays are freed. */
 static int GEMST_FN(sort_tree)(cuda_ctx *c, int bits, uint64_t **pair_out, gemst_word1 **length_out,
                               gridemst_error *err)
 {
@@ -205,29 +151,9 @@ static int GEMST_FN(sort_tree)(cuda_ctx *c, int bits, uint64_t **pair_out, gemst
         gemst_dfree(&c->mem, edges[i]);
     c->edge_a = c->edge_b = NULL;
     c->edge_d2 = NULL;
-#if !GEMST_REAL_IS_DOUBLE
-    /* The one sort (the header), pair2 and length2 holding its keys, and
-     * the sorted pairs and lengths coming back where they were. */
-    GEMST_FN(k_length_lo_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, bits, pair, length, pair2, length2);
-    GEMST_LAUNCHED();
-    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, pair2, pair, length2, length, m, 0,
-                                                (int)(8 * sizeof(gemst_word1)) + bits, c->s));
-    GEMST_CU(cudaMemsetAsync(CNT(c, long_runs), 0, sizeof c->host->long_runs, c->s));
-    GEMST_FN(k_order_runs)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, pair, length, CNT(c, long_runs));
-    GEMST_LAUNCHED();
-    GEMST_FN(k_unpack_keys)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, bits, pair, length);
-    GEMST_LAUNCHED();
-    GEMST_TRY(GEMST_FN(read_counters)(c, err));
-    const int sorted = c->host->long_runs == 0;
-#else
-    const int sorted = 0;
-#endif
-    if (!sorted) {
-        GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, pair, pair2, length, length2, m, 0, 2 * bits,
-                                                    c->s));
-        GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, length2, length, pair2, pair, m, 0,
-                                                    (int)(8 * sizeof(gemst_word1)), c->s));
-    }
+    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, pair, pair2, length, length2, m, 0, 2 * bits, c->s));
+    GEMST_CUB(c, cub::DeviceRadixSort::SortPairs(temp, temp_bytes, length2, length, pair2, pair, m, 0,
+                                                (int)(8 * sizeof(gemst_word1)), c->s));
     gemst_dfree(&c->mem, pair2);
     gemst_dfree(&c->mem, length2);
     *pair_out = pair;
