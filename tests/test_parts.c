@@ -608,6 +608,17 @@ static int scan_nearest(const gemst_halo *h, const gemst_parts_metric *m, const 
     return found;
 }
 
+/* id[0 .. n) shuffled (Fisher-Yates). */
+static void shuffle_ids(uint32_t *id, int64_t n, uint64_t *seed)
+{
+    for (int64_t i = n - 1; i > 0; i--) {
+        const int64_t j = (int64_t)(rng_unit(seed) * (double)(i + 1));
+        const uint32_t t = id[i];
+        id[i] = id[j];
+        id[j] = t;
+    }
+}
+
 /* A halo grown in rounds of very different sizes (added to its tree, or
  * the tree built anew) while its components merge: after every round, its
  * tree valid, its labels those of a fresh labelling, and its searches'
@@ -631,12 +642,7 @@ START_TEST(test_halo_growth)
         id[i] = (uint32_t)i;
         comp[i] = (uint32_t)(rng_unit(&seed) * COMPS);
     }
-    for (int64_t i = N + QUERIES - 1; i > 0; i--) {
-        const int64_t j = (int64_t)(rng_unit(&seed) * (double)(i + 1));
-        const uint32_t t = id[i];
-        id[i] = id[j];
-        id[j] = t;
-    }
+    shuffle_ids(id, N + QUERIES, &seed);
     for (int k = 0; k < COMPS; k++)
         parent[k] = (uint32_t)k;
     gemst_part src = {.n = N, .id = id, .w = w, .comp = comp};
@@ -755,12 +761,7 @@ START_TEST(test_kept_answers)
         id[i] = (uint32_t)i;
         comp[i] = (uint32_t)(rng_unit(&seed) * COMPS);
     }
-    for (int64_t i = N + QUERIES - 1; i > 0; i--) {
-        const int64_t j = (int64_t)(rng_unit(&seed) * (double)(i + 1));
-        const uint32_t t = id[i];
-        id[i] = id[j];
-        id[j] = t;
-    }
+    shuffle_ids(id, N + QUERIES, &seed);
     for (int k = 0; k < COMPS; k++)
         parent[k] = (uint32_t)k;
     gemst_part src = {.n = N, .id = id, .w = w, .comp = comp};
