@@ -43,18 +43,24 @@
 #include "nns/edge_length.h"
 #include "graph/boruvka.h"
 
-/* Whether points k and k + 1 lie in different components; if so, their
- * squared distance bounds both components' ub. */
-static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_pair_bound)(const gemst_grid *pts, const uint32_t *comp, uint32_t k,
-                                                             gemst_word1 *ub)
+/* Whether points k and k + 1, of components a and c, lie in different
+ * components; if so, their squared distance bounds both components' ub. */
+static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_pair_bound_of)(const gemst_grid *pts, uint32_t k, uint32_t a,
+                                                                uint32_t c, gemst_word1 *ub)
 {
-    const uint32_t a = comp[k], c = comp[k + 1];
     if (a == c)
         return 0;
     gemst_word1 w = gemst_edge_word1(GEMST_FN(gemst_edge_d2)(pts, k, k + 1));
     GEMST_FN(gemst_atomic_min_word1)(&ub[a], w);
     GEMST_FN(gemst_atomic_min_word1)(&ub[c], w);
     return 1;
+}
+
+/* The same for the components in comp. */
+static inline GEMST_HD uint32_t GEMST_FN(gemst_bvh_pair_bound)(const gemst_grid *pts, const uint32_t *comp, uint32_t k,
+                                                             gemst_word1 *ub)
+{
+    return GEMST_FN(gemst_bvh_pair_bound_of)(pts, k, comp[k], comp[k + 1], ub);
 }
 
 /* Internal node i's label from the scanned breaks. */

@@ -61,32 +61,55 @@ static __global__ void GEMST_FN(k_bvh_reset_bounds)(const uint32_t *roots, const
     ub[roots[k]] = gemst_edge_word1(GEMST_REAL_INF);
 }
 
-/* ... the breaks between Morton neighbours and their bounds (brk[n - 1] = 0,
- * so that the exclusive scan over n entries ends with the total) ... */
-static __global__ void GEMST_FN(k_bvh_pair_bounds)(gemst_grid pts, const uint32_t *comp, gemst_word1 *ub, uint32_t *brk)
+/* ... each point's component renamed after the last merges (link, flat:
+ * the relabel that the grid's loop runs as a pass of its own,
+ * cuda_boruvka_steps.cuh), then the breaks between Morton neighbours and
+ * their bounds (brk[n - 1] = 0, so that the exclusive scan over n entries
+ * ends with the total).  Point j + 1's component may be renamed by its own
+ * thread before or after this one reads it: link maps the new name to
+ * itself, so both give the same. */
+static __global__ void GEMST_FN(k_bvh_pair_bounds)(gemst_grid pts, const uint32_t *link, uint32_t *comp,
+                                                 gemst_word1 *ub, uint32_t *brk)
 {
     GEMST_INDEX(j, pts.n);
-    brk[j] = j + 1 < pts.n ? GEMST_FN(gemst_bvh_pair_bound)(&pts, comp, j, ub) : 0u;
+    const uint32_t was = comp[j], own = link[was];
+    if (own != was)
+        comp[j] = own;
+    brk[j] = j + 1 < pts.n ? GEMST_FN(gemst_bvh_pair_bound_of)(&pts, j, own, link[comp[j + 1]], ub) : 0u;
 }
+
+/* Words of the mixed set a warp of k_bvh_labels looks at: one lane reads
+ * each. */
+#define GEMST_BVH_LABEL_WORDS 16
 
 /* ... and after the scan, the labels of the nodes mixed in the last
  * iteration and of their children (gemst_bvh_label_mixed); a node that is
  * no longer mixed leaves the set.  The set is a bit per internal node, a
- * word per warp: the warp reads its word once, and its first lane writes
- * it back without the bits of the nodes found whole. */
+ * word per 32 nodes.  A warp reads GEMST_BVH_LABEL_WORDS words at once and
+ * labels the nodes of each word that is not empty in turn, a lane a node;
+ * its first lane writes the word back without the bits of the nodes found
+ * whole.  (In the late iterations nearly every word is empty: a thread per
+ * node took 30 to 40 us of each iteration at 10^7 points to find that.) */
 static __global__ void GEMST_FN(k_bvh_labels)(gemst_bvh b, const uint32_t *comp, const uint32_t *brk,
                                             uint32_t *mixed)
 {
-    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x, word_id = i / 32, bit = 1u << (i % 32);
-    if (word_id >= gemst_bvh_mixed_words(b.n)) /* the whole warp: blocks are whole warps */
+    const uint32_t lane = threadIdx.x % 32, words = gemst_bvh_mixed_words(b.n);
+    const uint32_t first_word = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * GEMST_BVH_LABEL_WORDS;
+    if (first_word >= words) /* the whole warp: blocks are whole warps */
         return;
-    const uint32_t word = mixed[word_id];
-    if (word == 0)
-        return;
-    const int whole = i < b.n - 1 && (word & bit) && GEMST_FN(gemst_bvh_label_mixed)(&b, comp, brk, mixed, i);
-    const uint32_t found_whole = __ballot_sync(0xffffffffu, whole); /* every lane */
-    if (i % 32 == 0 && found_whole)
-        mixed[word_id] = word & ~found_whole;
+    const uint32_t own_word =
+        lane < GEMST_BVH_LABEL_WORDS && first_word + lane < words ? mixed[first_word + lane] : 0u;
+    uint32_t pending = __ballot_sync(0xffffffffu, own_word != 0);
+    while (pending) {
+        const int k = __ffs(pending) - 1;
+        pending &= pending - 1;
+        const uint32_t word_id = first_word + k, word = __shfl_sync(0xffffffffu, own_word, k);
+        const uint32_t i = word_id * 32 + lane;
+        const int whole = i < b.n - 1 && (word >> lane & 1u) && GEMST_FN(gemst_bvh_label_mixed)(&b, comp, brk, mixed, i);
+        const uint32_t found_whole = __ballot_sync(0xffffffffu, whole); /* every lane */
+        if (lane == 0 && found_whole)
+            mixed[word_id] = word & ~found_whole;
+    }
 }
 
 /* FindMin1 of the first iteration with lists of nearest points
@@ -217,12 +240,15 @@ static int GEMST_FN(bvh_findmin1)(cuda_ctx *c, gridemst_error *err)
         c->knn_found = 1;
         return GRIDEMST_OK;
     }
-    GEMST_FN(k_bvh_pair_bounds)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->comp, c->ub, c->brk);
+    GEMST_FN(k_bvh_pair_bounds)<<<gemst_blocks(nu), GEMST_THREADS, 0, c->s>>>(c->g, c->link, c->comp, c->ub,
+                                                                              c->brk);
     GEMST_LAUNCHED();
     /* The scratch was sized before the loop (bvh_scan_temp): no allocation here. */
     GEMST_CUB(c, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, c->brk, c->brk, nu, c->s));
-    GEMST_FN(k_bvh_labels)<<<gemst_blocks(32 * gemst_bvh_mixed_words(c->tree.n)), GEMST_THREADS, 0, c->s>>>(
-        c->tree, c->comp, c->brk, c->mixed);
+    const uint64_t label_warps =
+        (gemst_bvh_mixed_words(c->tree.n) + GEMST_BVH_LABEL_WORDS - 1) / GEMST_BVH_LABEL_WORDS;
+    GEMST_FN(k_bvh_labels)<<<gemst_blocks(32 * label_warps), GEMST_THREADS, 0, c->s>>>(c->tree, c->comp, c->brk,
+                                                                                      c->mixed);
     GEMST_LAUNCHED();
     GEMST_CU(cudaMemsetAsync(CNT(c, searching), 0, sizeof c->host->searching, c->s));
     GEMST_CU(cudaMemsetAsync(CNT(c, active), 0, sizeof c->host->active, c->s));
