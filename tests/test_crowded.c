@@ -1086,6 +1086,8 @@ START_TEST(test_block_labels)
                                                  (int32_t)(k / (uint64_t)bl.nb[0] % (uint64_t)bl.nb[1]),
                                                  (int32_t)(k / ((uint64_t)bl.nb[0] * (uint64_t)bl.nb[1])));
             bl.label = label;
+            bl.comp = comp;
+            bl.breaks = breaks;
             check_block_labels(&h, &bl, comp);
             for (int t = 0; t < 40; t++) {
                 const uint32_t q = (uint32_t)rng_below(&seed, n);

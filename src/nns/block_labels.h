@@ -27,6 +27,8 @@ typedef struct {
     int32_t side;          /* cells per block along each axis of the grid */
     int32_t nb[3];         /* blocks along each axis (1 along z in 2D) */
     const uint32_t *label; /* each block's label, blocks in row-major order */
+    const uint32_t *comp;  /* the components they were labelled from, by grid point */
+    const uint32_t *breaks; /* and their breaks (nns/walk.h) */
 } gemst_block_labels;
 
 /* Cells per block side: a block holds about as many points as a fallback
@@ -89,21 +91,61 @@ static inline GEMST_HD gemst_real GEMST_FN(gemst_block_gap)(const gemst_cells *t
     return (gemst_real)0;
 }
 
+/* Whether the cells of block (bx, by, bz) that may lie within squared
+ * distance cut of [lo, hi] hold only comp_q's points or none: a mixed or
+ * foreign block near the bound's edge, resolved a cell at a time (each
+ * cell's row segment in O(1) by the breaks). */
+static inline GEMST_HD int GEMST_FN(gemst_block_cells_own)(const gemst_grid *g, const gemst_cells *top,
+                                                         const gemst_block_labels *bl, uint32_t comp_q,
+                                                         const gemst_real lo[3], const gemst_real hi[3],
+                                                         gemst_real cut, int32_t bx, int32_t by, int32_t bz)
+{
+    const int32_t s = bl->side;
+    const int32_t x1 = bx * s + s < g->nc[0] ? bx * s + s : g->nc[0];
+    const int32_t y1 = by * s + s < g->nc[1] ? by * s + s : g->nc[1];
+    const int32_t z0 = g->dim == 3 ? bz * s : 0;
+    const int32_t z1 = g->dim == 3 ? (z0 + s < g->nc[2] ? z0 + s : g->nc[2]) : 1;
+    for (int32_t z = z0; z < z1; z++) {
+        const gemst_real gz = g->dim == 3 ? GEMST_FN(gemst_axis_gap)(top, 2, lo[2], hi[2], z) : (gemst_real)0;
+        const gemst_real z2 = GEMST_MUL(gz, gz);
+        for (int32_t y = by * s; y < y1; y++) {
+            const gemst_real gy = GEMST_FN(gemst_axis_gap)(top, 1, lo[1], hi[1], y);
+            const gemst_real yz2 = GEMST_ADD(GEMST_MUL(gy, gy), z2);
+            if (GEMST_MUL(yz2, GEMST_LB_SHRINK) > cut)
+                continue;
+            for (int32_t x = bx * s; x < x1; x++) {
+                const gemst_real gx = GEMST_FN(gemst_axis_gap)(top, 0, lo[0], hi[0], x);
+                if (GEMST_MUL(GEMST_ADD(GEMST_MUL(gx, gx), yz2), GEMST_LB_SHRINK) > cut)
+                    continue;
+                const uint32_t cell = gemst_cell_index(g->nc, x, y, z);
+                const uint32_t b = g->cell_start[cell], e = g->cell_start[cell + 1];
+                if (b != e && !gemst_own_range(bl->breaks, bl->comp, comp_q, b, e))
+                    return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* Whether the blocks of one row along x (labels row) that may lie within
  * squared distance cut of [lo, hi], given the row's squared y/z gap yz2,
  * are all empty or comp_q's.  The walk goes out both ways from block k0,
  * which holds lo[0], nearest first, and stops where the gap passes the
  * bound: the gap grows with every block outwards. */
-static inline GEMST_HD int GEMST_FN(gemst_block_row_own)(const gemst_cells *top, const gemst_block_labels *bl,
-                                                       const uint32_t *row, uint32_t comp_q, gemst_real lo,
-                                                       gemst_real hi, int32_t k0, gemst_real yz2, gemst_real cut)
+static inline GEMST_HD int GEMST_FN(gemst_block_row_own)(const gemst_grid *g, const gemst_cells *top,
+                                                       const gemst_block_labels *bl, uint32_t comp_q,
+                                                       const gemst_real lo[3], const gemst_real hi[3],
+                                                       gemst_real cut, const int32_t k0[3], int32_t by, int32_t bz,
+                                                       gemst_real yz2)
 {
+    const uint32_t *row = bl->label + (size_t)bl->nb[0] * ((size_t)by + (size_t)bl->nb[1] * (size_t)bz);
     for (int32_t dir = -1; dir <= 1; dir += 2)
-        for (int32_t x = dir < 0 ? k0 : k0 + 1; x >= 0 && x < bl->nb[0]; x += dir) {
-            const gemst_real gx = GEMST_FN(gemst_block_gap)(top, bl, 0, lo, hi, x);
+        for (int32_t x = dir < 0 ? k0[0] : k0[0] + 1; x >= 0 && x < bl->nb[0]; x += dir) {
+            const gemst_real gx = GEMST_FN(gemst_block_gap)(top, bl, 0, lo[0], hi[0], x);
             if (GEMST_MUL(GEMST_ADD(GEMST_MUL(gx, gx), yz2), GEMST_LB_SHRINK) > cut)
                 break;
-            if (row[x] != GEMST_BLOCK_EMPTY && row[x] != comp_q)
+            if (row[x] != GEMST_BLOCK_EMPTY && row[x] != comp_q &&
+                !GEMST_FN(gemst_block_cells_own)(g, top, bl, comp_q, lo, hi, cut, x, by, bz))
                 return 0;
         }
     return 1;
@@ -112,7 +154,7 @@ static inline GEMST_HD int GEMST_FN(gemst_block_row_own)(const gemst_cells *top,
 /* Whether the labels prove that no point of another component than comp_q
  * lies within squared distance cut of the box [lo, hi] (a point, or a cell
  * of the main grid): every block that may lie that near is empty or
- * comp_q's.  Rows and planes of blocks are walked out from the box's block
+ * comp_q's, or else every cell of it that may lie that near.  Rows and planes of blocks are walked out from the box's block
  * as gemst_block_row_own walks a row. */
 static inline GEMST_HD int GEMST_FN(gemst_block_proof)(const gemst_grid *g, const gemst_block_labels *bl,
                                                      uint32_t comp_q, const gemst_real lo[3],
@@ -138,8 +180,7 @@ static inline GEMST_HD int GEMST_FN(gemst_block_proof)(const gemst_grid *g, cons
                     const gemst_real yz2 = GEMST_ADD(GEMST_MUL(gy, gy), z2);
                     if (GEMST_MUL(yz2, GEMST_LB_SHRINK) > cut)
                         break;
-                    const uint32_t *row = bl->label + (size_t)bl->nb[0] * ((size_t)y + (size_t)bl->nb[1] * (size_t)z);
-                    if (!GEMST_FN(gemst_block_row_own)(&top, bl, row, comp_q, lo[0], hi[0], k0[0], yz2, cut))
+                    if (!GEMST_FN(gemst_block_row_own)(g, &top, bl, comp_q, lo, hi, cut, k0, y, z, yz2))
                         return 0;
                 }
         }
