@@ -8,11 +8,13 @@
  * find nothing: the point lies inside its component, whose shortest
  * outgoing edge is long, and every cell within that length holds only its
  * own component's points or none.  The fallback's ring walk proves that
- * cell row by cell row.  The labels prove it a block at a time: when every
- * block within the bound of a point (or of a chunk's box) is empty or its
- * own component's, nothing of another component lies within the bound, and
- * the search is not needed.  A block that is mixed or foreign proves
- * nothing, and the search runs as before; the proof changes no result.
+ * ring by ring, a row of cells at a time.  The labels prove it a block at a
+ * time: when every block within the bound of a point (or of a chunk's cell)
+ * is empty or its own component's, nothing of another component lies
+ * within the bound, and the search is not needed.  A mixed or foreign
+ * block is looked into cell by cell; a cell within the bound that holds
+ * another component's point ends the proof, and the search runs as
+ * before.  The proof changes no result, only which searches run.
  */
 #ifndef GEMST_BLOCK_LABELS_H
 #define GEMST_BLOCK_LABELS_H
