@@ -1029,8 +1029,9 @@ static void check_block_labels(const crowd_grid *h, const gemst_block_labels *bl
         want[k] = GEMST_BLOCK_EMPTY;
     for (uint32_t p = 0; p < h->n; p++) {
         const int32_t *c = h->cell[p];
-        const uint64_t k = (uint64_t)(c[0] / bl->side) +
-                           (uint64_t)bl->nb[0] * ((uint64_t)(c[1] / bl->side) + (uint64_t)bl->nb[1] * (uint64_t)(c[2] / bl->side));
+        const uint64_t bx = (uint64_t)(c[0] / bl->side), by = (uint64_t)(c[1] / bl->side),
+                       bz = (uint64_t)(c[2] / bl->side);
+        const uint64_t k = bx + (uint64_t)bl->nb[0] * (by + (uint64_t)bl->nb[1] * bz);
         want[k] = want[k] == GEMST_BLOCK_EMPTY || want[k] == comp[p] ? comp[p] : GEMST_BLOCK_MIXED;
     }
     for (uint64_t k = 0; k < blocks; k++)

@@ -156,8 +156,9 @@ static inline GEMST_HD int GEMST_FN(gemst_block_row_own)(const gemst_grid *g, co
 /* Whether the labels prove that no point of another component than comp_q
  * lies within squared distance cut of the box [lo, hi] (a point, or a cell
  * of the main grid): every block that may lie that near is empty or
- * comp_q's, or else every cell of it that may lie that near.  Rows and planes of blocks are walked out from the box's block
- * as gemst_block_row_own walks a row. */
+ * comp_q's, or else every cell of it that may lie that near.  Rows and
+ * planes of blocks are walked out from the box's block as
+ * gemst_block_row_own walks a row. */
 static inline GEMST_HD int GEMST_FN(gemst_block_proof)(const gemst_grid *g, const gemst_block_labels *bl,
                                                      uint32_t comp_q, const gemst_real lo[3],
                                                      const gemst_real hi[3], gemst_real cut)
