@@ -74,22 +74,17 @@ static inline GEMST_HD uint32_t GEMST_FN(gemst_block_label)(const gemst_grid *g,
     return label;
 }
 
-/* Gap along axis d between [lo, hi] and block k's cells; the outermost
- * blocks reach beyond the grid's faces, so that a point off the grid's box
- * is still bounded soundly. */
+/* Gap along axis d between [lo, hi] and block k's cells (0 where they
+ * meet), from the faces of its first and last cells as gemst_axis_gap. */
 static inline GEMST_HD gemst_real GEMST_FN(gemst_block_gap)(const gemst_cells *top, const gemst_block_labels *bl,
                                                           int d, gemst_real lo, gemst_real hi, int32_t k)
 {
-    if (k > 0) {
-        const gemst_real face = GEMST_FN(gemst_cell_lo)(top, d, k * bl->side);
-        if (hi < face)
-            return GEMST_SUB(face, hi);
-    }
-    if (k < bl->nb[d] - 1) {
-        const gemst_real face = GEMST_FN(gemst_cell_lo)(top, d, (k + 1) * bl->side);
-        if (lo > face)
-            return GEMST_SUB(lo, face);
-    }
+    const gemst_real below = GEMST_FN(gemst_cell_lo)(top, d, k * bl->side);
+    if (hi < below)
+        return GEMST_SUB(below, hi);
+    const gemst_real above = GEMST_FN(gemst_cell_lo)(top, d, (k + 1) * bl->side);
+    if (lo > above)
+        return GEMST_SUB(lo, above);
     return (gemst_real)0;
 }
 
