@@ -4,7 +4,8 @@
  * CPU backend (src/grid/subgrid.h,
  * src/cpu/cpu_grid.h), the searches that descend into them and skip their
  * own component's ranges (src/nns/walk.h, search.h), the row shells of
- * src/nns/ring.h and the fallback by chunks of a cell (src/nns/cell_fallback.h).
+ * src/nns/ring.h, the fallback by chunks of a cell (src/nns/cell_fallback.h)
+ * and the block labels that spare it searches (src/nns/block_labels.h).
  *
  * Grids come from the real CPU build, with a cell occupancy that crowds
  * over GEMST_CROWDED points (or a lower threshold) into some cells
@@ -26,6 +27,7 @@
 #include "testutil.h"
 #include "grid/subgrid.h"
 #include "nns/cell_fallback.h"
+#include "nns/block_labels.h"
 #include "nns/block.h"
 #include "cpu/cpu_grid.h"
 #include "brute_knn.h"
@@ -1015,6 +1017,121 @@ START_TEST(test_own_run_end)
 }
 END_TEST
 
+/* ----------------------------------------------------------------- 7. block labels */
+
+/* Each block's label (nns/block_labels.h) against its points, read off the
+ * cell table: empty, the one component of all of them, or mixed. */
+static void check_block_labels(const crowd_grid *h, const gemst_block_labels *bl, const uint32_t *comp)
+{
+    const uint64_t blocks = (uint64_t)bl->nb[0] * (uint64_t)bl->nb[1] * (uint64_t)bl->nb[2];
+    uint32_t *want = xcalloc(blocks, sizeof *want);
+    for (uint64_t k = 0; k < blocks; k++)
+        want[k] = GEMST_BLOCK_EMPTY;
+    for (uint32_t p = 0; p < h->n; p++) {
+        const int32_t *c = h->cell[p];
+        const uint64_t bx = (uint64_t)(c[0] / bl->side), by = (uint64_t)(c[1] / bl->side),
+                       bz = (uint64_t)(c[2] / bl->side);
+        const uint64_t k = bx + (uint64_t)bl->nb[0] * (by + (uint64_t)bl->nb[1] * bz);
+        want[k] = want[k] == GEMST_BLOCK_EMPTY || want[k] == comp[p] ? comp[p] : GEMST_BLOCK_MIXED;
+    }
+    for (uint64_t k = 0; k < blocks; k++)
+        REQUIRE(bl->label[k] == want[k], "side %d, block %llu: label %x, expected %x", bl->side,
+                (unsigned long long)k, bl->label[k], want[k]);
+    free(want);
+}
+
+/* The proof for the box [lo, hi] holding the points [b, e) of one
+ * component: where it holds, no point of another component lies within
+ * cut of any of them (gemst_dist2, the solver's formula).  Returns it. */
+static int check_block_proof(const crowd_grid *h, const gemst_block_labels *bl, const uint32_t *comp,
+                             const double lo[3], const double hi[3], uint32_t b, uint32_t e, double cut)
+{
+    const int proved = gemst_block_proof_f64(h->g, bl, comp[b], lo, hi, cut);
+    for (uint32_t q = b; proved && q < e; q++)
+        for (uint32_t p = 0; p < h->n; p++)
+            REQUIRE(comp[p] == comp[q] || gemst_dist2_f64(h->g, q, p) > cut,
+                    "side %d: proved nothing of another component within %a of point %u, yet point %u lies at %a",
+                    bl->side, cut, q, p, gemst_dist2_f64(h->g, q, p));
+    return proved;
+}
+
+/* Block labels of sides 1 to 3 under every labelling, with breaks; the
+ * proof from points and from whole cells of one component, at bounds around
+ * their nearest point of another component (brute force): at it and beyond
+ * it never holds, below it must hold somewhere under the labellings that
+ * keep whole regions in one component, on grids of few points a cell. */
+START_TEST(test_block_labels)
+{
+    const crowd_case *cc = _i < CROWD_CASES * SEEDS ? &crowd_cases[_i / SEEDS]
+                                                      : &shell_cases[(_i - CROWD_CASES * SEEDS) / SEEDS];
+    uint64_t seed = 700u + (uint64_t)_i;
+    crowd_grid h;
+    crowd_grid_make(cc, seed, &h);
+    const uint32_t n = h.n;
+    uint32_t *comp = xcalloc(n, sizeof *comp), *breaks = xcalloc(n, sizeof *breaks), *pto = xcalloc(n, sizeof *pto);
+    gemst_edge_key *pbest = xcalloc(n, sizeof *pbest);
+    static const double scales[] = {0.25, 0.999, 1.0, 4.0};
+    int proved_below = 0;
+    for (int l = 0; l < LABELINGS; l++) {
+        make_labels(&h, l, &seed, comp);
+        count_breaks(comp, n, breaks);
+        brute_point_foreign(&h, comp, pbest, pto);
+        for (int32_t side = 1; side <= 3; side++) {
+            gemst_block_labels bl;
+            bl.side = side;
+            gemst_block_counts(h.g->nc, h.g->dim, side, bl.nb);
+            const uint64_t blocks = (uint64_t)bl.nb[0] * (uint64_t)bl.nb[1] * (uint64_t)bl.nb[2];
+            uint32_t *label = xcalloc(blocks, sizeof *label);
+            for (uint64_t k = 0; k < blocks; k++)
+                label[k] = gemst_block_label_f64(h.g, breaks, comp, side, (int32_t)(k % (uint64_t)bl.nb[0]),
+                                                 (int32_t)(k / (uint64_t)bl.nb[0] % (uint64_t)bl.nb[1]),
+                                                 (int32_t)(k / ((uint64_t)bl.nb[0] * (uint64_t)bl.nb[1])));
+            bl.label = label;
+            bl.comp = comp;
+            bl.breaks = breaks;
+            check_block_labels(&h, &bl, comp);
+            for (int t = 0; t < 40; t++) {
+                const uint32_t q = (uint32_t)rng_below(&seed, n);
+                double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+                uint32_t b = q, e = q + 1;
+                if (t % 2) { /* q's cell, when all its points lie in q's component */
+                    const int32_t *c = h.cell[q];
+                    const uint32_t cell = gemst_cell_index(h.g->nc, c[0], c[1], c[2]);
+                    b = h.g->cell_start[cell];
+                    e = h.g->cell_start[cell + 1];
+                    if (breaks[b] != breaks[e - 1])
+                        continue;
+                    for (int d = 0; d < h.g->dim; d++) {
+                        lo[d] = gemst_cell_lo_f64(&h.top, d, c[d]);
+                        hi[d] = gemst_cell_lo_f64(&h.top, d, c[d] + 1);
+                    }
+                } else {
+                    gemst_point_at_f64(h.g, q, lo);
+                    gemst_point_at_f64(h.g, q, hi);
+                }
+                double nearest = INF;
+                for (uint32_t p = b; p < e; p++)
+                    nearest = pbest[p].d2 < nearest ? pbest[p].d2 : nearest;
+                for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
+                    const int proved = check_block_proof(&h, &bl, comp, lo, hi, b, e, nearest * scales[k]);
+                    proved_below += proved && l != LABEL_RANDOM && scales[k] < 1.0;
+                }
+                REQUIRE_TRUE(!gemst_block_proof_f64(h.g, &bl, comp[q], lo, hi, INF));
+            }
+            free(label);
+        }
+    }
+    /* grids of few points a cell have blocks wholly inside one region */
+    if (cc->occupancy < 100.0)
+        REQUIRE(proved_below > 0, "no proof held below the nearest foreign point");
+    free(comp);
+    free(breaks);
+    free(pto);
+    free(pbest);
+    crowd_grid_free(&h);
+}
+END_TEST
+
 /* ----------------------------------------------------------------- suite */
 
 static Suite *crowded_suite(void)
@@ -1031,6 +1148,7 @@ static Suite *crowded_suite(void)
     tcase_add_loop_test(ts, test_row_shells, 0, SHELL_CASES * SEEDS);
     tcase_add_loop_test(ts, test_chunk_fallback, 0, CROWD_CASES * SEEDS);
     tcase_add_loop_test(ts, test_own_run_end, 0, SEEDS);
+    tcase_add_loop_test(ts, test_block_labels, 0, (CROWD_CASES + SHELL_CASES) * SEEDS);
     suite_add_tcase(s, ts);
     return s;
 }
