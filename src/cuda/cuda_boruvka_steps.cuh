@@ -237,11 +237,11 @@ static int GEMST_FN(flatten)(cuda_ctx *c, gridemst_error *err)
     GEMST_FN(uncertain_list)(c, &count, &bound);
     GEMST_FN(k_flatten_roots)<<<br, GEMST_THREADS, 0, c->s>>>(c->roots, CNT(c, roots), c->link);
     GEMST_LAUNCHED();
-    if (!c->bvh) { /* the BVH's next pair bounds rename the points' components in their pass (cuda_bvh.cuh) */
+    /* The BVH's loop renames the points' components in its next pair bounds' pass (cuda_bvh.cuh), and its search
+       has no fallback. */
+    if (!c->bvh) {
         GEMST_FN(k_relabel)<<<gemst_blocks(c->nu), GEMST_THREADS, 0, c->s>>>(c->nu, c->link, c->comp);
         GEMST_LAUNCHED();
-    }
-    if (!c->bvh) { /* the BVH's search has no fallback */
         GEMST_FN(k_forget_extra)<<<gemst_blocks(bound), GEMST_THREADS, 0, c->s>>>(c->extra, CNT(c, extra),
                                                                                   c->best_to);
         GEMST_LAUNCHED();
