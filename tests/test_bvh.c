@@ -315,14 +315,21 @@ static void check_structure(const tset *tp, const gemst_cpu_bvh *treep)
     free(stack);
 }
 
+/* Builds set t's tree (K-d when kd) on `threads` threads, checks it as
+ * above and frees both. */
+static void check_built(tset *t, int threads, int kd)
+{
+    gemst_cpu_bvh tree;
+    build_ok(t, threads, kd, &tree);
+    check_structure(t, &tree);
+    GEMST_FN(gemst_cpu_bvh_free)(&tree);
+    free_tset(t);
+}
+
 START_TEST(test_structure)
 {
     tset t = make_tset((tset_kind)(_i / 2 % T_COUNT), _i / (2 * T_COUNT));
-    gemst_cpu_bvh tree;
-    build_ok(&t, 1 + _i % 2, 0, &tree);
-    check_structure(&t, &tree);
-    GEMST_FN(gemst_cpu_bvh_free)(&tree);
-    free_tset(&t);
+    check_built(&t, 1 + _i % 2, 0);
 }
 END_TEST
 
@@ -399,11 +406,7 @@ START_TEST(test_kd_large)
 {
     const tset_kind kinds[] = {T_UNIFORM_3D, T_MIXED_2D, T_LATTICE_3D};
     tset t = make_tset_n(kinds[_i / 2], L_COUNT - 1, 200000);
-    gemst_cpu_bvh tree;
-    build_ok(&t, 1 + _i % 2, 1, &tree);
-    check_structure(&t, &tree);
-    GEMST_FN(gemst_cpu_bvh_free)(&tree);
-    free_tset(&t);
+    check_built(&t, 1 + _i % 2, 1);
 }
 END_TEST
 
