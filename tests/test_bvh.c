@@ -274,6 +274,8 @@ static void check_structure(const tset *tp, const gemst_cpu_bvh *treep)
             stack[top++] = id;
         }
         /* The box: exact over the leaves' points, and around each child's box. */
+        /* The fit's arrival counts gone: no label names a component before the first labelling. */
+        REQUIRE(nd->label == GEMST_NONE, "%s: node %u labelled %u after the build", t.name, i, nd->label);
         const double *lo = nd->lo, *hi = nd->hi;
         double clo[2][3], chi[2][3];
         uint32_t kb, ke;

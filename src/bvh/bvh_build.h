@@ -18,6 +18,9 @@
  *        its children's.
  *     (One walk up from every leaf, as Karras fits, cost an atomic and two
  *     fences per node; walks from the few larger nodes cost them only there.)
+ *     The walks count their arrivals in the nodes' labels (zeroed before);
+ *     both passes leave every label GEMST_NONE, which names no component,
+ *     so that a search before the first labelling (labels.h) skips nothing.
  *
  * Equal codes of distinct points: the keys compared are the codes extended
  * by the leaf index (Karras' augmented keys), so every pair of leaves
@@ -165,6 +168,7 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_small)(gemst_bvh *b, const ge
         b->node[i].lo[d] = lo[d];
         b->node[i].hi[d] = hi[d];
     }
+    b->node[i].label = GEMST_NONE; /* no walk up counts here */
 }
 
 /* A walk up that arrives at internal node k from one of its children. */
@@ -189,6 +193,7 @@ static inline GEMST_HD void GEMST_FN(gemst_bvh_fit_up)(gemst_bvh *b, const gemst
             b->node[k].lo[d] = lo[0][d] < lo[1][d] ? lo[0][d] : lo[1][d];
             b->node[k].hi[d] = hi[0][d] > hi[1][d] ? hi[0][d] : hi[1][d];
         }
+        b->node[k].label = GEMST_NONE; /* both walks have counted */
     }
 }
 

@@ -34,6 +34,7 @@ static int GEMST_FN(alloc_state)(cuda_ctx *c, gridemst_error *err)
         if (c->pb->opt.min_samples < 2 && nu > GEMST_BVH_KNN)
             GEMST_DALLOC(m, c->knn, (size_t)nu * GEMST_BVH_KNN_ROW, "nearest points");
         c->knn_found = 0;
+        c->labels_wait = 0;
         GEMST_TRY(GEMST_FN(bvh_scan_temp)(c, err));
         GEMST_FN(bvh_share_buffers)(c);
     } else {

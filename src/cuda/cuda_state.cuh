@@ -61,6 +61,7 @@ typedef struct {
     gemst_word1 *ub;           /* each root's bound on its shortest outgoing edge */
     uint32_t *knn;             /* each point's nearest points, rows of GEMST_BVH_KNN_ROW (bvh/bvh_knn.h); NULL: none */
     int knn_found;             /* whether the first iteration has filled them */
+    int labels_wait;           /* the BVH's next iteration searches without labelling first */
     /* Boruvka state, as in cpu_solve.inc */
     uint32_t *comp, *link, *best_to, *win_in, *win_out, *head, *next, *cand;
     uint32_t *active;          /* with the BVH, the points whose edge FindMin2 sees (the triage's list) */
