@@ -34,7 +34,10 @@
  * and the whole internal children of those still mixed.  A label left behind
  * names a component that merged since into another of a different root,
  * which no point's comp names any more (comp holds roots): no search skips
- * on it.
+ * on it.  Until the first labelling every label is GEMST_NONE (the builds
+ * leave it so) and every node mixed: the GPU's loop labels first in the
+ * second iteration after kNN-first (cuda_bvh.cuh), when components first
+ * hold whole subtrees.
  */
 #ifndef GEMST_BVH_LABELS_H
 #define GEMST_BVH_LABELS_H
