@@ -19,6 +19,11 @@
  * sent. */
 #define SEND_MARGIN 0x1p-40
 
+/* The pieces along each axis into which a request's box cut by the asking
+ * part's range is split to bound its points' distance to that part's
+ * region (gemst_request_gap_limit). */
+#define LIMIT_PIECES 4
+
 /* A request's work, in points looked at (a few cells of about 16), for
  * the threads it may use. */
 #define ANSWER_WORK 64
@@ -43,10 +48,25 @@ double gemst_request_gap_limit(const gemst_region_space *sp, int level, gemst_ke
                                         gemst_region_cell(sp->dim, gemst_region_key(sp, req->box.lo), level), 0.0};
     if (gemst_region_cell_side(sp->dim, &cell, asking) > 0)
         return gemst_reach_for(reach);
-    double diagonal2 = 0.0;
-    for (int d = 0; d < sp->dim; d++)
-        diagonal2 += (req->box.hi[d] - req->box.lo[d]) * (req->box.hi[d] - req->box.lo[d]);
-    const double far = sqrt(reach) + sqrt(diagonal2);
+    /* every point of the box lies within `most` of the asking region: bounded over the box's pieces, each
+     * no farther from the region than its distance to it and its diagonal */
+    const int dim = sp->dim, pieces = dim == 2 ? LIMIT_PIECES * LIMIT_PIECES : LIMIT_PIECES * LIMIT_PIECES * LIMIT_PIECES;
+    double most = 0.0;
+    for (int j = 0; j < pieces; j++) {
+        gemst_box piece = {{0, 0, 0}, {0, 0, 0}};
+        double diagonal2 = 0.0;
+        for (int d = 0, at = j; d < dim; d++, at /= LIMIT_PIECES) {
+            const int i = at % LIMIT_PIECES;
+            const double lo = req->box.lo[d], width = req->box.hi[d] - lo;
+            /* neighbours share their computed face, the last ends at the box's: the pieces cover it */
+            piece.lo[d] = lo + width * i / LIMIT_PIECES;
+            piece.hi[d] = i + 1 == LIMIT_PIECES ? req->box.hi[d] : lo + width * (i + 1) / LIMIT_PIECES;
+            diagonal2 += (piece.hi[d] - piece.lo[d]) * (piece.hi[d] - piece.lo[d]);
+        }
+        const double from = sqrt(gemst_region_dist2(sp, &piece, asking, INFINITY)) + sqrt(diagonal2);
+        most = from > most ? from : most;
+    }
+    const double far = sqrt(reach) + most;
     return gemst_reach_for(far * far * (1.0 + SEND_MARGIN));
 }
 

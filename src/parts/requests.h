@@ -41,8 +41,9 @@ double gemst_reach_for(double d2);
  * box holds points of the asking part in one dyadic cell of `level`; when
  * that cell lies in the asking part's region, so does the box, and a point
  * within the reach of the box is within it of that region; else it is
- * within the reach and the box's diagonal of one of the box's points.
- * Margins as gemst_reach_for's.
+ * within the reach and the farthest distance from a point of the box to
+ * that region (bounded over pieces of the box: each piece's distance to
+ * the region and its diagonal).  Margins as gemst_reach_for's.
  */
 double gemst_request_gap_limit(const gemst_region_space *sp, int level, gemst_key_range asking,
                                const gemst_request *req);

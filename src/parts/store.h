@@ -25,7 +25,7 @@
 #include "parts/parts.h"
 
 /* The least factor by which an extension raises the limit. */
-#define GEMST_STORE_GROWTH 4.0
+#define GEMST_STORE_GROWTH 2.0
 
 /* An uncertain edge of the part's tree, as the boundary reads it. */
 typedef struct gemst_store_edge {
