@@ -203,7 +203,8 @@ START_TEST(test_store_exact)
         gridemst_result got[2] = {GRIDEMST_RESULT_INIT, GRIDEMST_RESULT_INIT};
         for (int exact = 0; exact < 2; exact++) {
             char what[160];
-            snprintf(what, sizeof what, "%s, %d parts, %s store", ds.name, part_counts[k], exact ? "exact" : "growing");
+            snprintf(what, sizeof what, "%s, %d parts, %s store", ds.name, part_counts[k],
+                     exact ? "exact" : "growing");
             if (exact)
                 ck_assert_int_eq(setenv("GRIDEMST_PARTS_STORE", "exact", 1), 0);
             o = cpu_options(part_counts[k], GRIDEMST_PRECISION_FLOAT);
@@ -212,8 +213,8 @@ START_TEST(test_store_exact)
             check_same(&ref, &got[exact], ds.n, part_counts[k], what);
         }
         const gridemst_partition_stats *a = &got[0].stats.partitions, *b = &got[1].stats.partitions;
-        REQUIRE(a->iterations == b->iterations && a->components == b->components && a->halo_rounds == b->halo_rounds &&
-                    a->halo_points == b->halo_points && a->searches == b->searches &&
+        REQUIRE(a->iterations == b->iterations && a->components == b->components &&
+                    a->halo_rounds == b->halo_rounds && a->halo_points == b->halo_points && a->searches == b->searches &&
                     a->exchanged_bytes == b->exchanged_bytes &&
                     got[0].stats.partition_kept_answers == got[1].stats.partition_kept_answers,
                 "%s, %d parts: the exact store's work differs (%d iterations, %d rounds, %lld halo points, %lld "
@@ -937,8 +938,8 @@ START_TEST(test_store_fill)
             REQUIRE(s->limit >= need && (exact ? s->limit == (need > last ? need : last) : 1),
                     "step %d: limit %g for %g", step, s->limit, need);
             if (s->limit > last && !exact && last > 0.0)
-                REQUIRE(s->limit >= GEMST_STORE_GROWTH * last || s->limit == need, "step %d: limit %g after %g", step,
-                        s->limit, last);
+                REQUIRE(s->limit >= GEMST_STORE_GROWTH * last || s->limit == need, "step %d: limit %g after %g",
+                        step, s->limit, last);
             last = s->limit;
             int64_t held = 0;
             for (int64_t i = 0; i < N; i++)
@@ -1033,7 +1034,8 @@ START_TEST(test_request_gap_limit)
                     p[d] = box.lo[d] - 1.5 * side + (box.hi[d] - box.lo[d] + 3.0 * side) * rng_unit(&seed);
                 const uint64_t key = gemst_region_key(sp, p);
                 const gemst_box at = gemst_point_box(p);
-                if (key < range[s].first || key > range[s].last || !(gemst_box_dist2(&at, &box) < req.rho * (1.0 + 0x1p-40)))
+                if (key < range[s].first || key > range[s].last ||
+                    !(gemst_box_dist2(&at, &box) < req.rho * (1.0 + 0x1p-40))) /* not sent (requests.c's margin) */
                     continue;
                 const double gap = gemst_region_outside_dist2(sp, &at, range[s]);
                 REQUIRE(gap <= limit, "%dD, trial %d: a point of gap %.17g within reach %.17g, limit %.17g", dim,

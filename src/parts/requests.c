@@ -50,7 +50,10 @@ double gemst_request_gap_limit(const gemst_region_space *sp, int level, gemst_ke
         return gemst_reach_for(reach);
     /* every point of the box lies within `most` of the asking region: bounded over the box's pieces, each
      * no farther from the region than its distance to it and its diagonal */
-    const int dim = sp->dim, pieces = dim == 2 ? LIMIT_PIECES * LIMIT_PIECES : LIMIT_PIECES * LIMIT_PIECES * LIMIT_PIECES;
+    const int dim = sp->dim;
+    int pieces = 1;
+    for (int d = 0; d < dim; d++)
+        pieces *= LIMIT_PIECES;
     double most = 0.0;
     for (int j = 0; j < pieces; j++) {
         gemst_box piece = {{0, 0, 0}, {0, 0, 0}};

@@ -56,7 +56,8 @@ int gemst_store_create(gemst_part *part, gridemst_error *err)
                           (long long)part->n);
     for (int64_t k = 0; k < part->n_uncertain; k++) {
         const gemst_parts_edge *e = &part->tree[part->uncertain[k]];
-        s->edge[k] = (gemst_store_edge){{e->d2, part->id[e->lo], part->id[e->hi]}, part->comp[e->lo], part->comp[e->hi]};
+        const gemst_parts_edge in_ids = {e->d2, part->id[e->lo], part->id[e->hi]};
+        s->edge[k] = (gemst_store_edge){in_ids, part->comp[e->lo], part->comp[e->hi]};
     }
     s->typical_d2 = part->n_tree > 0 ? part->tree[part->n_tree / 2].d2 : 0.0;
     return GRIDEMST_OK;
