@@ -34,6 +34,7 @@
 #include "parts/kept_answer.h"
 #include "parts/region_dist.h"
 #include "parts/requests.h"
+#include "parts/store.h"
 
 static const int part_counts[] = {2, 3, 4, 7};
 #define N_PART_COUNTS ((int)(sizeof part_counts / sizeof part_counts[0]))
@@ -181,6 +182,49 @@ START_TEST(test_many_threads)
             check_same(&ref, &got, ds.n, parts, what);
             gridemst_result_free(&got);
         }
+    gridemst_result_free(&ref);
+    free(ds.coords);
+}
+END_TEST
+
+/* The boundary store started empty and extended only as far as each step
+ * asks (GRIDEMST_PARTS_STORE=exact: many more extensions than by default)
+ * gives the same tree and the same work: the boundary reads the same
+ * points in the same order. */
+START_TEST(test_store_exact)
+{
+    const set_kind kind = (set_kind)(_i / 2);
+    const int dim = 2 + _i % 2;
+    dataset ds = make_set(kind, dim, 0);
+    gridemst_result ref = GRIDEMST_RESULT_INIT;
+    gridemst_options o = cpu_options(0, GRIDEMST_PRECISION_FLOAT);
+    solve_ok(&ds, &o, &ref, ds.name);
+    for (int k = 0; k < N_PART_COUNTS; k++) {
+        gridemst_result got[2] = {GRIDEMST_RESULT_INIT, GRIDEMST_RESULT_INIT};
+        for (int exact = 0; exact < 2; exact++) {
+            char what[160];
+            snprintf(what, sizeof what, "%s, %d parts, %s store", ds.name, part_counts[k],
+                     exact ? "exact" : "growing");
+            if (exact)
+                ck_assert_int_eq(setenv("GRIDEMST_PARTS_STORE", "exact", 1), 0);
+            o = cpu_options(part_counts[k], GRIDEMST_PRECISION_FLOAT);
+            solve_ok(&ds, &o, &got[exact], what);
+            unsetenv("GRIDEMST_PARTS_STORE");
+            check_same(&ref, &got[exact], ds.n, part_counts[k], what);
+        }
+        const gridemst_partition_stats *a = &got[0].stats.partitions, *b = &got[1].stats.partitions;
+        REQUIRE(a->iterations == b->iterations && a->components == b->components &&
+                    a->halo_rounds == b->halo_rounds && a->halo_points == b->halo_points && a->searches == b->searches &&
+                    a->exchanged_bytes == b->exchanged_bytes &&
+                    got[0].stats.partition_kept_answers == got[1].stats.partition_kept_answers,
+                "%s, %d parts: the exact store's work differs (%d iterations, %d rounds, %lld halo points, %lld "
+                "searches, %lld bytes; growing: %d, %d, %lld, %lld, %lld)",
+                ds.name, part_counts[k], b->iterations, b->halo_rounds, (long long)b->halo_points,
+                (long long)b->searches, (long long)b->exchanged_bytes, a->iterations, a->halo_rounds,
+                (long long)a->halo_points, (long long)a->searches, (long long)a->exchanged_bytes);
+        gridemst_result_free(&got[0]);
+        gridemst_result_free(&got[1]);
+    }
     gridemst_result_free(&ref);
     free(ds.coords);
 }
@@ -645,7 +689,7 @@ START_TEST(test_halo_growth)
     shuffle_ids(id, N + QUERIES, &seed);
     for (int k = 0; k < COMPS; k++)
         parent[k] = (uint32_t)k;
-    gemst_part src = {.n = N, .id = id, .w = w, .comp = comp};
+    gemst_part_store src = {.n = N, .id = id, .w = w, .comp = comp};
     const size_t rb = gemst_halo_record_bytes(&m);
     char *records = xcalloc(N, rb);
     for (uint32_t q = 0; q < N; q++)
@@ -764,7 +808,7 @@ START_TEST(test_kept_answers)
     shuffle_ids(id, N + QUERIES, &seed);
     for (int k = 0; k < COMPS; k++)
         parent[k] = (uint32_t)k;
-    gemst_part src = {.n = N, .id = id, .w = w, .comp = comp};
+    gemst_part_store src = {.n = N, .id = id, .w = w, .comp = comp};
     const size_t rb = gemst_halo_record_bytes(&m);
     char *records = xcalloc(N, rb);
     gemst_kept_answer *kept = xcalloc(QUERIES, sizeof *kept);
@@ -844,6 +888,168 @@ START_TEST(test_kept_answers)
 }
 END_TEST
 
+/* ----------------------------------------------------------------- the store */
+
+/* The store holds exactly the points of gap up to its limit, in gap order,
+ * copied from the part, indexed by cell; each extension reaches what was
+ * asked, by default at least GEMST_STORE_GROWTH times the last limit, and
+ * clears "all sent" of the cells that gained points. */
+START_TEST(test_store_fill)
+{
+    enum { N = 4000, CELLS = 300, STEPS = 40 };
+    uint64_t seed = 21;
+    gemst_part part = {.n = N, .n_cells = CELLS};
+    part.id = xcalloc(N, sizeof *part.id);
+    part.comp = xcalloc(N, sizeof *part.comp);
+    part.cell_of = xcalloc(N, sizeof *part.cell_of);
+    part.gap = xcalloc(N, sizeof *part.gap);
+    part.by_gap = xcalloc(N, sizeof *part.by_gap);
+    part.w = xcalloc(3 * (size_t)N, sizeof *part.w);
+    part.cell_sent = xcalloc(CELLS, sizeof *part.cell_sent);
+    for (uint32_t i = 0; i < N; i++) {
+        part.id[i] = 7 * i + 3;
+        part.comp[i] = (uint32_t)rng_below(&seed, 50);
+        part.cell_of[i] = (uint32_t)rng_below(&seed, CELLS);
+        const double u = rng_unit(&seed); /* ties, zeros, a wide range */
+        part.gap[i] = i % 5 == 0 ? floor(u * 8.0) / 64.0 : u * u * u;
+        for (int d = 0; d < 3; d++)
+            part.w[3 * i + d] = rng_unit(&seed);
+        part.by_gap[i] = i;
+    }
+    for (uint32_t i = 1; i < N; i++) /* by gap: an insertion sort */
+        for (uint32_t j = i; j > 0 && part.gap[part.by_gap[j - 1]] > part.gap[part.by_gap[j]]; j--) {
+            const uint32_t t = part.by_gap[j];
+            part.by_gap[j] = part.by_gap[j - 1];
+            part.by_gap[j - 1] = t;
+        }
+    gridemst_error err;
+    int64_t extensions[2] = {0, 0};
+    for (int exact = 0; exact < 2; exact++) {
+        REQUIRE(gemst_store_create(&part, &err) == GRIDEMST_OK, "%s", err.message);
+        gemst_part_store *s = part.store;
+        s->exact = exact;
+        double last = -INFINITY;
+        for (int step = 0; step < STEPS; step++) {
+            for (int64_t k = 0; k < CELLS; k++)
+                part.cell_sent[k] = ~(uint64_t)0;
+            const int64_t before = s->n;
+            const double need = step == STEPS - 1 ? INFINITY : 1e-4 * pow(1.3, step) * (step % 7 == 3 ? 0.5 : 1.0);
+            REQUIRE(gemst_store_reach(&part, need, &err) == GRIDEMST_OK, "%s", err.message);
+            REQUIRE(s->limit >= need && (exact ? s->limit == (need > last ? need : last) : 1),
+                    "step %d: limit %g for %g", step, s->limit, need);
+            if (s->limit > last && !exact && last > 0.0)
+                REQUIRE(s->limit >= GEMST_STORE_GROWTH * last || s->limit == need, "step %d: limit %g after %g",
+                        step, s->limit, last);
+            last = s->limit;
+            int64_t held = 0;
+            for (int64_t i = 0; i < N; i++)
+                held += part.gap[i] <= s->limit;
+            REQUIRE_CMP(s->n, ==, held);
+            for (int64_t a = 0; a < s->n; a++) {
+                const uint32_t q = part.by_gap[a];
+                REQUIRE(s->at[a] == q && s->id[a] == part.id[q] && s->comp[a] == part.comp[q] &&
+                            s->cell[a] == part.cell_of[q] && s->gap[a] == part.gap[q] &&
+                            memcmp(s->w + 3 * a, part.w + 3 * (size_t)q, 3 * sizeof *s->w) == 0,
+                        "step %d: the store's point %lld is not the part's by_gap[%lld]", step, (long long)a,
+                        (long long)a);
+            }
+            int64_t listed = 0;
+            for (int64_t k = 0; k < CELLS; k++)
+                for (uint32_t i = s->cell_start[k]; i < s->cell_start[k + 1]; i++, listed++)
+                    REQUIRE(s->cell[s->by_cell[i]] == (uint32_t)k, "step %d: cell %lld lists a point of cell %u",
+                            step, (long long)k, s->cell[s->by_cell[i]]);
+            REQUIRE_CMP(listed, ==, s->n);
+            for (int64_t a = before; a < s->n; a++)
+                REQUIRE(part.cell_sent[s->cell[a]] == 0, "step %d: a cell kept \"all sent\" with a new point",
+                        step);
+        }
+        REQUIRE_CMP(s->n, ==, N);
+        extensions[exact] = s->extensions;
+        gemst_store_free(s);
+        part.store = NULL;
+    }
+    REQUIRE(extensions[1] >= STEPS - 8 && extensions[0] < extensions[1] / 2,
+            "%lld extensions growing, %lld exact", (long long)extensions[0], (long long)extensions[1]);
+    free(part.id);
+    free(part.comp);
+    free(part.cell_of);
+    free(part.gap);
+    free(part.by_gap);
+    free(part.w);
+    free(part.cell_sent);
+}
+END_TEST
+
+/* Every point of another part within a request's reach has a gap within
+ * the request's gap limit, also where the asking cell is cut by the
+ * parts' ranges (then the reach alone would not bound the gaps). */
+START_TEST(test_request_gap_limit)
+{
+    const int dim = 2 + _i % 2, level = 2, P = 3;
+    const gemst_region_space space = gemst_region_space_of(dim, _i / 2), *sp = &space;
+    uint64_t seed = 31 + (uint64_t)_i;
+    int64_t checked = 0, beyond_reach = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        /* P ranges split at random keys */
+        const uint64_t keys = dim == 2 ? UINT64_MAX : (uint64_t)1 << 63; /* 64-bit keys in 2D, 63 in 3D */
+        uint64_t cut[2] = {rng_below(&seed, keys), rng_below(&seed, keys)};
+        if (cut[0] > cut[1]) {
+            const uint64_t t = cut[0];
+            cut[0] = cut[1];
+            cut[1] = t;
+        }
+        const gemst_key_range range[3] = {{0, cut[0]}, {cut[0] + 1, cut[1]}, {cut[1] + 1, UINT64_MAX}};
+        const int asking = (int)rng_below(&seed, P);
+        /* the asking part's points in one cell of the level: the box of those of its range */
+        const uint64_t cells = (uint64_t)1 << (dim * level);
+        gemst_box cell, box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        gemst_region_cell_box(sp, cell_range(dim, level, rng_below(&seed, cells), 1).first, level, &cell);
+        int in = 0;
+        for (int k = 0; k < 40; k++) {
+            double p[3] = {0, 0, 0};
+            for (int d = 0; d < dim; d++)
+                p[d] = cell.lo[d] + (cell.hi[d] - cell.lo[d]) * rng_unit(&seed);
+            const uint64_t key = gemst_region_key(sp, p);
+            if (key < range[asking].first || key > range[asking].last)
+                continue;
+            in++;
+            for (int d = 0; d < dim; d++) {
+                box.lo[d] = p[d] < box.lo[d] ? p[d] : box.lo[d];
+                box.hi[d] = p[d] > box.hi[d] ? p[d] : box.hi[d];
+            }
+        }
+        if (in == 0)
+            continue;
+        for (int d = dim; d < 3; d++)
+            box.lo[d] = box.hi[d] = 0.0;
+        const double side = cell.hi[0] - cell.lo[0];
+        const gemst_request req = {box, side * side * (trial % 3 == 0 ? 0.01 : trial % 3 == 1 ? 0.3 : 2.0)};
+        for (int s = 0; s < P; s++) {
+            if (s == asking)
+                continue;
+            const double limit = gemst_request_gap_limit(sp, level, range[asking], &req);
+            for (int k = 0; k < 200; k++) {
+                double p[3] = {0, 0, 0};
+                for (int d = 0; d < dim; d++)
+                    p[d] = box.lo[d] - 1.5 * side + (box.hi[d] - box.lo[d] + 3.0 * side) * rng_unit(&seed);
+                const uint64_t key = gemst_region_key(sp, p);
+                const gemst_box at = gemst_point_box(p);
+                if (key < range[s].first || key > range[s].last ||
+                    !(gemst_box_dist2(&at, &box) < req.rho * (1.0 + 0x1p-40))) /* not sent (requests.c's margin) */
+                    continue;
+                const double gap = gemst_region_outside_dist2(sp, &at, range[s]);
+                REQUIRE(gap <= limit, "%dD, trial %d: a point of gap %.17g within reach %.17g, limit %.17g", dim,
+                        trial, gap, req.rho, limit);
+                checked++;
+                beyond_reach += gap > gemst_reach_for(req.rho);
+            }
+        }
+    }
+    REQUIRE(checked > 1000 && beyond_reach > 0, "%dD: %lld points checked, %lld of gap beyond the reach", dim,
+            (long long)checked, (long long)beyond_reach);
+}
+END_TEST
+
 static Suite *parts_suite(void)
 {
     Suite *s = suite_create("parts");
@@ -854,6 +1060,7 @@ static Suite *parts_suite(void)
     tcase_add_loop_test(tc, test_many_threads, 0, 2);
     tcase_add_test(tc, test_tiny_sets);
     tcase_add_test(tc, test_all_equal);
+    tcase_add_loop_test(tc, test_store_exact, 0, 2 * SET_COUNT);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("interface");
     tcase_add_test(te, test_progress);
@@ -864,6 +1071,8 @@ static Suite *parts_suite(void)
     tcase_add_test(te, test_kdtree_add_far);
     tcase_add_test(te, test_halo_growth);
     tcase_add_test(te, test_kept_answers);
+    tcase_add_test(te, test_store_fill);
+    tcase_add_loop_test(te, test_request_gap_limit, 0, 4);
     suite_add_tcase(s, te);
     return s;
 }

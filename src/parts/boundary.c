@@ -25,17 +25,19 @@
  *
  * The components' union-find and the list of live components are known to
  * every part alike (computed from the same gathered data); in one process
- * there is one copy.  Everything else is a part's own.
+ * there is one copy.  Everything else is a part's own, and of its points
+ * the steps read only its store (store.h): a prefix of them in gap order,
+ * extended as the bounds and the requests reach farther.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atomics.h"
-#include "host_array.h"
 #include "parts/halo.h"
 #include "parts/kept_answer.h"
 #include "parts/requests.h"
+#include "parts/store.h"
 
 /* A candidate edge of a component. */
 typedef struct {
@@ -51,16 +53,14 @@ typedef struct {
     double *low;      /* per slot: the smallest gap of its points here, rounded down */
     uint8_t *open;    /* per slot: a point here may still beat view */
     cand *found;      /* per point of a sweep: what its search found; slot GEMST_NONE: nothing */
-    /* per point in gap order, for the first n_seen (those that ever could search), read in that order by
-     * the sweeps and the requests: */
+    /* per point of the store (in gap order), for the first n_seen (those that ever could search): */
     gemst_kept_answer *kept; /* what its last search proved */
-    double *low_at;   /* its gap, rounded down */
-    uint32_t *comp_at; /* its safe component */
     int64_t n_seen;
+    int64_t room;     /* the points that found, kept, again and todo have room for */
     double *need_lo, *need_hi; /* per cell: the least and greatest bound beyond its reach (lo > hi: none) */
     gemst_request *req;        /* the cells' requests of a round */
     uint32_t *req_cell;        /* the cell of each */
-    uint32_t *again, *todo;    /* the points (by_gap positions) to search again, and those of the round */
+    uint32_t *again, *todo;    /* the points (store positions) to search again, and those of the round */
     int64_t n_again;
     double seed;      /* a cell's first reach when no bound says how far to look */
 } part_state;
@@ -100,10 +100,10 @@ static void flatten(boruvka *b)
     }
 }
 
-/* A point's slot this iteration. */
-static uint32_t slot_of(const boruvka *b, const gemst_part *part, uint32_t q)
+/* A safe component's slot this iteration. */
+static uint32_t slot_of(const boruvka *b, uint32_t comp)
 {
-    return b->slot[b->root[part->comp[q]]];
+    return b->slot[b->root[comp]];
 }
 
 /* The candidates of per-slot arrays that beat b->best, gathered from every
@@ -148,15 +148,16 @@ static int local_candidates(boruvka *b, gridemst_error *err)
         cand *v = per_slot[p] = b->st[p].view;
         for (uint32_t r = 0; r < b->n_live; r++)
             v[r] = NO_CAND;
-        for (int64_t k = 0; k < part->n_uncertain; k++) {
-            const gemst_parts_edge *e = &part->tree[part->uncertain[k]];
-            const uint32_t ra = slot_of(b, part, e->lo), rb = slot_of(b, part, e->hi);
+        const gemst_part_store *st = part->store;
+        for (int64_t k = 0; k < st->n_edges; k++) {
+            const gemst_store_edge *e = &st->edge[k];
+            const uint32_t ra = slot_of(b, e->comp_lo), rb = slot_of(b, e->comp_hi);
             if (ra == rb)
                 continue;
-            cand c = {{e->d2, part->id[e->lo], part->id[e->hi]}, ra, part->comp[e->hi]};
+            cand c = {e->e, ra, e->comp_hi};
             offer(&v[ra], &c);
             c.slot = rb;
-            c.to = part->comp[e->lo];
+            c.to = e->comp_lo;
             offer(&v[rb], &c);
         }
     }
@@ -182,46 +183,51 @@ static void start_part(boruvka *b, int p)
         s->open[r] = s->low[r] <= s->view[r].e.d2;
 }
 
-/* The points of by_gap[0 .. m) are those whose gap is within the bound of
- * an open slot: only they may search. */
-static int64_t searchers(const boruvka *b, int p)
+/* The store's points 0 .. *m - 1 are those whose gap is within the bound
+ * of an open slot: only they may search.  The store is extended first to
+ * every point whose gap, rounded down, may be within it. */
+static int searchers(const boruvka *b, int p, int64_t *m, gridemst_error *err)
 {
     const part_state *s = &b->st[p];
-    const gemst_part *part = &b->parts[p];
+    gemst_part *part = &b->parts[p];
     double reach = -INFINITY;
     for (uint32_t r = 0; r < b->n_live; r++)
         if (s->open[r] && s->view[r].e.d2 > reach)
             reach = s->view[r].e.d2;
-    int64_t lo = 0, m = part->n;
-    while (lo < m) {
-        const int64_t mid = lo + (m - lo) / 2;
-        if (gemst_parts_lower(part->gap[part->by_gap[mid]]) <= reach)
+    const int rc = gemst_store_reach(part, reach < 0.0 ? reach : gemst_reach_for(reach), err);
+    const gemst_part_store *st = part->store;
+    int64_t lo = 0, hi = st->n;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (gemst_parts_lower(st->gap[mid]) <= reach)
             lo = mid + 1;
         else
-            m = mid;
+            hi = mid;
     }
-    return m;
+    *m = hi;
+    return rc;
 }
 
-/* b. One sweep of a part's searches: from the points by_gap[list[k]] of
- * open slots, for k < m (list NULL: from by_gap[0 .. m)), on c's threads.
- * A point whose last search still answers (kept_answer.h) offers that
- * answer, or nothing when it cannot beat the bound, without a search.
- * Returns the number of searches, and in *kept those spared. */
+/* b. One sweep of a part's searches: from the store's points list[k] of
+ * open slots, for k < m (list NULL: from its points 0 .. m - 1), on c's
+ * threads.  A point whose last search still answers (kept_answer.h)
+ * offers that answer, or nothing when it cannot beat the bound, without a
+ * search.  Returns the number of searches, and in *kept those spared. */
 static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m, int64_t *kept)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
+    const gemst_part_store *st = part->store;
     int64_t searches = 0, spared = 0;
     gemst_halo_label(part->halo, b->root);
 #pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches, spared)
     for (int64_t k = 0; k < m; k++) {
-        const uint32_t a = list ? list[k] : (uint32_t)k, q_root = b->root[s->comp_at[a]], r = b->slot[q_root];
+        const uint32_t a = list ? list[k] : (uint32_t)k, q_root = b->root[st->comp[a]], r = b->slot[q_root];
         s->found[k].slot = GEMST_NONE;
         if (!s->open[r])
             continue;
         const double bound = gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r]));
-        if (s->low_at[a] > bound)
+        if (gemst_parts_lower(st->gap[a]) > bound)
             continue;
         gemst_kept_answer *last = &s->kept[a];
         if (gemst_kept_holds(last, b->root, q_root)) {
@@ -235,13 +241,12 @@ static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t
             continue;
         }
         searches++;
-        const uint32_t q = part->by_gap[a];
         gemst_parts_edge e;
         uint32_t to;
         double searched;
-        const int found = gemst_halo_nearest(part->halo, &c->metric, b->root, part->w + 3 * (size_t)q,
-                                             part->id[q], q_root, &s->bound[r], &e, &to, &searched);
-        const double covers = gemst_reach_covers(part->cell_rho[part->cell_of[q]]);
+        const int found = gemst_halo_nearest(part->halo, &c->metric, b->root, st->w + 3 * (size_t)a, st->id[a],
+                                             q_root, &s->bound[r], &e, &to, &searched);
+        const double covers = gemst_reach_covers(part->cell_rho[st->cell[a]]);
         *last = gemst_kept_from_search(found, &e, to, searched, covers);
         if (found)
             s->found[k] = (cand){e, r, to};
@@ -258,7 +263,7 @@ static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t
 /*
  * After a sweep over the points of the list (as sweep takes it): those
  * that could still beat their component's bound though it lies beyond
- * their cell's reach, into s->again (positions in by_gap order).  Their
+ * their cell's reach, into s->again (positions in the store).  Their
  * slots stay open, the others close, and their cells ask to reach that
  * far: 4 times their reach so far at least (few rounds), at most what
  * their farthest bound needs; past the key space's diagonal, everything.
@@ -268,16 +273,17 @@ static int64_t requests(boruvka *b, int p, const uint32_t *list, int64_t m)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
+    const gemst_part_store *st = part->store;
     int64_t n_req = 0;
     s->n_again = 0;
     for (uint32_t r = 0; r < b->n_live; r++)
         s->open[r] = 0;
     for (int64_t k = 0; k < m; k++) {
-        const uint32_t a = list ? list[k] : (uint32_t)k, r = b->slot[b->root[s->comp_at[a]]];
+        const uint32_t a = list ? list[k] : (uint32_t)k, r = slot_of(b, st->comp[a]);
         const double bound = s->view[r].e.d2;
-        if (s->low_at[a] > bound)
+        if (gemst_parts_lower(st->gap[a]) > bound)
             continue;
-        const uint32_t cell = part->cell_of[part->by_gap[a]];
+        const uint32_t cell = st->cell[a];
         if (bound < gemst_reach_covers(part->cell_rho[cell])) /* also where a kept answer settled the point: */
             continue;                                          /* what it proved lies within the cover */
         s->open[r] = 1;
@@ -393,30 +399,55 @@ typedef struct {
     int64_t kept[GEMST_MAX_PARTS];     /* each part's searches spared by kept answers */
 } search_round;
 
+/* Room in s's per-point arrays for the first m points of the store. */
+static int make_room(part_state *s, int64_t m, gridemst_error *err)
+{
+    if (m <= s->room)
+        return GRIDEMST_OK;
+    const int64_t room = m > 2 * s->room ? m : 2 * s->room;
+    cand *found = realloc(s->found, sizeof *found * (size_t)room);
+    if (found)
+        s->found = found;
+    gemst_kept_answer *kept = found ? realloc(s->kept, sizeof *kept * (size_t)room) : NULL;
+    if (kept)
+        s->kept = kept;
+    uint32_t *again = kept ? realloc(s->again, sizeof *again * (size_t)room) : NULL;
+    if (again)
+        s->again = again;
+    uint32_t *todo = again ? realloc(s->todo, sizeof *todo * (size_t)room) : NULL;
+    if (todo)
+        s->todo = todo;
+    if (!todo)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the searches of %lld points",
+                          (long long)room);
+    s->room = room;
+    return GRIDEMST_OK;
+}
+
 /* Part p's searches of a round, and its requests: the first round from
  * every point that may beat its bound, then from those short of halo. */
 static int search_part(const gemst_parts_ctx *c, int p, void *round, gridemst_error *err)
 {
     search_round *r = round;
     part_state *s = &r->b->st[p];
-    const gemst_part *part = &r->b->parts[p];
-    const int64_t m = r->round == 0 ? searchers(r->b, p) : s->n_again;
+    int64_t m = s->n_again;
+    if (r->round == 0) {
+        int rc = searchers(r->b, p, &m, err);
+        if (rc == GRIDEMST_OK)
+            rc = make_room(s, m, err);
+        if (rc != GRIDEMST_OK)
+            return rc;
+    }
     uint32_t *list = r->round == 0 ? NULL : s->todo;
     if (list)
         memcpy(list, s->again, sizeof *list * (size_t)m);
     if (!list && m > s->n_seen) { /* points that may search for the first time */
-#pragma omp parallel for num_threads(gemst_parts_threads(c, m - s->n_seen)) schedule(static)
-        for (int64_t a = s->n_seen; a < m; a++) {
-            const uint32_t q = part->by_gap[a];
+        for (int64_t a = s->n_seen; a < m; a++)
             s->kept[a] = gemst_kept_none();
-            s->low_at[a] = gemst_parts_lower(part->gap[q]);
-            s->comp_at[a] = part->comp[q];
-        }
         s->n_seen = m;
     }
     r->searches[p] = sweep(r->b, c, p, list, m, &r->kept[p]);
     r->n_req[p] = requests(r->b, p, list, m);
-    (void)err;
     return GRIDEMST_OK;
 }
 
@@ -491,26 +522,19 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->bound = malloc(sizeof *s->bound * K);
         s->low = malloc(sizeof *s->low * K);
         s->open = malloc(K);
-        s->found = gemst_host_array(sizeof *s->found * (size_t)(part->n > 0 ? part->n : 1));
-        s->kept = gemst_host_array(sizeof *s->kept * (size_t)(part->n > 0 ? part->n : 1));
-        s->low_at = gemst_host_array(sizeof *s->low_at * (size_t)(part->n > 0 ? part->n : 1));
-        s->comp_at = gemst_host_array(sizeof *s->comp_at * (size_t)(part->n > 0 ? part->n : 1));
         const size_t cells = (size_t)(part->n_cells > 0 ? part->n_cells : 1);
         s->need_lo = malloc(sizeof *s->need_lo * cells);
         s->need_hi = malloc(sizeof *s->need_hi * cells);
         s->req = malloc(sizeof *s->req * cells);
         s->req_cell = malloc(sizeof *s->req_cell * cells);
-        s->again = gemst_host_array(sizeof *s->again * (size_t)(part->n > 0 ? part->n : 1));
-        s->todo = gemst_host_array(sizeof *s->todo * (size_t)(part->n > 0 ? part->n : 1));
-        ok = s->view && s->bound && s->low && s->open && s->found && s->kept && s->low_at && s->comp_at &&
-             s->need_lo && s->need_hi && s->req && s->req_cell && s->again && s->todo;
+        ok = s->view && s->bound && s->low && s->open && s->need_lo && s->need_hi && s->req && s->req_cell;
         for (int64_t k = 0; ok && k < part->n_cells; k++) {
             s->need_lo[k] = INFINITY;
             s->need_hi[k] = -INFINITY;
         }
         /* 4 times a middling tree edge of the part, or the squared spacing of the whole set spread evenly */
-        s->seed = part->n_tree > 0 && part->tree[part->n_tree / 2].d2 > 0.0
-                      ? 4.0 * part->tree[part->n_tree / 2].d2
+        s->seed = part->store->typical_d2 > 0.0
+                      ? 4.0 * part->store->typical_d2
                       : pow((double)b->c->pb->n, -2.0 / b->c->metric.dim) * b->c->space.span * b->c->space.span;
     }
     for (uint32_t k = 0; ok && k < b->n_comp; k++)
@@ -532,8 +556,6 @@ static void free_state(boruvka *b)
         free(b->st[p].open);
         free(b->st[p].found);
         free(b->st[p].kept);
-        free(b->st[p].low_at);
-        free(b->st[p].comp_at);
         free(b->st[p].need_lo);
         free(b->st[p].need_hi);
         free(b->st[p].req);
@@ -553,7 +575,11 @@ int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_compon
     b.n_comp = (uint32_t)n_components;
     b.ps = &st->partitions;
     b.kept_answers = &st->partition_kept_answers;
-    int rc = alloc_state(&b, err);
+    int rc = GRIDEMST_OK;
+    for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++)
+        rc = gemst_store_create(&parts[p], err);
+    if (rc == GRIDEMST_OK)
+        rc = alloc_state(&b, err);
     for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++)
         if (!(parts[p].halo = calloc(1, sizeof *parts[p].halo)))
             rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
@@ -582,6 +608,10 @@ int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_compon
             rc = gemst_progress(&c->pb->opt, "boundary", it + 1, (int64_t)b.n_live - added, err);
     }
     free_state(&b);
+    for (int p = 0; p < c->parts; p++) { /* the boundary's reads of the parts' points end here */
+        gemst_store_free(parts[p].store);
+        parts[p].store = NULL;
+    }
     if (rc != GRIDEMST_OK) {
         free(b.edges);
         return rc;

@@ -182,6 +182,14 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
                            : contract_on_host(c, part, rounds, (double *)key, err);
     gemst_device_gaps_free(g);
     free(key);
+    /* read by nothing after: the points' own coordinates (w holds them as the solve does), and the points by
+     * cell (the boundary's answers index the points of its store) */
+    free(part->coords);
+    free(part->by_key);
+    free(part->cell_start);
+    part->coords = NULL;
+    part->by_key = NULL;
+    part->cell_start = NULL;
     return rc;
 }
 

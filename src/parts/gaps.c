@@ -120,8 +120,7 @@ static int cell_arrays(gemst_part *part, int64_t runs, gridemst_error *err)
     int ok = (part->cell_box = gemst_host_array(sizeof *part->cell_box * cells)) &&
              (part->cell_key = gemst_host_array(sizeof *part->cell_key * cells)) &&
              (part->cell_rho = calloc(cells, sizeof *part->cell_rho)) &&
-             (part->cell_sent = calloc(cells, sizeof *part->cell_sent)) &&
-             (part->sent = calloc((size_t)part->n, sizeof *part->sent));
+             (part->cell_sent = calloc(cells, sizeof *part->cell_sent));
     return ok ? GRIDEMST_OK
               : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
                            (long long)part->n);

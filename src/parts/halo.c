@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "parts/store.h"
 
 uint64_t gemst_halo_bound_bits(double d2)
 {
@@ -26,12 +27,12 @@ size_t gemst_halo_record_bytes(const gemst_parts_metric *m)
     return 2 * sizeof(uint32_t) + (size_t)m->dim * (m->in_double ? sizeof(double) : sizeof(float));
 }
 
-void gemst_halo_record(const gemst_parts_metric *m, const gemst_part *s, uint32_t q, char *r)
+void gemst_halo_record(const gemst_parts_metric *m, const gemst_part_store *s, int64_t a, char *r)
 {
-    memcpy(r, &s->id[q], sizeof s->id[q]);
-    memcpy(r + 4, &s->comp[q], sizeof s->comp[q]);
+    memcpy(r, &s->id[a], sizeof s->id[a]);
+    memcpy(r + 4, &s->comp[a], sizeof s->comp[a]);
     for (int d = 0; d < m->dim; d++) {
-        const double v = s->w[3 * (size_t)q + d];
+        const double v = s->w[3 * (size_t)a + d];
         if (m->in_double) {
             memcpy(r + 8 + 8 * d, &v, sizeof v);
         } else {

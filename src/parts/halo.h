@@ -29,8 +29,8 @@ struct gemst_halo {
  * in the working precision. */
 size_t gemst_halo_record_bytes(const gemst_parts_metric *m);
 
-/* Writes part s's point q as a record at r. */
-void gemst_halo_record(const gemst_parts_metric *m, const gemst_part *s, uint32_t q, char *r);
+/* Writes the point at position a of a part's store (store.h) as a record at r. */
+void gemst_halo_record(const gemst_parts_metric *m, const gemst_part_store *s, int64_t a, char *r);
 
 /* Adds count received records to the halo and to its tree (with up to
  * `threads` threads). */

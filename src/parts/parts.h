@@ -99,12 +99,13 @@ int gemst_parts_each(const gemst_parts_ctx *c, gemst_part_fn fn, void *arg, grid
 int gemst_parts_each_device(const gemst_parts_ctx *c, gemst_part_fn fn, void *arg, gridemst_error *err);
 
 typedef struct gemst_halo gemst_halo;
+typedef struct gemst_part_store gemst_part_store;
 
 /* One part's data.  Points are numbered 0 .. n-1 in the order of their ids. */
 typedef struct gemst_part {
     int64_t n;
     uint32_t *id;             /* ids in the whole set, ascending */
-    void *coords;             /* the caller's coordinates (the caller's type) */
+    void *coords;             /* the caller's coordinates (the caller's type), until step 4 ends */
     double *w;                /* working coordinates, 3 per point */
     /* step 3: the local tree over the part's point numbers, in the edge order */
     int64_t n_tree;
@@ -125,16 +126,16 @@ typedef struct gemst_part {
     /* cells: the dyadic cells of one level (the same in every part) that hold the part's points */
     int cell_level;
     int64_t n_cells;
-    uint32_t *by_key;         /* the points in Morton order ... */
+    uint32_t *by_key;         /* step 4: the points in Morton order ... */
     uint32_t *cell_start;     /* ... cell c's from by_key[cell_start[c]] to by_key[cell_start[c + 1]] */
     uint64_t *cell_key;       /* each cell's keys' prefix (gemst_region_cell), ascending */
     uint32_t *cell_of;        /* each point's cell */
     gemst_box *cell_box;      /* the box of each cell's points */
-    /* step 5 */
+    /* step 5, which reads the part's points only through its store */
+    gemst_part_store *store;  /* the points of the smallest gaps (store.h) */
     double *cell_rho;         /* each cell's halo reach (requests.h) */
     gemst_halo *halo;         /* other parts' points near this one */
-    uint64_t *sent;           /* per point: the parts that have it in their halos */
-    uint64_t *cell_sent;      /* per cell: the parts that have all its points */
+    uint64_t *cell_sent;      /* per cell: the parts that have all its points in the store */
 } gemst_part;
 
 void gemst_part_free(gemst_part *part);

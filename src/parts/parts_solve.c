@@ -10,14 +10,16 @@
 #include "parts/devices.h"
 #include "parts/halo.h"
 #include "parts/merge_edges.h"
+#include "parts/store.h"
 
 void gemst_part_free(gemst_part *part)
 {
     void *arrays[] = {part->id,         part->coords,   part->w,        part->tree,      part->gap,
                       part->safe,       part->uncertain, part->comp,    part->by_gap,    part->comp_gap,
                       part->by_key,     part->cell_start, part->cell_key, part->cell_of, part->cell_box,
-                      part->cell_rho,   part->halo,     part->sent,     part->cell_sent};
+                      part->cell_rho,   part->halo,     part->cell_sent};
     gemst_halo_free(part->halo);
+    gemst_store_free(part->store);
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         free(arrays[k]);
     memset(part, 0, sizeof *part);

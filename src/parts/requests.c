@@ -10,12 +10,19 @@
 
 #include "atomics.h"
 #include "parts/halo.h"
+#include "parts/region_dist.h"
+#include "parts/store.h"
 
 /* Box distances are computed in double, within a relative 2^-50 of the
  * exact ones: a point is sent for a reach rho when its computed distance
  * is below rho (1 + SEND_MARGIN), so that every point nearer than rho is
  * sent. */
 #define SEND_MARGIN 0x1p-40
+
+/* The pieces along each axis into which a request's box cut by the asking
+ * part's range is split to bound its points' distance to that part's
+ * region (gemst_request_gap_limit). */
+#define LIMIT_PIECES 4
 
 /* A request's work, in points looked at (a few cells of about 16), for
  * the threads it may use. */
@@ -31,6 +38,41 @@ double gemst_reach_for(double d2)
     return (d2 + 0x1p-140) / (1.0 - 0x1p-20) * (1.0 + 0x1p-30);
 }
 
+double gemst_request_gap_limit(const gemst_region_space *sp, int level, gemst_key_range asking,
+                               const gemst_request *req)
+{
+    const double reach = req->rho * (1.0 + SEND_MARGIN);
+    if (isinf(reach))
+        return INFINITY;
+    const gemst_region_cell_ref cell = {level, 0.0, {0, 0, 0},
+                                        gemst_region_cell(sp->dim, gemst_region_key(sp, req->box.lo), level), 0.0};
+    if (gemst_region_cell_side(sp->dim, &cell, asking) > 0)
+        return gemst_reach_for(reach);
+    /* every point of the box lies within `most` of the asking region: bounded over the box's pieces, each
+     * no farther from the region than its distance to it and its diagonal */
+    const int dim = sp->dim;
+    int pieces = 1;
+    for (int d = 0; d < dim; d++)
+        pieces *= LIMIT_PIECES;
+    double most = 0.0;
+    for (int j = 0; j < pieces; j++) {
+        gemst_box piece = {{0, 0, 0}, {0, 0, 0}};
+        double diagonal2 = 0.0;
+        for (int d = 0, at = j; d < dim; d++, at /= LIMIT_PIECES) {
+            const int i = at % LIMIT_PIECES;
+            const double lo = req->box.lo[d], width = req->box.hi[d] - lo;
+            /* neighbours share their computed face, the last ends at the box's: the pieces cover it */
+            piece.lo[d] = lo + width * i / LIMIT_PIECES;
+            piece.hi[d] = i + 1 == LIMIT_PIECES ? req->box.hi[d] : lo + width * (i + 1) / LIMIT_PIECES;
+            diagonal2 += (piece.hi[d] - piece.lo[d]) * (piece.hi[d] - piece.lo[d]);
+        }
+        const double from = sqrt(gemst_region_dist2(sp, &piece, asking, INFINITY)) + sqrt(diagonal2);
+        most = from > most ? from : most;
+    }
+    const double far = sqrt(reach) + most;
+    return gemst_reach_for(far * far * (1.0 + SEND_MARGIN));
+}
+
 typedef struct {
     const gemst_parts_metric *m;
     gemst_part *s;
@@ -41,11 +83,11 @@ typedef struct {
     int64_t *count, *cap;
 } answer;
 
-/* Sends point q unless another request (of this round, on any thread, or
- * of an earlier one) has sent it already. */
-static int emit(answer *a, uint32_t q)
+/* Sends the store's point j unless another request (of this round, on
+ * any thread, or of an earlier one) has sent it already. */
+static int emit(answer *a, uint32_t j)
 {
-    if (gemst_atomic_or_u64(&a->s->sent[q], a->bit) & a->bit)
+    if (gemst_atomic_or_u64(&a->s->store->sent[j], a->bit) & a->bit)
         return 0;
     const size_t rb = gemst_halo_record_bytes(a->m);
     if (*a->count == *a->cap) {
@@ -56,27 +98,29 @@ static int emit(answer *a, uint32_t q)
         *a->out = grown;
         *a->cap = want;
     }
-    gemst_halo_record(a->m, a->s, q, *a->out + rb * (size_t)(*a->count)++);
+    gemst_halo_record(a->m, a->s->store, j, *a->out + rb * (size_t)(*a->count)++);
     return 0;
 }
 
-/* The points of cell k within reach and not yet sent; the cell remembers
- * when all of them have gone. */
+/* The store's points of cell k within reach and not yet sent (the cell's
+ * other points are beyond it); the cell remembers when all of them have
+ * gone. */
 static int answer_cell(answer *a, int64_t k)
 {
     gemst_part *s = a->s;
+    const gemst_part_store *st = s->store;
     if ((gemst_load_relaxed_u64(&s->cell_sent[k]) & a->bit) ||
         !(gemst_box_dist2(&s->cell_box[k], a->box) < a->limit))
         return 0;
     int all = 1;
-    for (uint32_t i = s->cell_start[k]; i < s->cell_start[k + 1]; i++) {
-        const uint32_t q = s->by_key[i];
-        if (gemst_load_relaxed_u64(&s->sent[q]) & a->bit)
+    for (uint32_t i = st->cell_start[k]; i < st->cell_start[k + 1]; i++) {
+        const uint32_t j = st->by_cell[i];
+        if (gemst_load_relaxed_u64(&st->sent[j]) & a->bit)
             continue;
-        const gemst_box at = gemst_point_box(s->w + 3 * (size_t)q);
+        const gemst_box at = gemst_point_box(st->w + 3 * (size_t)j);
         if (!(gemst_box_dist2(&at, a->box) < a->limit))
             all = 0;
-        else if (emit(a, q) != 0)
+        else if (emit(a, j) != 0)
             return -1;
     }
     if (all)
@@ -158,6 +202,15 @@ typedef struct {
 int gemst_part_answer(const gemst_parts_ctx *c, gemst_part *s, int p, const gemst_request *req, int64_t m,
                       char **out, int64_t *count, int64_t *cap, gridemst_error *err)
 {
+    /* the store first holds every point within reach of a request */
+    double need = -INFINITY;
+    for (int64_t k = 0; k < m; k++) {
+        const double limit = gemst_request_gap_limit(&c->space, s->cell_level, c->range[p], &req[k]);
+        need = limit > need ? limit : need;
+    }
+    const int rc = gemst_store_reach(s, need, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     /* the requests shared among the threads, each thread's answers in its own buffer, then appended in order */
     const int threads = gemst_parts_threads(c, m * ANSWER_WORK);
     thread_answers *mine = calloc((size_t)threads, sizeof *mine);

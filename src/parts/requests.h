@@ -11,8 +11,10 @@
  * new reach) goes to every other part, and each answers with its points
  * within that reach which it has not sent to the asking part before.  A
  * part finds them among its own cells near the request's box (every part's
- * cells are dyadic cells of the same level, looked up by their keys), and
- * each cell remembers to which parts all its points have gone.
+ * cells are dyadic cells of the same level, looked up by their keys), in
+ * its store (store.h), first extended to the request's gap limit, and
+ * each cell remembers to which parts all its points in the store have
+ * gone.
  */
 #ifndef GEMST_PARTS_REQUESTS_H
 #define GEMST_PARTS_REQUESTS_H
@@ -31,6 +33,20 @@ double gemst_reach_covers(double rho);
 
 /* The least reach that covers edges of squared length d2. */
 double gemst_reach_for(double d2);
+
+/*
+ * A squared gap that no point of another part within the reach of part
+ * asking's request exceeds (parts/gap.h: a point's gap is its squared
+ * distance to the regions of the parts other than its own).  The request's
+ * box holds points of the asking part in one dyadic cell of `level`; when
+ * that cell lies in the asking part's region, so does the box, and a point
+ * within the reach of the box is within it of that region; else it is
+ * within the reach and the farthest distance from a point of the box to
+ * that region (bounded over pieces of the box: each piece's distance to
+ * the region and its diagonal).  Margins as gemst_reach_for's.
+ */
+double gemst_request_gap_limit(const gemst_region_space *sp, int level, gemst_key_range asking,
+                               const gemst_request *req);
 
 /*
  * Part s's answer to m requests of part p: the records (halo.h) of its

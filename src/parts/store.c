@@ -1,0 +1,113 @@
+/* A part's boundary store: its fill from the part's arrays, in gap order. */
+#include "parts/store.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Grows every per-point array to hold want points. */
+static int grow(gemst_part_store *s, int64_t want)
+{
+    if (want <= s->cap)
+        return 0;
+    const int64_t cap = want > 2 * s->cap ? want : 2 * s->cap;
+    void **arrays[] = {(void **)&s->at, (void **)&s->id, (void **)&s->comp, (void **)&s->cell,
+                       (void **)&s->by_cell, (void **)&s->gap, (void **)&s->sent, (void **)&s->w};
+    const size_t bytes[] = {4, 4, 4, 4, 4, 8, 8, 24};
+    for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++) {
+        void *more = realloc(*arrays[k], bytes[k] * (size_t)cap);
+        if (!more)
+            return -1;
+        *arrays[k] = more;
+    }
+    s->cap = cap;
+    return 0;
+}
+
+/* The points by cell, counted and placed again over the whole store. */
+static void index_cells(gemst_part_store *s)
+{
+    memset(s->cell_start, 0, sizeof *s->cell_start * (size_t)(s->n_cells + 1));
+    for (int64_t a = 0; a < s->n; a++)
+        s->cell_start[s->cell[a] + 1]++;
+    for (int64_t k = 0; k < s->n_cells; k++)
+        s->cell_start[k + 1] += s->cell_start[k];
+    for (int64_t a = 0; a < s->n; a++)
+        s->by_cell[s->cell_start[s->cell[a]]++] = (uint32_t)a;
+    for (int64_t k = s->n_cells; k > 0; k--) /* each cell's start, shifted back by its count */
+        s->cell_start[k] = s->cell_start[k - 1];
+    s->cell_start[0] = 0;
+}
+
+int gemst_store_create(gemst_part *part, gridemst_error *err)
+{
+    gemst_part_store *s = part->store = calloc(1, sizeof *part->store);
+    if (!s)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    const char *mode = getenv("GRIDEMST_PARTS_STORE");
+    s->exact = mode && strcmp(mode, "exact") == 0;
+    s->limit = -INFINITY;
+    s->n_cells = part->n_cells;
+    s->n_edges = part->n_uncertain;
+    s->cell_start = calloc((size_t)part->n_cells + 1, sizeof *s->cell_start);
+    s->edge = malloc(sizeof *s->edge * (size_t)(part->n_uncertain > 0 ? part->n_uncertain : 1));
+    if (!s->cell_start || !s->edge)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the boundary of a part of %lld points",
+                          (long long)part->n);
+    for (int64_t k = 0; k < part->n_uncertain; k++) {
+        const gemst_parts_edge *e = &part->tree[part->uncertain[k]];
+        const gemst_parts_edge in_ids = {e->d2, part->id[e->lo], part->id[e->hi]};
+        s->edge[k] = (gemst_store_edge){in_ids, part->comp[e->lo], part->comp[e->hi]};
+    }
+    s->typical_d2 = part->n_tree > 0 ? part->tree[part->n_tree / 2].d2 : 0.0;
+    return GRIDEMST_OK;
+}
+
+int gemst_store_fill(gemst_part *part, double limit, gridemst_error *err)
+{
+    gemst_part_store *s = part->store;
+    int64_t end = s->n;
+    while (end < part->n && part->gap[part->by_gap[end]] <= limit)
+        end++;
+    if (grow(s, end) != 0)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the boundary's %lld points",
+                          (long long)end);
+    for (int64_t a = s->n; a < end; a++) {
+        const uint32_t q = part->by_gap[a];
+        s->at[a] = q;
+        s->id[a] = part->id[q];
+        s->comp[a] = part->comp[q];
+        s->cell[a] = part->cell_of[q];
+        s->gap[a] = part->gap[q];
+        memcpy(s->w + 3 * (size_t)a, part->w + 3 * (size_t)q, 3 * sizeof *s->w);
+        s->sent[a] = 0;
+        /* the cell's "all its points sent" is of the points held: not so with a new one */
+        part->cell_sent[s->cell[a]] = 0;
+    }
+    s->limit = limit;
+    if (end > s->n) {
+        s->n = end;
+        s->extensions++;
+        index_cells(s);
+    }
+    return GRIDEMST_OK;
+}
+
+int gemst_store_reach(gemst_part *part, double need, gridemst_error *err)
+{
+    const gemst_part_store *s = part->store;
+    if (need <= s->limit)
+        return GRIDEMST_OK;
+    const double more = GEMST_STORE_GROWTH * s->limit;
+    return gemst_store_fill(part, s->exact || !(more > need) ? need : more, err);
+}
+
+void gemst_store_free(gemst_part_store *s)
+{
+    if (!s)
+        return;
+    void *arrays[] = {s->at, s->id, s->comp, s->cell, s->gap, s->w, s->sent, s->by_cell, s->cell_start, s->edge};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        free(arrays[k]);
+    free(s);
+}
