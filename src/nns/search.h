@@ -529,6 +529,29 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
     return kept;
 }
 
+/*
+ * Static pruning's candidates where the query's whole list fits their
+ * slots (K <= GEMST_CAND_SLOTS: 3D): the list itself, nearest first, with
+ * *rb2 as gemst_static_candidates sets it where no list is complete.  The
+ * list holds every candidate gemst_static_candidates would keep, and a
+ * point it would drop is never the query's shortest edge to another
+ * component: an earlier neighbour in its slab, or nearer to it than the
+ * query, is either in that component (and nearer to the point) or in the
+ * query's own (and then the component has a shorter edge to the point).
+ * So every component's shortest edge is found the same way, with none of
+ * the slab and triangle tests; a query keeps more candidates to scan in
+ * later iterations, each a distance.
+ */
+static inline GEMST_HD int GEMST_FN(gemst_list_candidates)(int K, const gemst_real kd2[GEMST_KNN],
+                                                         const uint32_t kid[GEMST_KNN], int count, uint32_t *cand,
+                                                         gemst_real *rb2)
+{
+    for (int i = 0; i < count; i++)
+        cand[i] = kid[i];
+    *rb2 = count < K ? GEMST_REAL_INF : kd2[K - 1];
+    return count;
+}
+
 /* Static pruning, each iteration: the best candidate of another component;
  * candidates inside the query's component are dropped for good.  Returns the
  * number of candidates left. */
