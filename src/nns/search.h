@@ -13,6 +13,8 @@
  *           candidates hold every tree edge of the query shorter than the
  *           K-th neighbour's distance (and every tree edge, when the
  *           neighbours shadow every slab); later iterations only scan them.
+ *           Where the whole list fits the candidate slots (3D), the CPU
+ *           keeps it as it is instead (gemst_list_candidates).
  *
  * Each search may stop early (a ring cap, or the K-neighbour horizon) and
  * then returns a lower bound rb2 on the squared distance of everything it
@@ -535,9 +537,10 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
  * *rb2 as gemst_static_candidates sets it where no list is complete.  The
  * list holds every candidate gemst_static_candidates would keep, and a
  * point it would drop is never the query's shortest edge to another
- * component: an earlier neighbour in its slab, or nearer to it than the
- * query, is either in that component (and nearer to the point) or in the
- * query's own (and then the component has a shorter edge to the point).
+ * component: the earlier neighbour that drops it (in its slab, or nearer
+ * to it than the query: nearer to it either way) is either in another
+ * component than the query's (a foreign point nearer to the query) or in
+ * the query's own (which then has a shorter edge to the point).
  * So every component's shortest edge is found the same way, with none of
  * the slab and triangle tests; a query keeps more candidates to scan in
  * later iterations, each a distance.
