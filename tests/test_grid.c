@@ -1003,70 +1003,6 @@ START_TEST(test_static_candidates)
 }
 END_TEST
 
-/*
- * The whole list as candidates (3D, where it fits their slots): the same
- * bound as static pruning's candidates, every one of them among it, each
- * point's best edge from it its nearest foreign point wherever the list
- * holds that, and under random component labels a component's shortest
- * edge found from the lists where and only where static pruning's
- * candidates find it.
- */
-START_TEST(test_list_candidates)
-{
-    const grid_case *gc = &grid_cases[_i];
-    const int K = gemst_knn_k(gc->dim);
-    if (K > GEMST_CAND_SLOTS)
-        return;
-    uint64_t seed = 5500u + (uint64_t)_i;
-    hand_grid h;
-    hand_grid_make(gc, seed, &h);
-    uint32_t *comp = xcalloc(gc->n, sizeof *comp);
-    gemst_edge_key found[2][3], shortest[3]; /* per component: from the candidates, the lists; brute force */
-    for (int c = 0; c < 3; c++)
-        found[0][c] = found[1][c] = shortest[c] = gemst_edge_none();
-    for (uint32_t i = 0; i < gc->n; i++)
-        comp[i] = rng_below(&seed, 3);
-    int exact = 0, matched = 0;
-    for (uint32_t i = 0; i < gc->n; i++) {
-        gemst_query qq = query_of(&h, i);
-        double kd2[GEMST_KNN], rb2[2];
-        uint32_t kid[GEMST_KNN], cand[2][GEMST_KNN], nearest = GEMST_NONE;
-        int count = gemst_knn_f64(&h.g, &qq, K, kd2, kid);
-        int kept[2] = {gemst_static_candidates_f64(&h.g, &qq, K, kd2, kid, count, cand[0], &rb2[0]),
-                       gemst_list_candidates_f64(K, kd2, kid, count, cand[1], &rb2[1])};
-        REQUIRE_CMP(kept[1], ==, count);
-        REQUIRE(rb2[0] == rb2[1], "query %u: bound %a from the list, %a from the candidates", i, rb2[1], rb2[0]);
-        for (int k = 0; k < kept[0]; k++)
-            REQUIRE(in_list(cand[1], kept[1], cand[0][k]), "query %u: candidate %u not in the list", i, cand[0][k]);
-        const gemst_edge_key brute =
-            brute_foreign(&h, &qq, comp, gemst_slab_full_mask(gc->dim), -1, gemst_edge_none(), &nearest);
-        if (gemst_edge_less(brute, shortest[comp[i]]))
-            shortest[comp[i]] = brute;
-        for (int w = 0; w < 2; w++) {
-            gemst_edge_key best = gemst_edge_none();
-            uint32_t to = GEMST_NONE;
-            gemst_static_scan_f64(&h.g, &qq, comp, comp[i], cand[w], kept[w], &best, &to);
-            if (gemst_edge_less(best, found[w][comp[i]]))
-                found[w][comp[i]] = best;
-            if (w == 1 && in_list(kid, count, nearest)) {
-                REQUIRE(to == nearest, "query %u: %u from the list, nearest foreign point %u", i, to, nearest);
-                exact++;
-            }
-        }
-    }
-    for (int c = 0; c < 3; c++) {
-        REQUIRE(edge_same(found[0][c], shortest[c]) == edge_same(found[1][c], shortest[c]),
-                "component %d: its shortest edge found from the %s only", c,
-                edge_same(found[0][c], shortest[c]) ? "candidates" : "lists");
-        matched += edge_same(found[1][c], shortest[c]) && shortest[c].d2 != INF;
-    }
-    if (gc->n > 2 * GEMST_KNN)
-        REQUIRE(exact > 0 && matched > 0, "case %d: no list held its point's nearest foreign point", _i);
-    free(comp);
-    hand_grid_free(&h);
-}
-END_TEST
-
 /* ----------------------------------------------------------------- CPU grid build */
 
 typedef struct {
@@ -1503,7 +1439,6 @@ static Suite *grid_suite(void)
     tcase_add_loop_test(ts, test_nearest_foreign, 0, GRID_CASES);
     tcase_add_loop_test(ts, test_dynamic_search, 0, GRID_CASES);
     tcase_add_loop_test(ts, test_static_candidates, 0, GRID_CASES);
-    tcase_add_loop_test(ts, test_list_candidates, 0, GRID_CASES);
     suite_add_tcase(s, ts);
     TCase *tb = tcase_create("build");
     tcase_set_timeout(tb, 60);

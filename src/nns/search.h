@@ -13,8 +13,6 @@
  *           candidates hold every tree edge of the query shorter than the
  *           K-th neighbour's distance (and every tree edge, when the
  *           neighbours shadow every slab); later iterations only scan them.
- *           Where the whole list fits the candidate slots (3D), the CPU
- *           keeps it as it is instead (gemst_list_candidates).
  *
  * Each search may stop early (a ring cap, or the K-neighbour horizon) and
  * then returns a lower bound rb2 on the squared distance of everything it
@@ -529,30 +527,6 @@ static inline GEMST_HD int GEMST_FN(gemst_static_candidates)(const gemst_grid *g
     int complete = count < K || GEMST_FN(gemst_knn_complete)(g, qq, kd2, nb, seen);
     *rb2 = overflow < GEMST_REAL_INF ? overflow : complete ? GEMST_REAL_INF : kd2[K - 1];
     return kept;
-}
-
-/*
- * Static pruning's candidates where the query's whole list fits their
- * slots (K <= GEMST_CAND_SLOTS: 3D): the list itself, nearest first, with
- * *rb2 as gemst_static_candidates sets it where no list is complete.  The
- * list holds every candidate gemst_static_candidates would keep, and a
- * point it would drop is never the query's shortest edge to another
- * component: the earlier neighbour that drops it (in its slab, or nearer
- * to it than the query: nearer to it either way) is either in another
- * component than the query's (a foreign point nearer to the query) or in
- * the query's own (which then has a shorter edge to the point).
- * So every component's shortest edge is found the same way, with none of
- * the slab and triangle tests; a query keeps more candidates to scan in
- * later iterations, each a distance.
- */
-static inline GEMST_HD int GEMST_FN(gemst_list_candidates)(int K, const gemst_real kd2[GEMST_KNN],
-                                                         const uint32_t kid[GEMST_KNN], int count, uint32_t *cand,
-                                                         gemst_real *rb2)
-{
-    for (int i = 0; i < count; i++)
-        cand[i] = kid[i];
-    *rb2 = count < K ? GEMST_REAL_INF : kd2[K - 1];
-    return count;
 }
 
 /* Static pruning, each iteration: the best candidate of another component;
