@@ -434,14 +434,15 @@ typedef struct gridemst_partition_stats {
     /* gaps_ms step by step, each the slowest part's: */
     double gaps_alloc_ms;     /* the host arrays the gaps fill, allocated */
     double gaps_device_ms;    /* on devices: the kernels and sorts, waited for (0 on the CPU) */
-    double gaps_copy_ms;      /* on devices: the points' and cells' arrays copied to host memory, their pages'
-                                 first writes included (0 on the CPU) */
+    double gaps_copy_ms;      /* on devices: the cells' arrays copied to host memory (and the points' where the
+                                 safe edges are marked on the host), their pages' first writes included (0 on
+                                 the CPU) */
     double part_copy_ms;      /* within send_ms, on devices: each part's ids and coordinates copied to host
                                  memory (the slowest part's; 0 on the CPU) */
     double free_ms;           /* the parts' host arrays released at the end of the solve */
     double contract_copy_ms;  /* on devices, beside gaps_ms, safe_ms and components_ms: each part's tree copied to
-                                 its device and the safe edges, components and uncertain edges copied to host
-                                 memory (the slowest part's; 0 on the CPU) */
+                                 its device and the safe edges, uncertain edges and components' smallest gaps
+                                 copied to host memory (the slowest part's; 0 on the CPU) */
 } gridemst_partition_stats;
 
 /* Boruvka at least halves the components each iteration: n < 2^32 points

@@ -13,7 +13,8 @@
  * equal to lengths (each length the bound gemst_parts_lower gives a gap
  * level), all zero (nothing safe), or huge and infinite (everything safe).
  * Then the real parts of a few sets split 3 ways: their trees, and their
- * gaps as the device computed and kept them (gemst_part_gaps).
+ * gaps as the device computed and kept them (gemst_part_gaps, the points'
+ * arrays kept on the device), against the host's gaps.
  *
  * One GPU is enough; skipped (exit 77) without one.
  */
@@ -69,7 +70,7 @@ static void device_contract(const gemst_parts_edge *e, int64_t m, const double *
     out->safe = xcalloc((size_t)m + 1, 1);
     out->comp = xcalloc((size_t)n + 1, sizeof *out->comp);
     out->uncertain = xcalloc((size_t)m + 1, sizeof *out->uncertain);
-    const gemst_contract_task t = {e, m, gap_on_device, n, 2};
+    const gemst_contract_task t = {e, m, gap_on_device, NULL, n, 2};
     gemst_contract_times times;
     memset(&times, 0, sizeof times);
     gridemst_error err;
@@ -224,13 +225,27 @@ START_TEST(test_parts)
         CUDA_OK(cudaMemcpy(coords, part[p].coords, bytes, cudaMemcpyHostToDevice));
         char what[128];
         snprintf(what, sizeof what, "%s %dD, part %d of 3 (%lld points)", ds.name, ds.dim, p, (long long)part[p].n);
+        /* the host's gaps (the device's, bit for bit: test_cuda_parts_gaps), for the reference */
+        gemst_part host;
+        memset(&host, 0, sizeof host);
+        host.n = part[p].n;
+        host.coords = part[p].coords;
+        uint64_t *key = xcalloc(2 * (size_t)host.n, sizeof *key);
+        uint32_t *tmp = xcalloc((size_t)host.n, sizeof *tmp);
+        REQUIRE(gemst_part_gaps(&c, p, &host, NULL, NULL, key, tmp, NULL, &err) == GRIDEMST_OK,
+                "%s: the host's gaps: %s", what, err.message);
+        free(key);
+        free(tmp);
         gemst_device_gaps *g = NULL;
         const int rc = gemst_part_gaps(&c, p, &part[p], ctx, coords, NULL, NULL, &g, &err);
         REQUIRE(rc == GRIDEMST_OK && g, "%s: gaps: %s", what, rc == GRIDEMST_OK ? "none kept" : err.message);
-        /* the gaps kept on the device are those copied to the host */
-        check_contraction(part[p].tree, part[p].n_tree, part[p].gap, gemst_device_gaps_gap(g), part[p].n, what);
+        REQUIRE(!part[p].w && !part[p].gap && !part[p].by_gap && !part[p].cell_of,
+                "%s: the points' arrays came to host memory, kept on the device", what);
+        check_contraction(part[p].tree, part[p].n_tree, host.gap, gemst_device_gaps_gap(g), part[p].n, what);
         gemst_device_gaps_free(g);
         CUDA_OK(cudaFree(coords));
+        host.coords = NULL; /* part[p]'s */
+        gemst_part_free(&host);
     }
     for (int p = 0; p < 3; p++)
         gemst_part_free(&part[p]);

@@ -12,6 +12,9 @@
  * first two where there are more, and on devices 1 and 0 in that order;
  * the partition on the devices must give the parts the CPU's virtual
  * parts get (their sizes, their trees' safe edges, the bytes exchanged).
+ * The boundary's store is filled from the devices, extended as by default
+ * and at every step that asks (GRIDEMST_PARTS_STORE=exact), and from host
+ * memory where the safe edges are marked on the host.
  *
  * Exits 77 (skipped) with fewer than 2 GPUs, or a library built without
  * NCCL.
@@ -193,6 +196,24 @@ START_TEST(test_local_options)
 }
 END_TEST
 
+/* The store's extensions at every step that asks for more, filled from
+ * the devices (GRIDEMST_PARTS_STORE=exact); and the safe edges marked on
+ * the host, where the points' arrays come back to host memory and the
+ * store is filled there (GRIDEMST_SAFE_EDGES=kruskal). */
+START_TEST(test_store_ways)
+{
+    static const char *const var[] = {"GRIDEMST_PARTS_STORE", "GRIDEMST_SAFE_EDGES"};
+    static const char *const value[] = {"exact", "kruskal"};
+    dataset ds = make_set(_i / 2 ? SET_CLUSTERED : SET_BLOBS, 2 + _i % 2, 200000);
+    for (int v = 0; v < 2; v++) {
+        ck_assert_int_eq(setenv(var[v], value[v], 1), 0);
+        compare_solves(&ds, GRIDEMST_PRECISION_FLOAT, NULL);
+        unsetenv(var[v]); /* the tests share this process */
+    }
+    free(ds.coords);
+}
+END_TEST
+
 /* Fewer points than devices, as many, a few more: parts left empty. */
 START_TEST(test_tiny_sets)
 {
@@ -287,6 +308,7 @@ int main(void)
     tcase_add_loop_test(tc, test_sets, 0, 2 * (int)(sizeof sets / sizeof sets[0]));
     tcase_add_loop_test(tc, test_large, 0, 2);
     tcase_add_test(tc, test_local_options);
+    tcase_add_loop_test(tc, test_store_ways, 0, 4);
     tcase_add_test(tc, test_tiny_sets);
     tcase_add_test(tc, test_all_equal);
     tcase_add_test(tc, test_bad_requests);

@@ -229,8 +229,8 @@ static int mark(gemst_dmem *mem, const gemst_contract_task *t, rounds_state *r, 
 }
 
 /* The components' numbers and smallest gaps, and the uncertain edges'
- * list, on the device: *comp (n), *comp_gap (out->n_comp), *list
- * (out->n_uncertain). */
+ * list, on the device: *comp (n; t->comp_on_device where given),
+ * *comp_gap (out->n_comp), *list (out->n_uncertain). */
 static int number(gemst_dmem *mem, const gemst_contract_task *t, const rounds_state *r, uint32_t **comp,
                   uint64_t **comp_gap, uint32_t **list, gemst_contract_out *out, gridemst_error *err)
 {
@@ -243,7 +243,10 @@ static int number(gemst_dmem *mem, const gemst_contract_task *t, const rounds_st
     GEMST_LAUNCHED();
     GEMST_TRY(count_flags(mem, flag, rank, n, &total, err));
     out->n_comp = total;
-    GEMST_DALLOC(mem, *comp, n, "a part's safe components");
+    if (t->comp_on_device)
+        *comp = t->comp_on_device;
+    else
+        GEMST_DALLOC(mem, *comp, n, "a part's safe components");
     GEMST_DALLOC(mem, *comp_gap, total, "a part's components' gaps");
     k_components<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(r->parent, rank, r->least, n, *comp,
                                                                      *comp_gap);
@@ -290,7 +293,7 @@ static int run(gemst_dmem *mem, const gemst_contract_task *t, gemst_contract_out
     gemst_download down;
     GEMST_TRY(gemst_download_open(&down, mem->s, t->threads, err));
     int rc = gemst_download_copy(&down, out->safe, r.mark, (size_t)m, err);
-    if (rc == GRIDEMST_OK)
+    if (rc == GRIDEMST_OK && !t->comp_on_device)
         rc = gemst_download_copy(&down, out->comp, comp, sizeof *comp * (size_t)n, err);
     if (rc == GRIDEMST_OK)
         rc = gemst_download_copy(&down, out->uncertain, list, sizeof *list * (size_t)out->n_uncertain, err);

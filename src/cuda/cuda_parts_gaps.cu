@@ -10,26 +10,11 @@
 #include <cub/cub.cuh>
 #include <stdlib.h>
 
-#include "context.h"
-#include "cuda/cuda_common.cuh"
-#include "cuda/cuda_download.cuh"
+#include "cuda/cuda_parts_kept.cuh"
 #include "cuda/cuda_parts_steps.cuh"
 #include "parts/device_gaps.h"
 #include "parts/gap.h"
 #include "parts/point_key.h"
-
-/* The cells, kept on the device until the host has room for them, and the
- * points' gaps, for a contraction there (device_contract.h). */
-struct gemst_device_gaps {
-    gridemst_context *ctx;
-    gemst_dmem mem;
-    gemst_download down;       /* the copies to host memory, until the cells' */
-    int64_t n_cells;
-    uint32_t *cell_start; /* n_cells + 1 */
-    uint64_t *cell_key;
-    gemst_box *cell_box;
-    double *gap;               /* n */
-};
 
 #define BOX_WARP 32
 
@@ -215,14 +200,16 @@ static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_
     GEMST_LAUNCHED();
     GEMST_TRY(wait_kernels(s, &t0, &times->device_ms, err));
     GEMST_TRY(gemst_download_open(&g->down, s, t->threads, err)); /* its pinned chunks: for the cells' copies too */
-    GEMST_TRY(gemst_download_copy(&g->down, points->w, w, sizeof *w * 3 * (size_t)n, err));
-    GEMST_TRY(gemst_download_copy(&g->down, points->gap, gap, sizeof *gap * (size_t)n, err));
-    GEMST_TRY(gemst_download_copy(&g->down, points->by_key, by_key.Current(), sizeof(uint32_t) * (size_t)n, err));
-    GEMST_TRY(gemst_download_copy(&g->down, points->cell_of, cell_of, sizeof *cell_of * (size_t)n, err));
-    times->copy_ms += gemst_lap_ms(&t0);
+    if (points) {
+        GEMST_TRY(gemst_download_copy(&g->down, points->w, w, sizeof *w * 3 * (size_t)n, err));
+        GEMST_TRY(gemst_download_copy(&g->down, points->gap, gap, sizeof *gap * (size_t)n, err));
+        GEMST_TRY(gemst_download_copy(&g->down, points->by_key, by_key.Current(), sizeof(uint32_t) * (size_t)n, err));
+        GEMST_TRY(gemst_download_copy(&g->down, points->cell_of, cell_of, sizeof *cell_of * (size_t)n, err));
+        times->copy_ms += gemst_lap_ms(&t0);
+    }
 
     /* the points by gap: non-negative doubles order as their bits.  The buffers of the sort by key, read
-       before on this stream (the order by key: copied above), become the sort's; the gaps stay */
+       before on this stream (the order by key: copied above, or not needed), become the sort's; the gaps stay */
     uint32_t *order = by_key.Alternate();
     k_iota<<<blocks, GEMST_THREADS, 0, s>>>(order, n);
     GEMST_LAUNCHED();
@@ -231,11 +218,21 @@ static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_
     cub::DoubleBuffer<uint32_t> by_gap(order, by_key.Current());
     GEMST_TRY(sort_pairs(&g->mem, gap_bits, by_gap, n, "sorting the part's points by gap", err));
     GEMST_TRY(wait_kernels(s, &t0, &times->device_ms, err));
-    GEMST_TRY(gemst_download_copy(&g->down, points->by_gap, by_gap.Current(), sizeof(uint32_t) * (size_t)n, err));
-    times->copy_ms += gemst_lap_ms(&t0);
+    if (points) {
+        GEMST_TRY(
+            gemst_download_copy(&g->down, points->by_gap, by_gap.Current(), sizeof(uint32_t) * (size_t)n, err));
+        times->copy_ms += gemst_lap_ms(&t0);
+    } else { /* kept for the store */
+        g->w = w;
+        g->cell_of = cell_of;
+        g->by_gap = by_gap.Current();
+    }
     void *done[] = {w, key[0], key[1], index[0], index[1], cell_of, cell_gap};
     for (size_t k = 0; k < sizeof done / sizeof done[0]; k++)
-        gemst_dfree(&g->mem, done[k]);
+        if (done[k] != g->w && done[k] != g->cell_of && done[k] != g->by_gap) /* g's: NULL unless kept */
+            gemst_dfree(&g->mem, done[k]);
+    if (!points) /* room for the contraction's components, once the sorts' buffers are gone */
+        GEMST_DALLOC(&g->mem, g->comp, n, "the part's points' components");
     return GRIDEMST_OK;
 }
 
@@ -251,6 +248,7 @@ extern "C" int gemst_device_gaps_run(gridemst_context *ctx, const gemst_gaps_tas
     if (!g)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     g->ctx = ctx;
+    g->n = t->n;
     int rc;
     {
         gemst_device_scope on(ctx->device);
@@ -270,9 +268,17 @@ extern "C" int gemst_device_gaps_run(gridemst_context *ctx, const gemst_gaps_tas
 static int copy_cells(gemst_device_gaps *g, const gemst_gaps_cells *to, gridemst_error *err)
 {
     const size_t m = (size_t)g->n_cells;
-    GEMST_TRY(gemst_download_copy(&g->down, to->cell_start, g->cell_start, sizeof *g->cell_start * (m + 1), err));
+    if (to->cell_start)
+        GEMST_TRY(
+            gemst_download_copy(&g->down, to->cell_start, g->cell_start, sizeof *g->cell_start * (m + 1), err));
     GEMST_TRY(gemst_download_copy(&g->down, to->cell_key, g->cell_key, sizeof *g->cell_key * m, err));
     GEMST_TRY(gemst_download_copy(&g->down, to->cell_box, g->cell_box, sizeof *g->cell_box * m, err));
+    void *copied[] = {g->cell_start, g->cell_key, g->cell_box}; /* read by nothing on the device after */
+    for (size_t k = 0; k < sizeof copied / sizeof copied[0]; k++)
+        gemst_dfree(&g->mem, copied[k]);
+    g->cell_start = NULL;
+    g->cell_key = NULL;
+    g->cell_box = NULL;
     return GRIDEMST_OK;
 }
 
@@ -291,6 +297,11 @@ extern "C" int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_ce
 extern "C" const double *gemst_device_gaps_gap(const gemst_device_gaps *g)
 {
     return g->gap;
+}
+
+extern "C" uint32_t *gemst_device_gaps_comp(gemst_device_gaps *g)
+{
+    return g->comp;
 }
 
 extern "C" void gemst_device_gaps_free(gemst_device_gaps *g)

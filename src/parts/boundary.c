@@ -611,6 +611,7 @@ int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_compon
     for (int p = 0; p < c->parts; p++) { /* the boundary's reads of the parts' points end here */
         gemst_store_free(parts[p].store);
         parts[p].store = NULL;
+        gemst_part_free_on_device(&parts[p]);
     }
     if (rc != GRIDEMST_OK) {
         free(b.edges);

@@ -29,7 +29,9 @@
  * edges' list (parts/device_contract.h); on the host they are the serial
  * reference.  GRIDEMST_SAFE_EDGES=kruskal|rounds in the environment picks
  * the rule; by default Kruskal's on the host's parts, the rounds on
- * devices.
+ * devices.  With the rounds on a device, the points' arrays stay there
+ * (part->on_device) for the boundary's store, which takes only its points
+ * to host memory (device_store.h); with Kruskal's they come to the host.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -92,14 +94,15 @@ static int rounds_rule(int on_device, int *rounds, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* The arrays of the safe edges and components. */
-static int contraction_arrays(gemst_part *part, gridemst_error *err)
+/* The arrays of the safe edges and components (comp: 1, each point's
+ * component in host memory; 0, where it stays on the device). */
+static int contraction_arrays(gemst_part *part, int comp, gridemst_error *err)
 {
     const int64_t n = part->n, m = part->n_tree;
     part->safe = gemst_host_array((size_t)(m > 0 ? m : 1));
     part->uncertain = gemst_host_array(sizeof *part->uncertain * (size_t)(m > 0 ? m : 1));
-    part->comp = gemst_host_array(sizeof *part->comp * (size_t)n);
-    if (!part->safe || !part->uncertain || !part->comp)
+    part->comp = comp ? gemst_host_array(sizeof *part->comp * (size_t)n) : NULL;
+    if (!part->safe || !part->uncertain || (comp && !part->comp))
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
                           (long long)n);
     return GRIDEMST_OK;
@@ -112,7 +115,7 @@ static int contract_on_host(const gemst_parts_ctx *c, gemst_part *part, int roun
 {
     const int64_t n = part->n, m = part->n_tree;
     double t0 = gemst_now_ms();
-    int rc = contraction_arrays(part, err);
+    int rc = contraction_arrays(part, 1, err);
     const int threads = gemst_parts_threads(c, n);
     if (rc == GRIDEMST_OK) {
 #pragma omp parallel for num_threads(threads) schedule(static)
@@ -131,14 +134,19 @@ static int contract_on_host(const gemst_parts_ctx *c, gemst_part *part, int roun
     return rc;
 }
 
-/* After the gaps, on ctx's device, from the gaps left there (g). */
+/* After the gaps, on ctx's device, from the gaps left there (g), the
+ * components left there too. */
 static int contract_on_device(const gemst_parts_ctx *c, gemst_part *part, gridemst_context *ctx,
-                              const gemst_device_gaps *g, gridemst_error *err)
+                              gemst_device_gaps *g, gridemst_error *err)
 {
     const double t0 = gemst_now_ms();
-    int rc = contraction_arrays(part, err);
+    int rc = contraction_arrays(part, 0, err);
     const double alloc_ms = gemst_now_ms() - t0;
-    const gemst_contract_task task = {part->tree, part->n_tree, gemst_device_gaps_gap(g), part->n,
+    const gemst_contract_task task = {part->tree,
+                                      part->n_tree,
+                                      gemst_device_gaps_gap(g),
+                                      gemst_device_gaps_comp(g),
+                                      part->n,
                                       gemst_parts_threads(c, part->n)};
     gemst_contract_out out = {part->safe, part->comp, part->uncertain, 0, 0, NULL};
     gemst_contract_times times = {0, 0, 0, 0};
@@ -155,12 +163,18 @@ static int contract_on_device(const gemst_parts_ctx *c, gemst_part *part, gridem
 
 int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
 {
-    const int64_t n = part->n;
-    if (n == 0)
-        return GRIDEMST_OK;
     /* the gaps on the part's device where it has one, from its points there */
     gridemst_context *ctx = c->xchg.devices ? gemst_devices_context(c->xchg.devices, p) : NULL;
     const void *on_device = c->xchg.devices ? gemst_devices_part_coords(c->xchg.devices, p) : NULL;
+    return gemst_part_contract_on(c, p, part, ctx, on_device, err);
+}
+
+int gemst_part_contract_on(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_context *ctx,
+                           const void *device_coords, gridemst_error *err)
+{
+    const int64_t n = part->n;
+    if (n == 0)
+        return GRIDEMST_OK;
     int rounds = 0;
     int rc = rounds_rule(ctx != NULL, &rounds, err);
     if (rc != GRIDEMST_OK)
@@ -172,7 +186,7 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
     uint32_t *tmp = device_rounds ? NULL : gemst_host_array(sizeof *tmp * (size_t)n);
     gemst_device_gaps *g = NULL;
     if (device_rounds || (key && tmp))
-        rc = gemst_part_gaps(c, p, part, ctx, on_device, key, tmp, device_rounds ? &g : NULL, err);
+        rc = gemst_part_gaps(c, p, part, ctx, device_coords, key, tmp, device_rounds ? &g : NULL, err);
     else
         rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points", (long long)n);
     free(tmp);
@@ -180,7 +194,10 @@ int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gride
     if (rc == GRIDEMST_OK)
         rc = device_rounds ? contract_on_device(c, part, ctx, g, err)
                            : contract_on_host(c, part, rounds, (double *)key, err);
-    gemst_device_gaps_free(g);
+    if (rc == GRIDEMST_OK && g)
+        part->on_device = g; /* the points' arrays, for the boundary's store */
+    else
+        gemst_device_gaps_free(g);
     free(key);
     /* read by nothing after: the points' own coordinates (w holds them as the solve does), and the points by
      * cell (the boundary's answers index the points of its store) */
@@ -209,8 +226,10 @@ int gemst_parts_number_components(gemst_parts_ctx *c, gemst_part *parts, int64_t
         return rc;
     int64_t offset = 0;
     for (int p = 0; p < P; p++) {
-#pragma omp parallel for num_threads(gemst_parts_threads(c, parts[p].n)) schedule(static)
-        for (int64_t i = 0; i < parts[p].n; i++)
+        /* on a device, the store adds comp_base as it gathers the components there */
+        const int64_t on_host = parts[p].on_device ? 0 : parts[p].n;
+#pragma omp parallel for num_threads(gemst_parts_threads(c, on_host)) schedule(static)
+        for (int64_t i = 0; i < on_host; i++)
             parts[p].comp[i] += (uint32_t)offset;
         parts[p].comp_base = (uint32_t)offset;
         offset += n_comp[p];

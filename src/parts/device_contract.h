@@ -10,10 +10,12 @@
  * The gaps are read where the device computed them (device_gaps.h); the
  * part's tree, which its solver's copy left in host memory, goes to the
  * device (16 bytes an edge).  Back to host memory come only what the later
- * steps read: the safe flags (a byte an edge: the tree's assembly), each
- * point's component (4 bytes a point: the boundary's Boruvka and halo),
- * the uncertain edges' positions and the components' smallest gaps,
- * through cuda/cuda_download.cuh on the task's threads.
+ * steps read: the safe flags (a byte an edge: the tree's assembly), the
+ * uncertain edges' positions and the components' smallest gaps (the
+ * boundary's Boruvka), through cuda/cuda_download.cuh on the task's
+ * threads; and each point's component (4 bytes a point: the boundary's
+ * store) unless it stays on the device (comp_on_device), where the
+ * boundary's store reads it (device_store.h).
  *
  * A CUDA failure is GRIDEMST_ERR_CUDA, running out of device memory
  * GRIDEMST_ERR_DEVICE_MEMORY, out of host memory GRIDEMST_ERR_NO_MEMORY.
@@ -34,6 +36,7 @@ typedef struct gemst_contract_task {
     const gemst_parts_edge *tree; /* host memory: m edges of a forest over points 0 .. n-1, in the edge order */
     int64_t m;
     const double *gap;            /* device memory (ctx's device): the n points' gaps */
+    uint32_t *comp_on_device;     /* device memory of n entries where each point's component stays, or NULL */
     int64_t n;                    /* >= 1 */
     int threads;                  /* the host's threads that take the copies to host memory */
 } gemst_contract_task;
@@ -41,7 +44,7 @@ typedef struct gemst_contract_task {
 /* Where it goes: host memory the caller allocated, but comp_gap. */
 typedef struct gemst_contract_out {
     uint8_t *safe;                /* m: 1 for a safe edge, 0 for an uncertain one */
-    uint32_t *comp;               /* n: each point's safe component */
+    uint32_t *comp;               /* n: each point's safe component (unread with comp_on_device) */
     uint32_t *uncertain;          /* room for m: the uncertain edges' positions, ascending */
     int64_t n_uncertain;
     uint32_t n_comp;

@@ -11,11 +11,23 @@
  *   gemst_device_gaps_run    computes everything on ctx's device, copies
  *                            the points' arrays into `points` (host memory
  *                            of n entries each, w 3 n) and gives the count
- *                            of cells; the cells stay on the device in *out
+ *                            of cells; the cells stay on the device in *out.
+ *                            With points NULL, nothing per point comes to
+ *                            host memory: the points' working coordinates,
+ *                            gaps and cells and the points by gap stay on
+ *                            the device for the boundary's store
+ *                            (device_store.h), beside room for each point's
+ *                            component (gemst_device_gaps_comp), until
+ *                            gemst_device_gaps_free
  *   gemst_device_gaps_cells  copies the cells into `cells` (host memory of
- *                            n_cells entries each, cell_start n_cells + 1)
+ *                            n_cells entries each, cell_start n_cells + 1;
+ *                            cell_start NULL: not copied), and frees them
+ *                            on the device
  *   gemst_device_gaps_gap    the points' gaps in device memory, kept for
- *                            a contraction there (device_contract.h) until
+ *                            a contraction there (device_contract.h)
+ *   gemst_device_gaps_comp   where that contraction leaves each point's
+ *                            component (n entries in device memory), when
+ *                            the points stay on the device; else NULL
  *   gemst_device_gaps_free   frees *out (NULL: nothing)
  *
  * Both add the time they took to *times: the kernels and sorts (waited for)
@@ -78,6 +90,7 @@ int gemst_device_gaps_run(gridemst_context *ctx, const gemst_gaps_task *t, const
 int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells, gemst_gaps_times *times,
                             gridemst_error *err);
 const double *gemst_device_gaps_gap(const gemst_device_gaps *g);
+uint32_t *gemst_device_gaps_comp(gemst_device_gaps *g);
 void gemst_device_gaps_free(gemst_device_gaps *g);
 
 #ifdef __cplusplus

@@ -96,7 +96,8 @@ static int host_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, uint64_t
     return GRIDEMST_OK;
 }
 
-/* On the device: everything, the cells left there for device_cells. */
+/* On the device: everything, the cells left there for device_cells, the
+ * points' arrays too where the part's host arrays are not made (w NULL). */
 static int device_points(const gemst_parts_ctx *c, int p, gemst_part *part, int level, gridemst_context *ctx,
                          const void *device_coords, gemst_device_gaps **g, int64_t *runs, gemst_gaps_times *times,
                          gridemst_error *err)
@@ -104,13 +105,29 @@ static int device_points(const gemst_parts_ctx *c, int p, gemst_part *part, int 
     const gemst_gaps_task task = {c->metric,    c->frame,      c->space, c->range[p], level,
                                   c->pb->dtype, device_coords, part->n,  gemst_parts_threads(c, part->n)};
     const gemst_gaps_points points = {part->w, part->gap, part->by_key, part->cell_of, part->by_gap};
-    return gemst_device_gaps_run(ctx, &task, &points, g, runs, times, err);
+    return gemst_device_gaps_run(ctx, &task, part->w ? &points : NULL, g, runs, times, err);
 }
 
 static int device_cells(gemst_part *part, gemst_device_gaps *g, gemst_gaps_times *times, gridemst_error *err)
 {
     const gemst_gaps_cells cells = {part->cell_start, part->cell_key, part->cell_box};
     return gemst_device_gaps_cells(g, &cells, times, err);
+}
+
+/* The points' arrays in host memory. */
+static int point_arrays(gemst_part *part, gridemst_error *err)
+{
+    const size_t n = (size_t)part->n;
+    part->w = gemst_host_array(sizeof *part->w * 3 * n);
+    part->gap = gemst_host_array(sizeof *part->gap * n);
+    part->by_gap = gemst_host_array(sizeof *part->by_gap * n);
+    part->by_key = gemst_host_array(sizeof *part->by_key * n);
+    part->cell_of = gemst_host_array(sizeof *part->cell_of * n);
+    part->cell_start = gemst_host_array(sizeof *part->cell_start * (n + 1));
+    if (!part->w || !part->gap || !part->by_gap || !part->by_key || !part->cell_of || !part->cell_start)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
+                          (long long)n);
+    return GRIDEMST_OK;
 }
 
 /* The cells' arrays, and the halo's bookkeeping (zeroed). */
@@ -130,24 +147,17 @@ int gemst_part_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_
                     const void *device_coords, uint64_t *key, uint32_t *tmp, gemst_device_gaps **keep,
                     gridemst_error *err)
 {
-    const int64_t n = part->n;
     const int level = gemst_region_level(c->pb->dim, c->pb->n, GEMST_GAP_CELL_POINTS);
     double t0 = gemst_now_ms();
-    part->w = gemst_host_array(sizeof *part->w * 3 * (size_t)n);
-    part->gap = gemst_host_array(sizeof *part->gap * (size_t)n);
-    part->by_gap = gemst_host_array(sizeof *part->by_gap * (size_t)n);
-    part->by_key = gemst_host_array(sizeof *part->by_key * (size_t)n);
-    part->cell_of = gemst_host_array(sizeof *part->cell_of * (size_t)n);
-    part->cell_start = gemst_host_array(sizeof *part->cell_start * (size_t)(n + 1));
+    int rc = ctx && keep ? GRIDEMST_OK : point_arrays(part, err); /* kept on the device: none */
     part->gaps_alloc_ms = gemst_now_ms() - t0;
-    if (!part->w || !part->gap || !part->by_gap || !part->by_key || !part->cell_of || !part->cell_start)
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %lld points",
-                          (long long)n);
+    if (rc != GRIDEMST_OK)
+        return rc;
     gemst_device_gaps *g = NULL;
     gemst_gaps_times times = {0, 0};
     int64_t runs = 0;
-    int rc = ctx ? device_points(c, p, part, level, ctx, device_coords, &g, &runs, &times, err)
-                 : host_cells(c, part, level, key, tmp, &runs, err);
+    rc = ctx ? device_points(c, p, part, level, ctx, device_coords, &g, &runs, &times, err)
+             : host_cells(c, part, level, key, tmp, &runs, err);
     part->n_cells = runs;
     part->cell_level = level;
     t0 = gemst_now_ms();

@@ -24,6 +24,12 @@ const double *gemst_device_gaps_gap(const gemst_device_gaps *g)
     return NULL;
 }
 
+uint32_t *gemst_device_gaps_comp(gemst_device_gaps *g)
+{
+    (void)g;
+    return NULL;
+}
+
 void gemst_device_gaps_free(gemst_device_gaps *g)
 {
     (void)g;

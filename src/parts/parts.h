@@ -100,6 +100,7 @@ int gemst_parts_each_device(const gemst_parts_ctx *c, gemst_part_fn fn, void *ar
 
 typedef struct gemst_halo gemst_halo;
 typedef struct gemst_part_store gemst_part_store;
+typedef struct gemst_device_gaps gemst_device_gaps;
 
 /* One part's data.  Points are numbered 0 .. n-1 in the order of their ids. */
 typedef struct gemst_part {
@@ -131,6 +132,9 @@ typedef struct gemst_part {
     uint64_t *cell_key;       /* each cell's keys' prefix (gemst_region_cell), ascending */
     uint32_t *cell_of;        /* each point's cell */
     gemst_box *cell_box;      /* the box of each cell's points */
+    /* step 4 on a device: the points' arrays left there (device_store.h), until step 5 ends; w, gap, by_gap,
+     * cell_of and comp are then NULL in host memory */
+    gemst_device_gaps *on_device;
     /* step 5, which reads the part's points only through its store */
     gemst_part_store *store;  /* the points of the smallest gaps (store.h) */
     double *cell_rho;         /* each cell's halo reach (requests.h) */
@@ -139,6 +143,10 @@ typedef struct gemst_part {
 } gemst_part;
 
 void gemst_part_free(gemst_part *part);
+
+/* Frees the part's points' arrays on its device (on_device; NULL:
+ * nothing), which must go before the device's context. */
+void gemst_part_free_on_device(gemst_part *part);
 
 /* What every part knows of pb's solve before step 1, with virtual parts
  * (c->xchg.devices NULL). */
@@ -158,16 +166,21 @@ int gemst_parts_local_trees(const gemst_parts_ctx *c, gemst_part *parts, gridems
  * threads (ctx NULL; key: 2 n entries, tmp: n, scratch), or on ctx's
  * device from the part's coordinates there (device_coords), bit for bit
  * the same; then with `keep` not NULL, *keep holds the gaps on the device
- * (device_gaps.h; the caller frees it, also after a failure), else they
+ * (device_gaps.h; the caller frees it, also after a failure), and so do
+ * the points' arrays (w, gap, by_gap, by_key, cell_of and cell_start stay
+ * NULL in host memory; the cells' keys and boxes come there), else they
  * are freed. */
-typedef struct gemst_device_gaps gemst_device_gaps;
 int gemst_part_gaps(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_context *ctx,
                     const void *device_coords, uint64_t *key, uint32_t *tmp, gemst_device_gaps **keep,
                     gridemst_error *err);
 
 /* Step 4 for one part (p), then the numbering of the safe components
- * across parts. */
+ * across parts.  gemst_part_contract_on runs it on ctx's device from the
+ * part's coordinates there (device_coords), or on the host (ctx NULL);
+ * gemst_part_contract where c places part p. */
 int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err);
+int gemst_part_contract_on(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_context *ctx,
+                           const void *device_coords, gridemst_error *err);
 int gemst_parts_number_components(gemst_parts_ctx *c, gemst_part *parts, int64_t *components, gridemst_error *err);
 
 /* Step 5: the edges of the whole set's tree between safe components,

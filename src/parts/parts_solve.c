@@ -7,6 +7,7 @@
 #endif
 
 #include "host_array.h"
+#include "parts/device_gaps.h"
 #include "parts/devices.h"
 #include "parts/halo.h"
 #include "parts/merge_edges.h"
@@ -20,9 +21,16 @@ void gemst_part_free(gemst_part *part)
                       part->cell_rho,   part->halo,     part->cell_sent};
     gemst_halo_free(part->halo);
     gemst_store_free(part->store);
+    gemst_part_free_on_device(part);
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         free(arrays[k]);
     memset(part, 0, sizeof *part);
+}
+
+void gemst_part_free_on_device(gemst_part *part)
+{
+    gemst_device_gaps_free(part->on_device);
+    part->on_device = NULL;
 }
 
 /* The whole set's tree: every part's safe edges, in its tree's order and
@@ -170,6 +178,8 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
         ps->merge_ms += gemst_now_ms() - t0;
     }
     ps->exchanged_bytes = c.xchg.bytes;
+    for (int p = 0; p < c.parts; p++) /* where the boundary did not end: before the devices' contexts */
+        gemst_part_free_on_device(&parts[p]);
     gemst_devices_close(c.xchg.devices);
     free(boundary);
     t0 = gemst_now_ms();

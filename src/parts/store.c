@@ -1,9 +1,12 @@
-/* A part's boundary store: its fill from the part's arrays, in gap order. */
+/* A part's boundary store: its fill from the part's arrays, in gap order,
+ * in host memory or on the part's device (device_store.h). */
 #include "parts/store.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "parts/device_store.h"
 
 /* Grows every per-point array to hold want points. */
 static int grow(gemst_part_store *s, int64_t want)
@@ -39,6 +42,28 @@ static void index_cells(gemst_part_store *s)
     s->cell_start[0] = 0;
 }
 
+/* The components of the uncertain edges' ends, two an edge, into *comp
+ * (malloc'd): gathered on the part's device, or from host memory. */
+static int edge_ends_comps(const gemst_part *part, uint32_t **comp, gridemst_error *err)
+{
+    const size_t ends = 2 * (size_t)part->n_uncertain, room = ends > 0 ? ends : 1;
+    uint32_t *point = malloc(sizeof *point * room);
+    *comp = malloc(sizeof **comp * room);
+    int rc = point && *comp ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    for (int64_t k = 0; rc == GRIDEMST_OK && k < part->n_uncertain; k++) {
+        const gemst_parts_edge *e = &part->tree[part->uncertain[k]];
+        point[2 * k] = e->lo;
+        point[2 * k + 1] = e->hi;
+    }
+    if (rc == GRIDEMST_OK && part->on_device)
+        rc = gemst_device_store_comps(part->on_device, point, (int64_t)ends, part->comp_base, *comp, err);
+    else if (rc == GRIDEMST_OK)
+        for (size_t k = 0; k < ends; k++)
+            (*comp)[k] = part->comp[point[k]];
+    free(point);
+    return rc;
+}
+
 int gemst_store_create(gemst_part *part, gridemst_error *err)
 {
     gemst_part_store *s = part->store = calloc(1, sizeof *part->store);
@@ -54,32 +79,65 @@ int gemst_store_create(gemst_part *part, gridemst_error *err)
     if (!s->cell_start || !s->edge)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the boundary of a part of %lld points",
                           (long long)part->n);
-    for (int64_t k = 0; k < part->n_uncertain; k++) {
+    uint32_t *comp = NULL;
+    const int rc = edge_ends_comps(part, &comp, err);
+    for (int64_t k = 0; rc == GRIDEMST_OK && k < part->n_uncertain; k++) {
         const gemst_parts_edge *e = &part->tree[part->uncertain[k]];
         const gemst_parts_edge in_ids = {e->d2, part->id[e->lo], part->id[e->hi]};
-        s->edge[k] = (gemst_store_edge){in_ids, part->comp[e->lo], part->comp[e->hi]};
+        s->edge[k] = (gemst_store_edge){in_ids, comp[2 * k], comp[2 * k + 1]};
     }
+    free(comp);
+    if (rc != GRIDEMST_OK)
+        return rc;
     s->typical_d2 = part->n_tree > 0 ? part->tree[part->n_tree / 2].d2 : 0.0;
     return GRIDEMST_OK;
+}
+
+/* Positions s->n .. end - 1 from the part's arrays in host memory. */
+static void host_rows(const gemst_part *part, gemst_part_store *s, int64_t end)
+{
+    for (int64_t a = s->n; a < end; a++) {
+        const uint32_t q = part->by_gap[a];
+        s->at[a] = q;
+        s->comp[a] = part->comp[q];
+        s->cell[a] = part->cell_of[q];
+        s->gap[a] = part->gap[q];
+        memcpy(s->w + 3 * (size_t)a, part->w + 3 * (size_t)q, 3 * sizeof *s->w);
+    }
+}
+
+/* The same from the part's device (the ids from host memory, after). */
+static int device_rows(const gemst_part *part, gemst_part_store *s, int64_t end, gridemst_error *err)
+{
+    const int64_t a = s->n;
+    const gemst_store_rows to = {s->at + a, s->comp + a, s->cell + a, s->gap + a, s->w + 3 * (size_t)a};
+    return gemst_device_store_rows(part->on_device, a, end, part->comp_base, &to, err);
 }
 
 int gemst_store_fill(gemst_part *part, double limit, gridemst_error *err)
 {
     gemst_part_store *s = part->store;
     int64_t end = s->n;
-    while (end < part->n && part->gap[part->by_gap[end]] <= limit)
-        end++;
+    if (part->on_device) {
+        const int rc = gemst_device_store_end(part->on_device, s->n, limit, &end, err);
+        if (rc != GRIDEMST_OK)
+            return rc;
+    } else {
+        while (end < part->n && part->gap[part->by_gap[end]] <= limit)
+            end++;
+    }
     if (grow(s, end) != 0)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the boundary's %lld points",
                           (long long)end);
+    if (part->on_device) {
+        const int rc = device_rows(part, s, end, err);
+        if (rc != GRIDEMST_OK)
+            return rc;
+    } else {
+        host_rows(part, s, end);
+    }
     for (int64_t a = s->n; a < end; a++) {
-        const uint32_t q = part->by_gap[a];
-        s->at[a] = q;
-        s->id[a] = part->id[q];
-        s->comp[a] = part->comp[q];
-        s->cell[a] = part->cell_of[q];
-        s->gap[a] = part->gap[q];
-        memcpy(s->w + 3 * (size_t)a, part->w + 3 * (size_t)q, 3 * sizeof *s->w);
+        s->id[a] = part->id[s->at[a]];
         s->sent[a] = 0;
         /* the cell's "all its points sent" is of the points held: not so with a new one */
         part->cell_sent[s->cell[a]] = 0;

@@ -17,7 +17,10 @@
  *
  * The fill (gemst_store_fill) is the one step that reads the part's own
  * arrays: the points' next ones in gap order, appended.  The uncertain
- * edges, with their ends' ids and components, are copied in once.
+ * edges, with their ends' ids and components, are copied in once.  For a
+ * part whose arrays stayed on its device (part->on_device), both gather
+ * there and copy only what they take to host memory (device_store.h), bit
+ * for bit what the host's arrays give.
  */
 #ifndef GEMST_PARTS_STORE_H
 #define GEMST_PARTS_STORE_H
