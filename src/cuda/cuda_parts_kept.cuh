@@ -16,7 +16,8 @@
 struct gemst_device_gaps {
     gridemst_context *ctx;
     gemst_dmem mem;
-    gemst_download down;  /* the copies to host memory: the cells', then the store's */
+    gemst_download down;  /* the copies to host memory: the cells', then the store's (staged: its pinned chunks
+                             held as long) */
     int64_t n;
     int64_t n_cells;
     /* the cells, until their copy to host memory */
