@@ -437,8 +437,8 @@ typedef struct gridemst_partition_stats {
     double gaps_copy_ms;      /* on devices: the cells' arrays copied to host memory (and the points' where the
                                  safe edges are marked on the host), their pages' first writes included (0 on
                                  the CPU) */
-    double part_copy_ms;      /* within send_ms, on devices: each part's ids and coordinates copied to host
-                                 memory (the slowest part's; 0 on the CPU) */
+    double part_copy_ms;      /* within send_ms, on devices: each part's ids copied to host memory (the slowest
+                                 part's; 0 on the CPU) */
     double free_ms;           /* the parts' host arrays released at the end of the solve */
     double contract_copy_ms;  /* on devices, beside gaps_ms, safe_ms and components_ms: each part's tree copied to
                                  its device and the safe edges, uncertain edges and components' smallest gaps

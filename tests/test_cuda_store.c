@@ -53,6 +53,9 @@ static void split_and_solve(const dataset *ds, int parts, gridemst_precision pre
     gridemst_options_init(&pb->opt);
     pb->opt.partitions = parts;
     pb->opt.precision = prec;
+    /* one thread: the boundary's threads lower bounds that the others read as they go, so that its counts of
+     * searches and kept answers move with their timing (check_boundary compares them) */
+    pb->opt.threads = 1;
     gemst_parts_ctx_init(c, pb);
     gridemst_partition_stats ps;
     gridemst_stats st;

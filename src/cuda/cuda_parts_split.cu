@@ -209,15 +209,7 @@ extern "C" int gemst_devices_send_points(gemst_devices *d, const int64_t *count,
     return GRIDEMST_OK;
 }
 
-static int download_part(gemst_download *down, const gemst_device_part *dp, uint32_t *id, void *coords,
-                         gridemst_error *err)
-{
-    GEMST_TRY(gemst_download_copy(down, id, dp->id, sizeof *id * (size_t)dp->n, err));
-    return gemst_download_copy(down, coords, dp->xyz, point_bytes(dp) * (size_t)dp->n, err);
-}
-
-extern "C" int gemst_devices_part_to_host(gemst_devices *d, int p, uint32_t *id, void *coords, int threads,
-                                          gridemst_error *err)
+extern "C" int gemst_devices_part_ids(gemst_devices *d, int p, uint32_t *id, int threads, gridemst_error *err)
 {
     gemst_device_scope keep; /* the caller's device back on return */
     gemst_device_part *dp = &d->part[p];
@@ -225,11 +217,11 @@ extern "C" int gemst_devices_part_to_host(gemst_devices *d, int p, uint32_t *id,
     gemst_download down;
     int rc = gemst_download_open(&down, gemst_devices_stream(d, p), threads, err);
     if (rc == GRIDEMST_OK)
-        rc = download_part(&down, dp, id, coords, err);
+        rc = gemst_download_copy(&down, id, dp->id, sizeof *id * (size_t)dp->n, err);
     gemst_download_close(&down);
     if (rc != GRIDEMST_OK)
         return rc;
-    gemst_dfree(&dp->peer_mem, dp->id); /* the local solve needs the coordinates only */
+    gemst_dfree(&dp->peer_mem, dp->id); /* the part's steps on the device need the coordinates only */
     dp->id = NULL;
     return GRIDEMST_OK;
 }

@@ -96,13 +96,13 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
  *                              points then lie on its device in id order
  *                              (the slices hold ascending ids, and their
  *                              records arrive in the order of the slices)
- *   gemst_devices_part_to_host part p's ids and coordinates into host
- *                              memory (room for its points), the copies
- *                              taken out on `threads` host threads
- *                              (cuda/cuda_download.cuh)
+ *   gemst_devices_part_ids     part p's ids into host memory (room for
+ *                              its points), taken out on `threads` host
+ *                              threads (cuda/cuda_download.cuh)
  *
- * The part's coordinates stay on its device for its local solve
- * (gemst_devices_part_coords) until gemst_devices_close.
+ * The part's coordinates stay on its device, and only there, for its local
+ * solve and its gaps (gemst_devices_part_coords) until
+ * gemst_devices_close.
  */
 int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
                              const gemst_region_space *sp, gridemst_dtype dtype, const void *coords, int64_t first,
@@ -110,8 +110,7 @@ int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *
 int gemst_devices_slice_pack(gemst_devices *d, int p, const uint64_t *split, int n_split, int64_t *row,
                              gridemst_error *err);
 int gemst_devices_send_points(gemst_devices *d, const int64_t *count, gridemst_error *err);
-int gemst_devices_part_to_host(gemst_devices *d, int p, uint32_t *id, void *coords, int threads,
-                               gridemst_error *err);
+int gemst_devices_part_ids(gemst_devices *d, int p, uint32_t *id, int threads, gridemst_error *err);
 
 /* Part p's coordinates on its device, in id order. */
 const void *gemst_devices_part_coords(const gemst_devices *d, int p);

@@ -64,10 +64,9 @@ int gemst_devices_send_points(gemst_devices *d, const int64_t *count, gridemst_e
     return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to exchange between in a build without NCCL");
 }
 
-int gemst_devices_part_to_host(gemst_devices *d, int p, uint32_t *id, void *coords, int threads,
-                               gridemst_error *err)
+int gemst_devices_part_ids(gemst_devices *d, int p, uint32_t *id, int threads, gridemst_error *err)
 {
-    (void)d, (void)p, (void)id, (void)coords, (void)threads;
+    (void)d, (void)p, (void)id, (void)threads;
     return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to partition on in a build without NCCL");
 }
 

@@ -286,24 +286,22 @@ static int device_slice_pack(const gemst_parts_ctx *c, int s, void *arg, gridems
                                     err);
 }
 
-static int device_part_to_host(const gemst_parts_ctx *c, int p, void *arg, gridemst_error *err)
+static int device_part_ids(const gemst_parts_ctx *c, int p, void *arg, gridemst_error *err)
 {
     device_split *ds = arg;
     gemst_part *part = &ds->parts[p];
-    const size_t point_bytes = point_bytes_of(c->pb);
     part->n = 0;
     for (int s = 0; s < c->parts; s++)
         part->n += ds->count[(size_t)s * c->parts + p];
     if (part->n == 0)
         return GRIDEMST_OK;
     const double t0 = gemst_now_ms();
+    /* the ids only: every step that reads the part's coordinates runs on its device */
     part->id = gemst_host_array(sizeof *part->id * (size_t)part->n);
-    part->coords = gemst_host_array(point_bytes * (size_t)part->n);
-    if (!part->id || !part->coords)
+    if (!part->id)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part of %lld points",
                           (long long)part->n);
-    const int rc = gemst_devices_part_to_host(c->xchg.devices, p, part->id, part->coords,
-                                              gemst_parts_threads(c, part->n), err);
+    const int rc = gemst_devices_part_ids(c->xchg.devices, p, part->id, gemst_parts_threads(c, part->n), err);
     ds->copy_ms[p] = gemst_now_ms() - t0;
     return rc;
 }
@@ -329,7 +327,7 @@ static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gems
     if (rc == GRIDEMST_OK) {
         gemst_xchg_count_alltoall(&c->xchg, ds.count, sizeof *parts->id);
         gemst_xchg_count_alltoall(&c->xchg, ds.count, point_bytes);
-        rc = gemst_parts_each_device(c, device_part_to_host, &ds, err);
+        rc = gemst_parts_each_device(c, device_part_ids, &ds, err);
     }
     ps->send_ms = lap(&t0);
     for (int p = 0; p < P; p++) /* the parts copy at once: the slowest is what the solve waits for */
