@@ -221,6 +221,39 @@ START_TEST(test_slab_special_directions)
 }
 END_TEST
 
+/* The 3D slab by the rule of slab.h's header, written out per axis: the
+ * dominant axis is the first of largest magnitude, then whether the later
+ * of the two others (in axis order) is strictly larger, then the signs
+ * with zero counted positive. */
+static int slab_3d_by_rule(const double v[3])
+{
+    int dominant = 0;
+    for (int d = 1; d < 3; d++)
+        if (fabs(v[d]) > fabs(v[dominant]))
+            dominant = d;
+    const int first = dominant == 0 ? 1 : 0, second = dominant == 2 ? 1 : 2;
+    const int second_larger = fabs(v[second]) > fabs(v[first]);
+    return dominant * 16 + second_larger * 8 + (v[0] < 0) * 4 + (v[1] < 0) * 2 + (v[2] < 0);
+}
+
+/* Every direction with components in {-2, ..., 2} (ties of magnitude in
+ * every combination, and -0.0 for each zero) gets the rule's slab. */
+START_TEST(test_slab_3d_ties_by_rule)
+{
+    for (int a = -2; a <= 2; a++)
+        for (int b = -2; b <= 2; b++)
+            for (int c = -2; c <= 2; c++)
+                for (int neg0 = 0; neg0 < 2; neg0++) {
+                    const int w[3] = {a, b, c};
+                    double v[3];
+                    for (int d = 0; d < 3; d++)
+                        v[d] = w[d] == 0 && neg0 ? -0.0 : (double)w[d];
+                    REQUIRE(gemst_slab_3d(v[0], v[1], v[2]) == slab_3d_by_rule(v), "(%g, %g, %g): slab %d, rule %d",
+                            v[0], v[1], v[2], gemst_slab_3d(v[0], v[1], v[2]), slab_3d_by_rule(v));
+                }
+}
+END_TEST
+
 /* The widest angle inside each slab stays below 60 degrees, and the
  * partition is no finer than claimed: 45 degrees in 2D, 54.74 in 3D. */
 START_TEST(test_slab_angular_diameter)
@@ -577,6 +610,7 @@ static Suite *slab_suite(void)
     tcase_add_test(tc, test_slab_counts_and_masks);
     tcase_add_test(tc, test_slab_range_and_coverage);
     tcase_add_test(tc, test_slab_special_directions);
+    tcase_add_test(tc, test_slab_3d_ties_by_rule);
     tcase_add_test(tc, test_slab_angular_diameter);
     tcase_add_test(tc, test_uniqueness_property_random);
     tcase_add_test(tc, test_uniqueness_property_lattice);

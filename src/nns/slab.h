@@ -59,24 +59,21 @@ static inline GEMST_HD int gemst_slab_2d(gemst_real dx, gemst_real dy)
     return dominant_y * 4 + (dx < 0) * 2 + (dy < 0);
 }
 
+/* In comparisons and bit operations alone, without branches: the slab
+ * depends on the data, and a branch per axis test is mispredicted on
+ * neighbours spread around the query. */
 static inline GEMST_HD int gemst_slab_3d(gemst_real dx, gemst_real dy, gemst_real dz)
 {
     gemst_real ax = dx < 0 ? -dx : dx;
     gemst_real ay = dy < 0 ? -dy : dy;
     gemst_real az = dz < 0 ? -dz : dz;
     int signs = (dx < 0) * 4 + (dy < 0) * 2 + (dz < 0);
-    int dominant, second_larger;
-    if (ax >= ay && ax >= az) {
-        dominant = 0;
-        second_larger = az > ay; /* the others are y, z */
-    } else if (ay >= az) {
-        dominant = 1;
-        second_larger = az > ax; /* the others are x, z */
-    } else {
-        dominant = 2;
-        second_larger = ay > ax; /* the others are x, y */
-    }
-    return dominant * 16 + second_larger * 8 + signs;
+    int x_dominant = (ax >= ay) & (ax >= az);
+    int y_dominant = !x_dominant & (ay >= az);
+    int z_dominant = !x_dominant & !y_dominant;
+    /* which of the two other axes is larger: z over y, z over x, y over x */
+    int second_larger = (x_dominant & (az > ay)) | (y_dominant & (az > ax)) | (z_dominant & (ay > ax));
+    return (y_dominant + 2 * z_dominant) * 16 + second_larger * 8 + signs;
 }
 
 /*
