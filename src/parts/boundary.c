@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "parts/grow_arrays.h"
 #include "parts/halo.h"
 #include "parts/kept_answer.h"
 #include "parts/requests.h"
@@ -402,25 +403,11 @@ typedef struct {
 /* Room in s's per-point arrays for the first m points of the store. */
 static int make_room(part_state *s, int64_t m, gridemst_error *err)
 {
-    if (m <= s->room)
-        return GRIDEMST_OK;
-    const int64_t room = m > 2 * s->room ? m : 2 * s->room;
-    cand *found = realloc(s->found, sizeof *found * (size_t)room);
-    if (found)
-        s->found = found;
-    gemst_kept_answer *kept = found ? realloc(s->kept, sizeof *kept * (size_t)room) : NULL;
-    if (kept)
-        s->kept = kept;
-    uint32_t *again = kept ? realloc(s->again, sizeof *again * (size_t)room) : NULL;
-    if (again)
-        s->again = again;
-    uint32_t *todo = again ? realloc(s->todo, sizeof *todo * (size_t)room) : NULL;
-    if (todo)
-        s->todo = todo;
-    if (!todo)
+    void **const arrays[] = {(void **)&s->found, (void **)&s->kept, (void **)&s->again, (void **)&s->todo};
+    const size_t bytes[] = {sizeof *s->found, sizeof *s->kept, sizeof *s->again, sizeof *s->todo};
+    if (gemst_grow_arrays(arrays, bytes, sizeof bytes / sizeof bytes[0], &s->room, m) != 0)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the searches of %lld points",
-                          (long long)room);
-    s->room = room;
+                          (long long)m);
     return GRIDEMST_OK;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "parts/grow_arrays.h"
 #include "parts/store.h"
 
 uint64_t gemst_halo_bound_bits(double d2)
@@ -62,22 +63,11 @@ int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *recor
                    gridemst_error *err)
 {
     const size_t rb = gemst_halo_record_bytes(m);
-    if (h->n + count > h->cap) {
-        const int64_t want = h->n + count > 2 * h->cap ? h->n + count : 2 * h->cap;
-        double *w = realloc(h->w, sizeof *w * 3 * (size_t)want);
-        if (w)
-            h->w = w;
-        uint32_t *id = w ? realloc(h->id, sizeof *id * (size_t)want) : NULL;
-        if (id)
-            h->id = id;
-        uint32_t *comp = id ? realloc(h->comp, sizeof *comp * (size_t)want) : NULL;
-        if (comp)
-            h->comp = comp;
-        if (!comp)
-            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a halo of %lld points",
-                              (long long)want);
-        h->cap = want;
-    }
+    void **const arrays[] = {(void **)&h->w, (void **)&h->id, (void **)&h->comp};
+    const size_t bytes[] = {3 * sizeof *h->w, sizeof *h->id, sizeof *h->comp};
+    if (gemst_grow_arrays(arrays, bytes, sizeof bytes / sizeof bytes[0], &h->cap, h->n + count) != 0)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a halo of %lld points",
+                          (long long)(h->n + count));
     for (int64_t k = 0; k < count; k++)
         read_record(m, records + rb * (size_t)k, &h->id[h->n + k], &h->comp[h->n + k],
                     h->w + 3 * (size_t)(h->n + k));

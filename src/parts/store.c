@@ -7,24 +7,15 @@
 #include <string.h>
 
 #include "parts/device_store.h"
+#include "parts/grow_arrays.h"
 
 /* Grows every per-point array to hold want points. */
 static int grow(gemst_part_store *s, int64_t want)
 {
-    if (want <= s->cap)
-        return 0;
-    const int64_t cap = want > 2 * s->cap ? want : 2 * s->cap;
-    void **arrays[] = {(void **)&s->at, (void **)&s->id, (void **)&s->comp, (void **)&s->cell,
-                       (void **)&s->by_cell, (void **)&s->gap, (void **)&s->sent, (void **)&s->w};
+    void **const arrays[] = {(void **)&s->at, (void **)&s->id, (void **)&s->comp, (void **)&s->cell,
+                             (void **)&s->by_cell, (void **)&s->gap, (void **)&s->sent, (void **)&s->w};
     const size_t bytes[] = {4, 4, 4, 4, 4, 8, 8, 24};
-    for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++) {
-        void *more = realloc(*arrays[k], bytes[k] * (size_t)cap);
-        if (!more)
-            return -1;
-        *arrays[k] = more;
-    }
-    s->cap = cap;
-    return 0;
+    return gemst_grow_arrays(arrays, bytes, sizeof bytes / sizeof bytes[0], &s->cap, want);
 }
 
 /* The points by cell, counted and placed again over the whole store. */
