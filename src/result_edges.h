@@ -8,6 +8,10 @@
 
 #include "backend.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* m edges of host memory, every page touched once by the threads that will
  * fill it (a fresh allocation otherwise faults page by page inside one
  * copy); NULL when out of memory. */
@@ -23,5 +27,9 @@ int gemst_edges_total(const gridemst_edge *edges, int64_t m, int threads, double
 /* Edges come sorted by squared length; each run of equal w is put in (u, v)
  * order (see solve.c). */
 void gemst_edges_order_ties(gridemst_edge *edges, int64_t m, int threads);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

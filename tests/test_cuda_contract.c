@@ -6,7 +6,9 @@
  * Kruskal of tests/safe_trees.h), the components those of
  * gemst_safe_components and of a serial union-find, each component's
  * smallest gap the least of its points' gaps taken here, and the uncertain
- * edges the unmarked positions in order.
+ * edges the unmarked positions in order, with the edges themselves.  The
+ * same again with the tree read from device memory and the marks left
+ * there, as a part of a solve over several GPUs has them.
  *
  * The trees are random trees, paths, stars and forests (tests/safe_trees.h)
  * with continuous or tied lengths; the gaps continuous, tied with lows
@@ -63,20 +65,38 @@ static double *make_gaps(gap_kind kind, gemst_parts_edge *e, int64_t m, int64_t 
 }
 
 /* The device's contraction of tree e (m edges over n points) with the
- * gaps at gap_on_device; out's arrays allocated here. */
+ * gaps at gap_on_device; out's arrays allocated here.  on_device: the tree
+ * read from device memory and the marks left there (as a part of a solve
+ * over several GPUs has them), then copied into out->safe here. */
 static void device_contract(const gemst_parts_edge *e, int64_t m, const double *gap_on_device, int64_t n,
-                            gemst_contract_out *out, const char *what)
+                            int on_device, gemst_contract_out *out, const char *what)
 {
     out->safe = xcalloc((size_t)m + 1, 1);
     out->comp = xcalloc((size_t)n + 1, sizeof *out->comp);
     out->uncertain = xcalloc((size_t)m + 1, sizeof *out->uncertain);
-    const gemst_contract_task t = {e, m, gap_on_device, NULL, n, 2};
+    gemst_parts_edge *tree = NULL;
+    uint8_t *mark = NULL;
+    if (on_device) {
+        CUDA_OK(cudaMalloc((void **)&tree, sizeof *tree * (size_t)(m + 1)));
+        CUDA_OK(cudaMalloc((void **)&mark, (size_t)m + 1));
+        CUDA_OK(cudaMemcpy(tree, e, sizeof *tree * (size_t)m, cudaMemcpyHostToDevice));
+    }
+    const gemst_contract_task t = {on_device ? NULL : e, m, gap_on_device, NULL, n, 2, tree, mark};
     gemst_contract_times times;
     memset(&times, 0, sizeof times);
     gridemst_error err;
     const int rc = gemst_device_contract(ctx, &t, out, &times, &err);
     REQUIRE(rc == GRIDEMST_OK, "%s: %s", what, err.message);
     REQUIRE(m == 0 || times.rounds >= 1, "%s: %d rounds", what, times.rounds);
+    if (on_device) {
+        CUDA_OK(cudaMemcpy(out->safe, mark, (size_t)m, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaFree(tree));
+        CUDA_OK(cudaFree(mark));
+    }
+    for (int64_t k = 0; k < out->n_uncertain; k++)
+        REQUIRE(memcmp(&out->uncertain_edge[k], &e[out->uncertain[k]], sizeof *e) == 0,
+                "%s: uncertain edge %lld is not tree edge %u", what, (long long)k, out->uncertain[k]);
+    REQUIRE(out->median_d2 == (m > 0 ? e[m / 2].d2 : 0.0), "%s: the middle edge's length %g", what, out->median_d2);
 }
 
 static void free_out(gemst_contract_out *out)
@@ -85,6 +105,25 @@ static void free_out(gemst_contract_out *out)
     free(out->comp);
     free(out->uncertain);
     free(out->comp_gap);
+    free(out->uncertain_edge);
+}
+
+/* The same contraction with the tree and the marks on the device as with
+ * them in host memory. */
+static void check_on_device(const gemst_parts_edge *e, int64_t m, const double *gap_on_device, int64_t n,
+                            const gemst_contract_out *host, const char *what)
+{
+    gemst_contract_out dev;
+    device_contract(e, m, gap_on_device, n, 1, &dev, what);
+    REQUIRE(dev.n_uncertain == host->n_uncertain && dev.n_comp == host->n_comp,
+            "%s: %lld uncertain edges and %u components with the tree on the device, %lld and %u", what,
+            (long long)dev.n_uncertain, dev.n_comp, (long long)host->n_uncertain, host->n_comp);
+    REQUIRE(memcmp(dev.safe, host->safe, (size_t)m) == 0 &&
+                memcmp(dev.comp, host->comp, sizeof *dev.comp * (size_t)n) == 0 &&
+                memcmp(dev.uncertain, host->uncertain, sizeof *dev.uncertain * (size_t)dev.n_uncertain) == 0 &&
+                memcmp(dev.comp_gap, host->comp_gap, sizeof *dev.comp_gap * dev.n_comp) == 0,
+            "%s: the marks, components or gaps differ with the tree on the device", what);
+    free_out(&dev);
 }
 
 /* The device's contraction against the host's, for one tree and its
@@ -99,7 +138,8 @@ static void check_contraction(const gemst_parts_edge *e, int64_t m, const double
         CUDA_OK(cudaMemcpy(gap_on_device, gap, sizeof *gap * (size_t)n, cudaMemcpyHostToDevice));
     }
     gemst_contract_out got;
-    device_contract(e, m, kept ? kept : gap_on_device, n, &got, what);
+    device_contract(e, m, kept ? kept : gap_on_device, n, 0, &got, what);
+    check_on_device(e, m, kept ? kept : gap_on_device, n, &got, what);
     if (gap_on_device)
         CUDA_OK(cudaFree(gap_on_device));
 

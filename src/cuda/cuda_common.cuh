@@ -108,18 +108,27 @@ static inline int gemst_dalloc_kept(cudaMemPool_t pool, cudaStream_t s, void **p
     return GRIDEMST_OK;
 }
 
-static inline int gemst_dalloc(gemst_dmem *m, void **p, size_t bytes, const char *what, gridemst_error *err)
+/* Counts p, `bytes` of device memory from m's pool (or cudaMalloc), among
+ * m's buffers, freed with them. */
+static inline int gemst_dadopt(gemst_dmem *m, void *p, size_t bytes, gridemst_error *err)
 {
     if (m->count == GEMST_MAX_BUFFERS)
         return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "too many device buffers");
-    GEMST_TRY(gemst_dalloc_kept(m->pool, m->s, p, bytes, what, err));
-    m->ptr[m->count] = *p;
+    m->ptr[m->count] = p;
     m->size[m->count] = bytes;
     m->count++;
     m->live += bytes;
     if (m->live > m->peak)
         m->peak = m->live;
     return GRIDEMST_OK;
+}
+
+static inline int gemst_dalloc(gemst_dmem *m, void **p, size_t bytes, const char *what, gridemst_error *err)
+{
+    if (m->count == GEMST_MAX_BUFFERS)
+        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "too many device buffers");
+    GEMST_TRY(gemst_dalloc_kept(m->pool, m->s, p, bytes, what, err));
+    return gemst_dadopt(m, *p, bytes, err);
 }
 
 static inline void gemst_dmem_release(gemst_dmem *m, void *p)

@@ -48,6 +48,7 @@ extern "C" void gemst_devices_close(gemst_devices *d)
 {
     if (!d)
         return;
+    gemst_host_tree_discard(&d->room); /* unless a tree took it */
     int previous = 0;
     cudaGetDevice(&previous);
     for (int p = 0; d->comm && p < d->count; p++)

@@ -11,7 +11,9 @@
 #include <nccl.h>
 
 #include "context.h"
+#include "host_tree.h"
 #include "parts/devices.h"
+#include "parts/parts.h"
 #include "cuda/cuda_common.cuh"
 
 /* What the partition on the devices keeps on part p's device. */
@@ -29,6 +31,9 @@ struct gemst_device_part {
     int64_t n;               /* the part's points ... */
     uint32_t *id;            /* ... their ids, ascending */
     void *xyz;               /* ... and coordinates */
+    gemst_parts_edge *tree;  /* its local tree, from its solve (cuda_parts_assemble.cu) ... */
+    int64_t n_tree;
+    uint8_t *mark;           /* ... and the contraction's marks of its edges */
 };
 
 struct gemst_devices {
@@ -40,6 +45,7 @@ struct gemst_devices {
     void **buf;              /* each device's exchange buffer ... */
     size_t *cap;             /* ... of this many bytes */
     struct gemst_device_part *part;
+    gemst_host_tree room;    /* the whole set's tree's host array (cuda_parts_assemble.cu) */
 };
 
 static inline cudaStream_t gemst_devices_stream(const gemst_devices *d, int p)

@@ -161,6 +161,15 @@ static __global__ void k_uncertain_list(const uint32_t *flag, const uint32_t *ra
         list[rank[k] - 1] = (uint32_t)k;
 }
 
+/* The uncertain edges themselves, from their positions. */
+static __global__ void k_uncertain_edges(const gemst_parts_edge *tree, const uint32_t *list, int64_t count,
+                                         gemst_parts_edge *out)
+{
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < count)
+        out[k] = tree[list[k]];
+}
+
 /* rank = the inclusive sum of flag[0 .. count) (count >= 1); its total
  * into *total. */
 static int count_flags(gemst_dmem *mem, const uint32_t *flag, uint32_t *rank, int64_t count, uint32_t *total,
@@ -205,7 +214,10 @@ static int mark(gemst_dmem *mem, const gemst_contract_task *t, rounds_state *r, 
 {
     const int64_t n = t->n, m = t->m;
     const cudaStream_t s = mem->s;
-    GEMST_DALLOC(mem, r->mark, m, "a part's safe edges");
+    if (t->mark_on_device)
+        r->mark = t->mark_on_device;
+    else
+        GEMST_DALLOC(mem, r->mark, m, "a part's safe edges");
     GEMST_DALLOC(mem, r->parent, n, "a part's safe components");
     GEMST_DALLOC(mem, r->next, n, "a part's safe components");
     GEMST_DALLOC(mem, r->pick, n, "a part's picked edges");
@@ -272,12 +284,16 @@ static int run(gemst_dmem *mem, const gemst_contract_task *t, gemst_contract_out
     double t0 = gemst_now_ms();
     rounds_state r;
     memset(&r, 0, sizeof r);
-    gemst_parts_edge *tree;
-    GEMST_DALLOC(mem, tree, m, "a part's tree");
-    if (m > 0)
-        GEMST_CU(cudaMemcpyAsync(tree, t->tree, sizeof *tree * (size_t)m, cudaMemcpyHostToDevice, mem->s));
-    GEMST_CU(cudaStreamSynchronize(mem->s));
-    r.tree = tree;
+    if (t->device_tree) {
+        r.tree = t->device_tree;
+    } else {
+        gemst_parts_edge *tree;
+        GEMST_DALLOC(mem, tree, m, "a part's tree");
+        if (m > 0)
+            GEMST_CU(cudaMemcpyAsync(tree, t->tree, sizeof *tree * (size_t)m, cudaMemcpyHostToDevice, mem->s));
+        GEMST_CU(cudaStreamSynchronize(mem->s));
+        r.tree = tree;
+    }
     times->copy_ms += gemst_lap_ms(&t0);
     GEMST_TRY(mark(mem, t, &r, times, err));
     GEMST_CU(cudaStreamSynchronize(mem->s));
@@ -285,14 +301,28 @@ static int run(gemst_dmem *mem, const gemst_contract_task *t, gemst_contract_out
     uint32_t *comp, *list;
     uint64_t *comp_gap;
     GEMST_TRY(number(mem, t, &r, &comp, &comp_gap, &list, out, err));
+    gemst_parts_edge *edges;
+    GEMST_DALLOC(mem, edges, out->n_uncertain, "a part's uncertain edges");
+    if (out->n_uncertain > 0) {
+        k_uncertain_edges<<<gemst_blocks((uint64_t)out->n_uncertain), GEMST_THREADS, 0, mem->s>>>(
+            r.tree, list, out->n_uncertain, edges);
+        GEMST_LAUNCHED();
+    }
+    out->median_d2 = 0.0;
+    if (m > 0)
+        GEMST_CU(cudaMemcpyAsync(&out->median_d2, &r.tree[m / 2].d2, sizeof out->median_d2, cudaMemcpyDeviceToHost,
+                                 mem->s));
     out->comp_gap = (double *)malloc(sizeof *out->comp_gap * (out->n_comp > 0 ? out->n_comp : 1));
-    if (!out->comp_gap)
+    out->uncertain_edge = (gemst_parts_edge *)malloc(sizeof *edges * (out->n_uncertain > 0 ? out->n_uncertain : 1));
+    if (!out->comp_gap || !out->uncertain_edge)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the gaps of %u components",
                           out->n_comp);
     times->components_ms += gemst_lap_ms(&t0);
     gemst_download down;
     GEMST_TRY(gemst_download_open(&down, mem->s, t->threads, err));
-    int rc = gemst_download_copy(&down, out->safe, r.mark, (size_t)m, err);
+    int rc = t->mark_on_device ? GRIDEMST_OK : gemst_download_copy(&down, out->safe, r.mark, (size_t)m, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_download_copy(&down, out->uncertain_edge, edges, sizeof *edges * (size_t)out->n_uncertain, err);
     if (rc == GRIDEMST_OK && !t->comp_on_device)
         rc = gemst_download_copy(&down, out->comp, comp, sizeof *comp * (size_t)n, err);
     if (rc == GRIDEMST_OK)
@@ -308,6 +338,7 @@ extern "C" int gemst_device_contract(gridemst_context *ctx, const gemst_contract
                                      gemst_contract_times *times, gridemst_error *err)
 {
     out->comp_gap = NULL;
+    out->uncertain_edge = NULL;
     out->n_comp = 0;
     out->n_uncertain = 0;
     if (t->n < 1 || t->m < 0 || t->m >= t->n || t->n > GEMST_MAX_POINTS)
@@ -324,7 +355,9 @@ extern "C" int gemst_device_contract(gridemst_context *ctx, const gemst_contract
     (void)cudaGetLastError(); /* freeing: the status is rc's */
     if (rc != GRIDEMST_OK) {
         free(out->comp_gap);
+        free(out->uncertain_edge);
         out->comp_gap = NULL;
+        out->uncertain_edge = NULL;
     }
     return rc;
 }

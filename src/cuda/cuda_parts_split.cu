@@ -219,11 +219,7 @@ extern "C" int gemst_devices_part_ids(gemst_devices *d, int p, uint32_t *id, int
     if (rc == GRIDEMST_OK)
         rc = gemst_download_copy(&down, id, dp->id, sizeof *id * (size_t)dp->n, err);
     gemst_download_close(&down);
-    if (rc != GRIDEMST_OK)
-        return rc;
-    gemst_dfree(&dp->peer_mem, dp->id); /* the part's steps on the device need the coordinates only */
-    dp->id = NULL;
-    return GRIDEMST_OK;
+    return rc; /* the ids stay on the device too, for the tree's assembly there */
 }
 
 extern "C" const void *gemst_devices_part_coords(const gemst_devices *d, int p)

@@ -137,11 +137,12 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
 /* Frees what a failed solve made of the result. */
 static void GEMST_FN(drop_tree)(cuda_ctx *c, gemst_tree *tree)
 {
-    void *device[] = {tree->device_edges.u, tree->device_edges.v, tree->device_edges.w};
-    for (int i = 0; i < 3; i++)
+    void *device[] = {tree->device_edges.u, tree->device_edges.v, tree->device_edges.w, tree->part_edges};
+    for (size_t i = 0; i < sizeof device / sizeof device[0]; i++)
         if (device[i])
             gemst_dmem_release(&c->mem, device[i]);
     memset(&tree->device_edges, 0, sizeof tree->device_edges);
+    tree->part_edges = NULL;
     if (tree->host_registered)
         gemst_host_tree_free_pinned(tree->edges, tree->host_capacity);
     else

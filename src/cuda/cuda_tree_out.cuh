@@ -18,13 +18,15 @@
  *   4. the result's form: three arrays the result owns on the device, or
  *      (u, v, w) records copied into host memory that a thread made ready
  *      during the solve (host_tree.h), or for a partitioned solve's part
- *      lo, hi and squared lengths copied into new host arrays.
+ *      lo, hi and squared lengths, copied into new host arrays or left on
+ *      the device as the partitioned solve's edges.
  *
  * Only the counters (ties, total) come to the host besides a host tree.
  */
 
 #include "cuda/cuda_download.cuh"
 #include "host_array.h"
+#include "parts/parts.h"
 
 /* The tree's edges after the loop, each read and rewritten by one thread:
  * the first `stored` (all unless the loop failed) from their ends' places
@@ -141,6 +143,18 @@ static __global__ void GEMST_FN(k_raw_lengths)(uint32_t m, const gemst_word1 *le
 {
     GEMST_INDEX(e, m);
     d2[e] = (double)gemst_edge_word1_value(length[e]);
+}
+
+/* The sorted edges as a partitioned solve keeps them. */
+static __global__ void GEMST_FN(k_part_edges)(uint32_t m, int bits, const uint64_t *pair, const gemst_word1 *length,
+                                            gemst_parts_edge *out)
+{
+    GEMST_INDEX(e, m);
+    gemst_parts_edge edge;
+    edge.d2 = (double)gemst_edge_word1_value(length[e]);
+    edge.lo = (uint32_t)(pair[e] >> bits);
+    edge.hi = (uint32_t)(pair[e] & (((uint64_t)1 << bits) - 1));
+    out[e] = edge;
 }
 
 /* Bits of the largest endpoint id. */
@@ -320,9 +334,24 @@ static int GEMST_FN(emit_raw_tree)(cuda_ctx *c, int bits, const uint64_t *pair, 
     return rc;
 }
 
+/* A partitioned solve's part (GEMST_RAW_TREE_DEVICE): the sorted tree as
+ * the CPU backend gives it, left on the device for the part's later steps
+ * (tree->part_edges, of the context's pool, outliving the solve). */
+static int GEMST_FN(emit_part_edges)(cuda_ctx *c, int bits, const uint64_t *pair, const gemst_word1 *length,
+                                    gemst_tree *tree, gridemst_error *err)
+{
+    const uint32_t m = c->n - 1;
+    GEMST_TRY(gemst_dalloc_kept(c->mem.pool, c->s, &tree->part_edges, sizeof(gemst_parts_edge) * m, "a part's tree",
+                                err));
+    GEMST_FN(k_part_edges)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, bits, pair, length,
+                                                                       (gemst_parts_edge *)tree->part_edges);
+    GEMST_LAUNCHED();
+    return GRIDEMST_OK;
+}
+
 /* Puts the tree and the duplicates' edges in the result's order and
  * form (the header comment), or for a partitioned solve's part in the CPU
- * backend's (emit_raw_tree); `sorted` is recorded once the device is done
+ * backend's (emit_raw_tree, emit_part_edges); `sorted` is recorded once the device is done
  * with it, before a copy to the host. */
 static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree, gridemst_error *err)
 {
@@ -333,7 +362,10 @@ static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree
     GEMST_TRY(GEMST_FN(sort_tree)(c, bits, &pair, &length, err));
     if (c->pb->raw_tree) {
         GEMST_CU(cudaEventRecord(sorted, c->s));
-        GEMST_TRY(GEMST_FN(emit_raw_tree)(c, bits, pair, length, tree, err));
+        if (c->pb->raw_tree == GEMST_RAW_TREE_DEVICE)
+            GEMST_TRY(GEMST_FN(emit_part_edges)(c, bits, pair, length, tree, err));
+        else
+            GEMST_TRY(GEMST_FN(emit_raw_tree)(c, bits, pair, length, tree, err));
         tree->n_edges = m;
         tree->scale = c->frame.scale;
         return GRIDEMST_OK;

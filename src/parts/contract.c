@@ -26,8 +26,10 @@
  * least incident tree edge when that edge is shorter than the component's
  * smallest gap (rounded down), until none does.  The rounds run on the
  * part's device where it has one, with the components and the uncertain
- * edges' list (parts/device_contract.h); on the host they are the serial
- * reference.  GRIDEMST_SAFE_EDGES=kruskal|rounds in the environment picks
+ * edges' list (parts/device_contract.h), reading the part's tree where its
+ * solve left it on a device of a solve over several GPUs, and leaving the
+ * marks there for the tree's assembly (parts/device_assemble.h); on the
+ * host they are the serial reference.  GRIDEMST_SAFE_EDGES=kruskal|rounds in the environment picks
  * the rule; by default Kruskal's on the host's parts, the rounds on
  * devices.  With the rounds on a device, the points' arrays stay there
  * (part->on_device) for the boundary's store, which takes only its points
@@ -39,6 +41,7 @@
 
 #include "atomics.h"
 #include "host_array.h"
+#include "parts/device_assemble.h"
 #include "parts/device_contract.h"
 #include "parts/device_gaps.h"
 #include "parts/devices.h"
@@ -59,6 +62,14 @@ static int list_uncertain_and_gaps(const gemst_parts_ctx *c, gemst_part *part, g
                                    &part->n_uncertain, err);
     if (rc != GRIDEMST_OK)
         return rc;
+    const int64_t room = part->n_uncertain > 0 ? part->n_uncertain : 1;
+    part->uncertain_edge = malloc(sizeof *part->uncertain_edge * (size_t)room);
+    if (!part->uncertain_edge)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
+                          (long long)n);
+    for (int64_t k = 0; k < part->n_uncertain; k++)
+        part->uncertain_edge[k] = part->tree[part->uncertain[k]];
+    part->median_d2 = m > 0 ? part->tree[m / 2].d2 : 0.0;
     uint64_t *least = malloc(sizeof *least * (part->n_comp > 0 ? part->n_comp : 1));
     part->comp_gap = malloc(sizeof *part->comp_gap * (part->n_comp > 0 ? part->n_comp : 1));
     if (!least || !part->comp_gap) {
@@ -94,15 +105,16 @@ static int rounds_rule(int on_device, int *rounds, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* The arrays of the safe edges and components (comp: 1, each point's
- * component in host memory; 0, where it stays on the device). */
-static int contraction_arrays(gemst_part *part, int comp, gridemst_error *err)
+/* The arrays of the safe edges and components (safe, comp: 1, each
+ * edge's mark, each point's component in host memory; 0, where they stay
+ * on the device). */
+static int contraction_arrays(gemst_part *part, int safe, int comp, gridemst_error *err)
 {
     const int64_t n = part->n, m = part->n_tree;
-    part->safe = gemst_host_array((size_t)(m > 0 ? m : 1));
+    part->safe = safe ? gemst_host_array((size_t)(m > 0 ? m : 1)) : NULL;
     part->uncertain = gemst_host_array(sizeof *part->uncertain * (size_t)(m > 0 ? m : 1));
     part->comp = comp ? gemst_host_array(sizeof *part->comp * (size_t)n) : NULL;
-    if (!part->safe || !part->uncertain || (comp && !part->comp))
+    if ((safe && !part->safe) || !part->uncertain || (comp && !part->comp))
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory contracting a part of %lld points",
                           (long long)n);
     return GRIDEMST_OK;
@@ -115,7 +127,7 @@ static int contract_on_host(const gemst_parts_ctx *c, gemst_part *part, int roun
 {
     const int64_t n = part->n, m = part->n_tree;
     double t0 = gemst_now_ms();
-    int rc = contraction_arrays(part, 1, err);
+    int rc = contraction_arrays(part, 1, 1, err);
     const int threads = gemst_parts_threads(c, n);
     if (rc == GRIDEMST_OK) {
 #pragma omp parallel for num_threads(threads) schedule(static)
@@ -135,30 +147,49 @@ static int contract_on_host(const gemst_parts_ctx *c, gemst_part *part, int roun
 }
 
 /* After the gaps, on ctx's device, from the gaps left there (g), the
- * components left there too. */
-static int contract_on_device(const gemst_parts_ctx *c, gemst_part *part, gridemst_context *ctx,
+ * components left there too, and the marks with the tree where it stays
+ * on the device (part p's of c's devices). */
+static int contract_on_device(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_context *ctx,
                               gemst_device_gaps *g, gridemst_error *err)
 {
     const double t0 = gemst_now_ms();
-    int rc = contraction_arrays(part, 0, err);
+    uint8_t *marks = NULL;
+    int rc = contraction_arrays(part, !part->device_tree, 0, err);
+    if (rc == GRIDEMST_OK && part->device_tree)
+        rc = gemst_devices_tree_marks(c->xchg.devices, p, &marks, err);
     const double alloc_ms = gemst_now_ms() - t0;
     const gemst_contract_task task = {part->tree,
                                       part->n_tree,
                                       gemst_device_gaps_gap(g),
                                       gemst_device_gaps_comp(g),
                                       part->n,
-                                      gemst_parts_threads(c, part->n)};
-    gemst_contract_out out = {part->safe, part->comp, part->uncertain, 0, 0, NULL};
+                                      gemst_parts_threads(c, part->n),
+                                      part->device_tree,
+                                      marks};
+    gemst_contract_out out = {part->safe, part->comp, part->uncertain, 0, 0, NULL, NULL, 0.0};
     gemst_contract_times times = {0, 0, 0, 0};
     if (rc == GRIDEMST_OK)
         rc = gemst_device_contract(ctx, &task, &out, &times, err);
     part->n_uncertain = out.n_uncertain;
     part->n_comp = out.n_comp;
     part->comp_gap = out.comp_gap;
+    part->uncertain_edge = out.uncertain_edge;
+    part->median_d2 = out.median_d2;
     part->safe_ms = times.safe_ms;
     part->components_ms = alloc_ms + times.components_ms;
     part->contract_copy_ms = times.copy_ms;
     return rc;
+}
+
+/* Part p's tree, left on its device by its solve, copied to host memory. */
+static int tree_to_host(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
+{
+    part->tree = gemst_host_array(sizeof *part->tree * (size_t)(part->n_tree > 0 ? part->n_tree : 1));
+    if (!part->tree)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part's tree of %lld edges",
+                          (long long)part->n_tree);
+    part->device_tree = NULL;
+    return gemst_devices_tree_to_host(c->xchg.devices, p, part->tree, gemst_parts_threads(c, part->n_tree), err);
 }
 
 int gemst_part_contract(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
@@ -180,6 +211,10 @@ int gemst_part_contract_on(const gemst_parts_ctx *c, int p, gemst_part *part, gr
     if (rc != GRIDEMST_OK)
         return rc;
     const int device_rounds = ctx && rounds;
+    if (!device_rounds && part->device_tree) /* Kruskal's test on the host reads the tree there */
+        rc = tree_to_host(c, p, part, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     double t0 = gemst_now_ms();
     /* scratch on the host: the keys of the sorts and their second halves, then each point's gap rounded down */
     uint64_t *key = device_rounds ? NULL : gemst_host_array(sizeof *key * 2 * (size_t)n);
@@ -192,7 +227,7 @@ int gemst_part_contract_on(const gemst_parts_ctx *c, int p, gemst_part *part, gr
     free(tmp);
     part->gaps_ms = gemst_now_ms() - t0;
     if (rc == GRIDEMST_OK)
-        rc = device_rounds ? contract_on_device(c, part, ctx, g, err)
+        rc = device_rounds ? contract_on_device(c, p, part, ctx, g, err)
                            : contract_on_host(c, part, rounds, (double *)key, err);
     if (rc == GRIDEMST_OK && g)
         part->on_device = g; /* the points' arrays, for the boundary's store */

@@ -8,14 +8,17 @@
  * ascending order: the arrays contract.c fills on the host, byte for byte.
  *
  * The gaps are read where the device computed them (device_gaps.h); the
- * part's tree, which its solver's copy left in host memory, goes to the
- * device (16 bytes an edge).  Back to host memory come only what the later
- * steps read: the safe flags (a byte an edge: the tree's assembly), the
- * uncertain edges' positions and the components' smallest gaps (the
- * boundary's Boruvka), through cuda/cuda_download.cuh on the task's
- * threads; and each point's component (4 bytes a point: the boundary's
- * store) unless it stays on the device (comp_on_device), where the
- * boundary's store reads it (device_store.h).
+ * part's tree is read where its solve left it (device_tree: a part of a
+ * solve over several GPUs, device_assemble.h), or goes from host memory
+ * to the device (16 bytes an edge).  Back to host memory come only what
+ * the later steps read: the safe flags (a byte an edge: the tree's
+ * assembly) unless they stay on the device (mark_on_device, 1 for a safe
+ * edge, 0 for an uncertain one, where the assembly on the devices reads
+ * them), the uncertain edges, their positions and the components'
+ * smallest gaps (the boundary's Boruvka), through cuda/cuda_download.cuh
+ * on the task's threads; and each point's component (4 bytes a point:
+ * the boundary's store) unless it stays on the device (comp_on_device),
+ * where the boundary's store reads it (device_store.h).
  *
  * A CUDA failure is GRIDEMST_ERR_CUDA, running out of device memory
  * GRIDEMST_ERR_DEVICE_MEMORY, out of host memory GRIDEMST_ERR_NO_MEMORY.
@@ -39,17 +42,22 @@ typedef struct gemst_contract_task {
     uint32_t *comp_on_device;     /* device memory of n entries where each point's component stays, or NULL */
     int64_t n;                    /* >= 1 */
     int threads;                  /* the host's threads that take the copies to host memory */
+    const gemst_parts_edge *device_tree; /* the tree in device memory instead (tree unread), or NULL */
+    uint8_t *mark_on_device;      /* device memory of m entries where the safe flags stay, or NULL */
 } gemst_contract_task;
 
 /* Where it goes: host memory the caller allocated, but comp_gap. */
 typedef struct gemst_contract_out {
-    uint8_t *safe;                /* m: 1 for a safe edge, 0 for an uncertain one */
+    uint8_t *safe;                /* m: 1 for a safe edge, 0 for an uncertain one (unread with mark_on_device) */
     uint32_t *comp;               /* n: each point's safe component (unread with comp_on_device) */
     uint32_t *uncertain;          /* room for m: the uncertain edges' positions, ascending */
     int64_t n_uncertain;
     uint32_t n_comp;
     double *comp_gap;             /* n_comp (at least 1 entry), malloc'd by the call: each component's smallest
                                      gap; the caller frees it (NULL after a failure) */
+    gemst_parts_edge *uncertain_edge; /* n_uncertain (at least 1 entry), malloc'd by the call as comp_gap: the
+                                     uncertain edges themselves */
+    double median_d2;             /* the squared length of tree edge m / 2 (0 without edges) */
 } gemst_contract_out;
 
 /* Where the time went, in ms, and how many rounds ran. */

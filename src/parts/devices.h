@@ -102,7 +102,8 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
  *
  * The part's coordinates stay on its device, and only there, for its local
  * solve and its gaps (gemst_devices_part_coords) until
- * gemst_devices_close.
+ * gemst_devices_close; its ids stay there too, for the tree's assembly
+ * (device_assemble.h).
  */
 int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
                              const gemst_region_space *sp, gridemst_dtype dtype, const void *coords, int64_t first,

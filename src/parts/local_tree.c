@@ -2,7 +2,8 @@
  * Step 3 of a partitioned solve: each part's own tree, by the CPU solver
  * (the virtual parts, in turn) or by the CUDA solver on the part's device
  * (devices.h: every part at once, one host thread per device, from the
- * part's points that the partition left on the device).  The solver
+ * part's points that the partition left on the device; the tree stays
+ * there, device_assemble.h).  The solver
  * works in the whole set's frame (gemst_problem.frame), so that it computes
  * every distance as a single solve over all the points does, and the
  * part's points are numbered in the order of their ids, so that its ties
@@ -15,7 +16,7 @@
 
 #include "config.h"
 #include "host_array.h"
-#include "parts/devices.h"
+#include "parts/device_assemble.h"
 #include "parts/parts.h"
 
 static int cmp_edge(const void *a, const void *b)
@@ -102,8 +103,8 @@ static int solve_part(const gemst_parts_ctx *c, int p, const gemst_part *part, g
     lp.opt.device = lp.ctx->device;
     lp.opt.n_devices = 0;
     lp.opt.devices = NULL;
-    lp.opt.threads = c->threads; /* the part's share, which copies its tree to host memory */
-    lp.raw_tree = 1;
+    lp.opt.threads = c->threads;
+    lp.raw_tree = GEMST_RAW_TREE_DEVICE; /* the part's later steps read it there (device_assemble.h) */
     return gemst_cuda_solve(&lp, tree, st, err);
 #else
     (void)p;
@@ -125,6 +126,12 @@ static int part_tree(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst
     gemst_tree tree;
     memset(&tree, 0, sizeof tree);
     int rc = solve_part(c, p, part, &tree, st, err);
+    if (rc == GRIDEMST_OK && tree.part_edges) {
+        part->n_tree = tree.n_edges;
+        rc = gemst_devices_keep_tree(c->xchg.devices, p, tree.part_edges, tree.n_edges, &part->device_tree, err);
+        gemst_tree_free(&tree);
+        return rc;
+    }
     if (rc == GRIDEMST_OK) {
         part->n_tree = tree.n_edges;
         part->tree = gemst_host_array(sizeof *part->tree * (size_t)(tree.n_edges > 0 ? tree.n_edges : 1));

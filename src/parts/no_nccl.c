@@ -1,6 +1,6 @@
 /* What the NCCL exchanges provide, in a build without NCCL: no solve over
  * several devices (gemst_resolve_devices refuses it first). */
-#include "parts/devices.h"
+#include "parts/device_assemble.h"
 
 int gemst_devices_open(const int *ordinal, int count, gemst_devices **out, gridemst_error *err)
 {
@@ -75,4 +75,37 @@ const void *gemst_devices_part_coords(const gemst_devices *d, int p)
     (void)d;
     (void)p;
     return NULL;
+}
+
+int gemst_devices_keep_tree(gemst_devices *d, int p, void *edges, int64_t m, const gemst_parts_edge **tree,
+                            gridemst_error *err)
+{
+    (void)d, (void)p, (void)edges, (void)m;
+    *tree = NULL;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to keep a tree on in a build without NCCL");
+}
+
+int gemst_devices_tree_marks(gemst_devices *d, int p, uint8_t **marks, gridemst_error *err)
+{
+    (void)d, (void)p;
+    *marks = NULL;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to keep a tree on in a build without NCCL");
+}
+
+int gemst_devices_tree_to_host(gemst_devices *d, int p, gemst_parts_edge *to, int threads, gridemst_error *err)
+{
+    (void)d, (void)p, (void)to, (void)threads;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to keep a tree on in a build without NCCL");
+}
+
+void gemst_devices_ready_tree(gemst_devices *d, int64_t m, int threads)
+{
+    (void)d, (void)m, (void)threads;
+}
+
+int gemst_devices_assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary, int64_t n_points,
+                           double scale, int threads, gemst_tree *tree, gridemst_error *err)
+{
+    (void)d, (void)boundary, (void)n_boundary, (void)n_points, (void)scale, (void)threads, (void)tree;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to assemble a tree on in a build without NCCL");
 }

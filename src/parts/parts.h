@@ -5,8 +5,9 @@
  * boundaries finds the edges that cross.  On the CPU the parts are virtual:
  * one process runs every part's steps in turn, and exchange.h stands for
  * the communication between them.  With one part per GPU (devices.h) the
- * partition, the local trees and the contraction run on the devices, all
- * at once, and the exchanges over NCCL; the other steps run on the host.
+ * partition, the local trees, the contraction and the tree's assembly run
+ * on the devices, all at once, and the exchanges over NCCL; the boundary
+ * runs on the host.
  *
  * The steps, each a function of one part and of what an exchange gave it:
  *
@@ -22,7 +23,8 @@
  *   5. boundary    Boruvka over the safe components: local candidates,
  *                  searches into halos of other parts' points, merges
  *                  (boundary.c, halo.c)
- *   6. the tree    the safe edges and Boruvka's, sorted (parts_solve.c)
+ *   6. the tree    the safe edges and Boruvka's, sorted (parts_solve.c;
+ *                  on the devices, device_assemble.h)
  */
 #ifndef GEMST_PARTS_H
 #define GEMST_PARTS_H
@@ -110,12 +112,16 @@ typedef struct gemst_part {
     double *w;                /* working coordinates, 3 per point */
     /* step 3: the local tree over the part's point numbers, in the edge order */
     int64_t n_tree;
-    gemst_parts_edge *tree;
+    gemst_parts_edge *tree;   /* in host memory, or NULL where ... */
+    const gemst_parts_edge *device_tree; /* ... it stays on the part's device (device_assemble.h) */
     /* step 4 */
     double *gap;              /* each point's squared distance to other parts' regions */
-    uint8_t *safe;            /* each tree edge: 1 when it is in the whole set's tree */
+    uint8_t *safe;            /* each tree edge: 1 when it is in the whole set's tree (NULL: the marks stay on
+                                 the part's device with its tree) */
     uint32_t *uncertain;      /* the others (tree positions) */
     int64_t n_uncertain;
+    gemst_parts_edge *uncertain_edge; /* the uncertain edges themselves */
+    double median_d2;         /* the squared length of the tree's middle edge (0 without edges) */
     uint32_t *comp;           /* each point's safe component (numbered across parts after step 4) */
     uint32_t n_comp;
     uint32_t comp_base;       /* the number of the part's first safe component */

@@ -7,6 +7,7 @@
 #endif
 
 #include "host_array.h"
+#include "parts/device_assemble.h"
 #include "parts/device_gaps.h"
 #include "parts/devices.h"
 #include "parts/halo.h"
@@ -15,10 +16,10 @@
 
 void gemst_part_free(gemst_part *part)
 {
-    void *arrays[] = {part->id,         part->coords,   part->w,        part->tree,      part->gap,
-                      part->safe,       part->uncertain, part->comp,    part->by_gap,    part->comp_gap,
-                      part->by_key,     part->cell_start, part->cell_key, part->cell_of, part->cell_box,
-                      part->cell_rho,   part->halo,     part->cell_sent};
+    void *arrays[] = {part->id,       part->coords,         part->w,        part->tree,       part->gap,
+                      part->safe,     part->uncertain,      part->comp,     part->by_gap,     part->comp_gap,
+                      part->by_key,   part->uncertain_edge, part->cell_start, part->cell_key, part->cell_of,
+                      part->cell_box, part->cell_rho,       part->halo,     part->cell_sent};
     gemst_halo_free(part->halo);
     gemst_store_free(part->store);
     gemst_part_free_on_device(part);
@@ -69,6 +70,17 @@ static int assemble(const gemst_parts_ctx *c, gemst_part *parts, gemst_parts_edg
     tree->n_edges = m;
     tree->scale = c->frame.scale;
     return GRIDEMST_OK;
+}
+
+/* The same on the devices (device_assemble.h), where the parts' trees
+ * stayed. */
+static int assemble_on_devices(const gemst_parts_ctx *c, const gemst_parts_edge *boundary, int64_t n_boundary,
+                               gemst_tree *tree, gridemst_error *err)
+{
+    const int rc = gemst_devices_assemble(c->xchg.devices, boundary, n_boundary, c->pb->n, c->frame.scale,
+                                          c->threads, tree, err);
+    tree->scale = c->frame.scale;
+    return rc;
 }
 
 /* *most = ms where ms is more. */
@@ -144,8 +156,10 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     int rc = GRIDEMST_OK;
     if (pb->opt.n_devices > 1) {
         rc = gemst_devices_open(pb->opt.devices, pb->opt.n_devices, &c.xchg.devices, err);
-        if (rc == GRIDEMST_OK)
+        if (rc == GRIDEMST_OK) {
             gemst_devices_name(c.xchg.devices, st->device_name, sizeof st->device_name);
+            gemst_devices_ready_tree(c.xchg.devices, pb->n - 1, c.threads);
+        }
     }
 
     double t0 = gemst_now_ms();
@@ -172,9 +186,13 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
         rc = gemst_parts_boundary(&c, parts, components, &boundary, st, err);
     if (rc == GRIDEMST_OK)
         rc = gemst_progress(&pb->opt, "edges", ps->iterations, 1, err);
+    int on_devices = 0; /* the parts' trees stayed on their devices */
+    for (int p = 0; p < c.parts; p++)
+        on_devices |= parts[p].device_tree != NULL;
     if (rc == GRIDEMST_OK) {
         t0 = gemst_now_ms();
-        rc = assemble(&c, parts, boundary, components - 1, tree, err);
+        rc = on_devices ? assemble_on_devices(&c, boundary, components - 1, tree, err)
+                        : assemble(&c, parts, boundary, components - 1, tree, err);
         ps->merge_ms += gemst_now_ms() - t0;
     }
     ps->exchanged_bytes = c.xchg.bytes;

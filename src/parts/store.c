@@ -42,7 +42,7 @@ static int edge_ends_comps(const gemst_part *part, uint32_t **comp, gridemst_err
     *comp = malloc(sizeof **comp * room);
     int rc = point && *comp ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     for (int64_t k = 0; rc == GRIDEMST_OK && k < part->n_uncertain; k++) {
-        const gemst_parts_edge *e = &part->tree[part->uncertain[k]];
+        const gemst_parts_edge *e = &part->uncertain_edge[k];
         point[2 * k] = e->lo;
         point[2 * k + 1] = e->hi;
     }
@@ -73,14 +73,14 @@ int gemst_store_create(gemst_part *part, gridemst_error *err)
     uint32_t *comp = NULL;
     const int rc = edge_ends_comps(part, &comp, err);
     for (int64_t k = 0; rc == GRIDEMST_OK && k < part->n_uncertain; k++) {
-        const gemst_parts_edge *e = &part->tree[part->uncertain[k]];
+        const gemst_parts_edge *e = &part->uncertain_edge[k];
         const gemst_parts_edge in_ids = {e->d2, part->id[e->lo], part->id[e->hi]};
         s->edge[k] = (gemst_store_edge){in_ids, comp[2 * k], comp[2 * k + 1]};
     }
     free(comp);
     if (rc != GRIDEMST_OK)
         return rc;
-    s->typical_d2 = part->n_tree > 0 ? part->tree[part->n_tree / 2].d2 : 0.0;
+    s->typical_d2 = part->median_d2;
     return GRIDEMST_OK;
 }
 
