@@ -412,7 +412,7 @@ typedef struct gridemst_partition_stats {
     double search_ms;         /* boundary Boruvka: the searches through the halos */
     double halo_ms;           /* boundary Boruvka: choosing, sending and indexing halo points */
     double merge_ms;          /* boundary Boruvka: candidate edges gathered and components merged, and the
-                                 final tree's assembly */
+                                 final tree's assembly (on devices: there, and its copy to host memory) */
     /* partition_ms step by step (with one part per device, the keys, the
      * packing and the sending run on the devices): */
     double frame_ms;          /* the slices' boxes gathered into the whole set's frame */
@@ -423,7 +423,8 @@ typedef struct gridemst_partition_stats {
     double send_ms;           /* the points sent to their parts (on devices: and each part's copy in host
                                  memory) */
     double tree_edges_ms;     /* within local_ms: the parts' trees taken from their solvers, ties ordered (the
-                                 parts' sum on the CPU, where they run in turn; the longest part's on devices) */
+                                 parts' sum on the CPU, where they run in turn; 0 on devices, where the trees
+                                 stay) */
     /* contract_ms step by step, each the slowest part's: the parts contract at once, each on its share of
      * the threads (with fewer threads than parts they take turns, and contract_ms is more than the sum): */
     double gaps_ms;           /* the points' working coordinates, Morton keys and cells, their gaps to the other
@@ -437,12 +438,12 @@ typedef struct gridemst_partition_stats {
     double gaps_copy_ms;      /* on devices: the cells' arrays copied to host memory (and the points' where the
                                  safe edges are marked on the host), their pages' first writes included (0 on
                                  the CPU) */
-    double part_copy_ms;      /* within send_ms, on devices: each part's ids copied to host memory (the slowest
-                                 part's; 0 on the CPU) */
+    double part_copy_ms;      /* within send_ms: 0 (on devices the parts' ids stay there; kept for programs that
+                                 read it) */
     double free_ms;           /* the parts' host arrays released at the end of the solve */
-    double contract_copy_ms;  /* on devices, beside gaps_ms, safe_ms and components_ms: each part's tree copied to
-                                 its device and the safe edges, uncertain edges and components' smallest gaps
-                                 copied to host memory (the slowest part's; 0 on the CPU) */
+    double contract_copy_ms;  /* on devices, beside gaps_ms, safe_ms and components_ms: the uncertain edges and
+                                 the components' smallest gaps copied to host memory (the slowest part's; 0 on
+                                 the CPU) */
 } gridemst_partition_stats;
 
 /* Boruvka at least halves the components each iteration: n < 2^32 points
@@ -494,6 +495,8 @@ typedef struct gridemst_stats {
                                     (1: uniform); above 1.5 the BVH is searched.  0 when not measured */
     int64_t partition_kept_answers; /* a partitioned solve's, beside partitions.searches: the searches spared,
                                     where a point's last search still answered */
+    double partition_devices_ms; /* a solve over several GPUs, beside partitions' steps: its devices opened (a
+                                    context each, the NCCL communicators) and closed */
 } gridemst_stats;
 
 typedef struct gridemst_result {

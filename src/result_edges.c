@@ -53,6 +53,28 @@ static double group_sum(const char *base, size_t stride, int64_t count, int64_t 
     return s;
 }
 
+/* The levels from count values at base, stride bytes apart, each summed
+ * by groups into part[level & 1], until one is left. */
+static void total_from(const char *base, size_t stride, int64_t count, int threads, double *part[2],
+                       double *total)
+{
+    int64_t groups = (count + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
+    for (int level = 0;; level++) {
+        double *out = part[level & 1];
+#pragma omp parallel for num_threads(threads_for(count, threads)) schedule(static)
+        for (int64_t g = 0; g < groups; g++)
+            out[g] = group_sum(base, stride, count, g);
+        if (groups == 1) {
+            *total = out[0];
+            return;
+        }
+        base = (const char *)out;
+        stride = sizeof *out;
+        count = groups;
+        groups = (count + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
+    }
+}
+
 int gemst_edges_total(const gridemst_edge *edges, int64_t m, int threads, double *total)
 {
     *total = 0.0;
@@ -61,24 +83,25 @@ int gemst_edges_total(const gridemst_edge *edges, int64_t m, int threads, double
     int64_t groups = (m + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
     double *part[2] = {malloc(sizeof(double) * (size_t)groups),
                        malloc(sizeof(double) * (size_t)(groups / GEMST_TOTAL_GROUP + 1))};
-    int rc = part[0] && part[1] ? 0 : -1;
-    const char *base = (const char *)&edges[0].w;
-    size_t stride = sizeof *edges;
-    int64_t count = m;
-    for (int level = 0; rc == 0; level++) {
-        double *out = part[level & 1];
-#pragma omp parallel for num_threads(threads_for(count, threads)) schedule(static)
-        for (int64_t g = 0; g < groups; g++)
-            out[g] = group_sum(base, stride, count, g);
-        if (groups == 1) {
-            *total = out[0];
-            break;
-        }
-        base = (const char *)out;
-        stride = sizeof *out;
-        count = groups;
-        groups = (count + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
-    }
+    const int rc = part[0] && part[1] ? 0 : -1;
+    if (rc == 0)
+        total_from((const char *)&edges[0].w, sizeof *edges, m, threads, part, total);
+    free(part[0]);
+    free(part[1]);
+    return rc;
+}
+
+int gemst_group_sums_total(const double *sums, int64_t groups, int threads, double *total)
+{
+    *total = groups == 1 ? sums[0] : 0.0;
+    if (groups <= 1)
+        return 0;
+    const int64_t above = (groups + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
+    double *part[2] = {malloc(sizeof(double) * (size_t)above),
+                       malloc(sizeof(double) * (size_t)(above / GEMST_TOTAL_GROUP + 1))};
+    const int rc = part[0] && part[1] ? 0 : -1;
+    if (rc == 0)
+        total_from((const char *)sums, sizeof *sums, groups, threads, part, total);
     free(part[0]);
     free(part[1]);
     return rc;

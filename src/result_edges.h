@@ -24,6 +24,10 @@ void gemst_edges_from_tree(const gemst_tree *tree, gridemst_edge *out, int threa
  * same for every thread count and backend; 0, or -1 when out of memory. */
 int gemst_edges_total(const gridemst_edge *edges, int64_t m, int threads, double *total);
 
+/* The same total from the sums of its first level's groups (the
+ * GEMST_TOTAL_GROUP values of each, added in order), `groups` of them. */
+int gemst_group_sums_total(const double *sums, int64_t groups, int threads, double *total);
+
 /* Edges come sorted by squared length; each run of equal w is put in (u, v)
  * order (see solve.c). */
 void gemst_edges_order_ties(gridemst_edge *edges, int64_t m, int threads);

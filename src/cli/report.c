@@ -333,6 +333,7 @@ static void json_partitions(json *j, const gridemst_stats *st)
     json_num(j, "search", ps->search_ms);
     json_num(j, "halo", ps->halo_ms);
     json_num(j, "merge", ps->merge_ms);
+    json_num(j, "devices", st->partition_devices_ms);
     json_open(j, "partition_steps");
     json_num(j, "frame", ps->frame_ms);
     json_num(j, "keys", ps->keys_ms);

@@ -11,6 +11,7 @@
 #include "cuda/cuda_devices.cuh"
 #include "cuda/cuda_download.cuh"
 #include "cuda/cuda_parts_steps.cuh"
+#include "cuda/cuda_sum_groups.cuh"
 #include "host_tree.h"
 #include "parts/device_assemble.h"
 #include "result_edges.h"
@@ -144,7 +145,8 @@ static __global__ void k_cuts(const result_edge *e, int64_t n, splitters split, 
         cut[j] = first_not_before(e, n, split.at[j]);
 }
 
-static __global__ void k_result_edges(const result_edge *e, int64_t n, gridemst_edge *out)
+/* The edges in the result's form, and their lengths alone (for the sums). */
+static __global__ void k_result_edges(const result_edge *e, int64_t n, gridemst_edge *out, double *w)
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < n) {
@@ -153,6 +155,7 @@ static __global__ void k_result_edges(const result_edge *e, int64_t n, gridemst_
         r.v = e[k].v;
         r.w = e[k].w;
         out[k] = r;
+        w[k] = r.w;
     }
 }
 
@@ -357,19 +360,47 @@ static int merge_runs(gemst_device_part *dp, device_share *sh, int runs, gridems
     return GRIDEMST_OK;
 }
 
+/* The sums of the length groups (GEMST_TOTAL_GROUP, common.h) that lie
+ * whole within a device's share of the m edges, its n lengths w from
+ * position at: into sums (host memory, a group each), each marked in
+ * `summed`. */
+static int sum_groups(gemst_device_part *dp, const double *w, int64_t n, int64_t at, int64_t m, double *sums,
+                      uint8_t *summed, gridemst_error *err)
+{
+    const int64_t G = GEMST_TOTAL_GROUP, first = (at + G - 1) / G;
+    const int64_t end = at + n == m ? (m + G - 1) / G : (at + n) / G; /* the last group ends at m */
+    if (end <= first)
+        return GRIDEMST_OK;
+    const int64_t count = (end * G < m ? end * G : m) - first * G;
+    double *d_sums;
+    GEMST_DALLOC(&dp->mem, d_sums, end - first, "the tree's length sums");
+    gemst_k_sum_groups<<<(unsigned)((end - first + GEMST_SUM_WARPS - 1) / GEMST_SUM_WARPS), 32 * GEMST_SUM_WARPS, 0,
+                         dp->mem.s>>>((uint64_t)count, w + (first * G - at), d_sums);
+    GEMST_LAUNCHED();
+    GEMST_CU(cudaMemcpyAsync(sums + first, d_sums, sizeof *d_sums * (size_t)(end - first), cudaMemcpyDeviceToHost,
+                             dp->mem.s));
+    memset(summed + first, 1, (size_t)(end - first));
+    gemst_dfree(&dp->mem, d_sums);
+    return GRIDEMST_OK;
+}
+
 /* Device p's merged share as the result's edges into out + at (host
- * memory, registered in chunks from out when `registered`), queued on its
- * stream. */
-static int copy_share(gemst_device_part *dp, const device_share *sh, gridemst_edge *out, int64_t at, int registered,
-                      gridemst_edge **staged, gridemst_error *err)
+ * memory, registered in chunks from out when `registered`) and its
+ * groups' sums, queued on its stream. */
+static int copy_share(gemst_device_part *dp, const device_share *sh, gridemst_edge *out, int64_t at, int64_t m,
+                      int registered, double *sums, uint8_t *summed, gridemst_edge **staged, gridemst_error *err)
 {
     const int64_t n = sh->n_got;
     *staged = NULL;
     if (n == 0)
         return GRIDEMST_OK;
+    double *w;
     GEMST_DALLOC(&dp->mem, *staged, n, "a part's share of the tree");
-    k_result_edges<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, dp->mem.s>>>(sh->got, n, *staged);
+    GEMST_DALLOC(&dp->mem, w, n, "a part's share of the tree");
+    k_result_edges<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, dp->mem.s>>>(sh->got, n, *staged, w);
     GEMST_LAUNCHED();
+    GEMST_TRY(sum_groups(dp, w, n, at, m, sums, summed, err));
+    gemst_dfree(&dp->mem, w);
     /* chunk by chunk as registered (host_tree.h): a copy reaching across
        registrations would go the pageable way */
     const size_t first = sizeof *out * (size_t)at, end = first + sizeof *out * (size_t)n;
@@ -383,8 +414,22 @@ static int copy_share(gemst_device_part *dp, const device_share *sh, gridemst_ed
     return GRIDEMST_OK;
 }
 
+/* Into sums, the groups of out's m lengths that no device summed whole. */
+static void sum_other_groups(const gridemst_edge *out, int64_t m, double *sums, const uint8_t *summed)
+{
+    const int64_t G = GEMST_TOTAL_GROUP;
+    for (int64_t g = 0; g * G < m; g++)
+        if (!summed[g]) {
+            double s = 0.0;
+            for (int64_t e = g * G; e < m && e < (g + 1) * G; e++)
+                s += out[e].w;
+            sums[g] = s;
+        }
+}
+
 static int assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary, int64_t n_points,
-                    double scale, gridemst_edge *out, int registered, device_share *sh, gridemst_error *err)
+                    double scale, gridemst_edge *out, int registered, device_share *sh, double *sums,
+                    uint8_t *summed, gridemst_error *err)
 {
     const int P = d->count;
     for (int p = 0; p < P; p++) {
@@ -442,7 +487,7 @@ static int assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t 
         sh[p].edge = NULL;
         rc = merge_runs(dp, &sh[p], P + 1, err);
         if (rc == GRIDEMST_OK)
-            rc = copy_share(dp, &sh[p], out, at, registered, &staged[p], err);
+            rc = copy_share(dp, &sh[p], out, at, n_points - 1, registered, sums, summed, &staged[p], err);
         at += sh[p].n_got;
     }
     for (int p = 0; p < P; p++) { /* every queued copy lands before a return */
@@ -456,6 +501,8 @@ static int assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t 
         gemst_dfree(&dp->peer_mem, sh[p].got);
         gemst_dfree(&dp->peer_mem, sh[p].edge);
     }
+    if (rc == GRIDEMST_OK)
+        sum_other_groups(out, n_points - 1, sums, summed);
     return rc;
 }
 
@@ -473,13 +520,19 @@ extern "C" int gemst_devices_assemble(gemst_devices *d, const gemst_parts_edge *
     gridemst_edge *out = gemst_host_tree_finish(&d->room);
     if (!out)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld result edges", (long long)m);
+    /* the total in the library's order: each device sums the groups of lengths within its share */
+    const int64_t groups = (m + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
     device_share *sh = (device_share *)calloc((size_t)d->count, sizeof *sh);
-    if (!sh)
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
-    int rc = assemble(d, boundary, n_boundary, n_points, scale, out, d->room.registered, sh, err);
-    free(sh);
-    if (rc == GRIDEMST_OK && gemst_edges_total(out, m, threads, &tree->total_weight) != 0)
+    double *sums = (double *)malloc(sizeof *sums * (size_t)(groups > 0 ? groups : 1));
+    uint8_t *summed = (uint8_t *)calloc((size_t)(groups > 0 ? groups : 1), 1);
+    int rc = sh && sums && summed ? assemble(d, boundary, n_boundary, n_points, scale, out, d->room.registered, sh,
+                                             sums, summed, err)
+                                  : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    if (rc == GRIDEMST_OK && gemst_group_sums_total(sums, groups, threads, &tree->total_weight) != 0)
         rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory summing the tree");
+    free(sh);
+    free(sums);
+    free(summed);
     if (rc != GRIDEMST_OK)
         return rc;
     tree->edges = out;

@@ -226,3 +226,8 @@ extern "C" const void *gemst_devices_part_coords(const gemst_devices *d, int p)
 {
     return d->part[p].xyz;
 }
+
+extern "C" const uint32_t *gemst_devices_part_id(const gemst_devices *d, int p)
+{
+    return d->part[p].id;
+}

@@ -25,6 +25,7 @@
  */
 
 #include "cuda/cuda_download.cuh"
+#include "cuda/cuda_sum_groups.cuh"
 #include "host_array.h"
 #include "parts/parts.h"
 
@@ -83,41 +84,6 @@ static __global__ void GEMST_FN(k_caller_lengths)(uint32_t m, const gemst_word1 
     w[e] = here;
     if (e > 0 && pair[e - 1] > pair[e] && GEMST_FN(d_caller_length)(length, e - 1, scale) == here)
         atomicAdd(ties, 1);
-}
-
-/* Warps per block of k_sum_groups: a group's values take 8 KB of shared
- * memory per warp. */
-#define GEMST_SUM_WARPS 4
-
-/* out[g] = the sum of in[g * GEMST_TOTAL_GROUP ...] over one group, added
- * in order (gemst_total_group), for groups g < ceil(count /
- * GEMST_TOTAL_GROUP).  A warp per group: its lanes read the group's values
- * into shared memory, 32 adjacent values a load, all loads in flight at
- * once, and its first lane adds them in order.  (A thread reading its own
- * group, loads 8 KB apart, waited for each load in turn: 0.25 ms over the
- * three levels of 10^7 edges.) */
-static __global__ void GEMST_FN(k_sum_groups)(uint64_t count, const double *in, double *out)
-{
-    __shared__ double values[GEMST_SUM_WARPS][GEMST_TOTAL_GROUP];
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const uint64_t groups = (count + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
-    const uint64_t g = (uint64_t)blockIdx.x * GEMST_SUM_WARPS + warp;
-    if (g >= groups) /* the whole warp */
-        return;
-    const uint64_t first = g * GEMST_TOTAL_GROUP;
-    const uint32_t size = count - first < GEMST_TOTAL_GROUP ? (uint32_t)(count - first) : GEMST_TOTAL_GROUP;
-    double *group = values[warp];
-    GEMST_UNROLL
-    for (uint32_t k = 0; k < GEMST_TOTAL_GROUP; k += 32)
-        if (k + lane < size)
-            group[k + lane] = in[first + k + lane];
-    __syncwarp();
-    if (lane == 0) {
-        double s = 0.0;
-        for (uint32_t k = 0; k < size; k++)
-            s = __dadd_rn(s, group[k]);
-        out[g] = s;
-    }
 }
 
 static __global__ void GEMST_FN(k_host_edges)(uint32_t m, int bits, const uint64_t *pair, const double *w,
@@ -224,7 +190,7 @@ static int GEMST_FN(total_weight)(cuda_ctx *c, const double *w, gridemst_error *
     for (int level = 0;; level++) {
         uint64_t groups = (count + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
         double *out = groups == 1 ? CNT(c, total) : part[level & 1];
-        GEMST_FN(k_sum_groups)<<<(unsigned)((groups + GEMST_SUM_WARPS - 1) / GEMST_SUM_WARPS), 32 * GEMST_SUM_WARPS, 0,
+        gemst_k_sum_groups<<<(unsigned)((groups + GEMST_SUM_WARPS - 1) / GEMST_SUM_WARPS), 32 * GEMST_SUM_WARPS, 0,
                                  c->s>>>(count, in, out);
         GEMST_LAUNCHED();
         if (groups == 1)

@@ -44,6 +44,7 @@
 #include "parts/device_assemble.h"
 #include "parts/device_contract.h"
 #include "parts/device_gaps.h"
+#include "parts/device_store.h"
 #include "parts/devices.h"
 #include "parts/positions.h"
 #include "parts/safe_edges.h"
@@ -181,9 +182,13 @@ static int contract_on_device(const gemst_parts_ctx *c, int p, gemst_part *part,
     return rc;
 }
 
-/* Part p's tree, left on its device by its solve, copied to host memory. */
+/* Part p's tree, left on its device by its solve, and its ids copied to
+ * host memory. */
 static int tree_to_host(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
 {
+    const int rc = gemst_parts_ids_to_host(c, p, part, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     part->tree = gemst_host_array(sizeof *part->tree * (size_t)(part->n_tree > 0 ? part->n_tree : 1));
     if (!part->tree)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part's tree of %lld edges",
@@ -229,6 +234,8 @@ int gemst_part_contract_on(const gemst_parts_ctx *c, int p, gemst_part *part, gr
     if (rc == GRIDEMST_OK)
         rc = device_rounds ? contract_on_device(c, p, part, ctx, g, err)
                            : contract_on_host(c, part, rounds, (double *)key, err);
+    if (rc == GRIDEMST_OK && g && c->xchg.devices) /* the part's ids too, where the partition left them */
+        gemst_device_store_use_ids(g, gemst_devices_part_id(c->xchg.devices, p));
     if (rc == GRIDEMST_OK && g)
         part->on_device = g; /* the points' arrays, for the boundary's store */
     else

@@ -24,8 +24,7 @@
  *                               edges in the result's (w, u, v) order, into
  *                               that array, which tree takes (edges,
  *                               host_registered, host_capacity), with its
- *                               n_edges and total_weight (the sum on the
- *                               host's threads, result_edges.h); finished
+ *                               n_edges and total_weight; finished
  *
  * The assembly is a sample sort of the edges across the devices.  Each
  * device turns its part's safe edges into the result's ids (the part's
@@ -37,8 +36,12 @@
  * order; each device sends every other its edges in that device's range
  * over NCCL, with the boundary's edges (host memory, the boundary's ids)
  * in that range from the host, merges what it received, and copies it to
- * its place in out.  Every edge is where a sort of the whole tree puts it:
- * the bytes are those of the host's assembly.
+ * its place in the array.  Every edge is where a sort of the whole tree
+ * puts it: the bytes are those of the host's assembly.  The total weight
+ * is summed in the library's order (GEMST_TOTAL_GROUP, common.h): each
+ * device adds the groups of lengths that lie whole in its share, the host
+ * the few that straddle two shares, then the groups' sums
+ * (result_edges.h).
  *
  * A CUDA or NCCL failure is GRIDEMST_ERR_CUDA, running out of device
  * memory GRIDEMST_ERR_DEVICE_MEMORY.  In a build without NCCL the calls

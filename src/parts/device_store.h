@@ -19,7 +19,14 @@
  *                             each, w 3 (end - from))
  *   gemst_device_store_comps  the components plus comp_base of `count`
  *                             points of the part (point numbers in host
- *                             memory), into comp (host memory)
+ *                             memory), into comp (host memory), and with
+ *                             the ids on the device their ids into id
+ *   gemst_device_store_use_ids  the part's ids in device memory (n, in the
+ *                             order of its points; a part of a solve over
+ *                             several GPUs keeps them there, devices.h):
+ *                             the fills and gemst_device_store_comps then
+ *                             gather the ids too, and host memory need not
+ *                             hold them (gemst_device_store_has_ids)
  *
  * The values are the device's arrays', which are the host's bit for bit
  * (device_gaps.h, device_contract.h).  A CUDA failure is
@@ -41,13 +48,16 @@ extern "C" {
 typedef struct gemst_store_rows {
     uint32_t *at, *comp, *cell;
     double *gap, *w;
+    uint32_t *id;   /* written with the ids on the device */
 } gemst_store_rows;
 
 int gemst_device_store_end(gemst_device_gaps *g, int64_t from, double limit, int64_t *end, gridemst_error *err);
 int gemst_device_store_rows(gemst_device_gaps *g, int64_t from, int64_t end, uint32_t comp_base,
                             const gemst_store_rows *to, gridemst_error *err);
 int gemst_device_store_comps(gemst_device_gaps *g, const uint32_t *point, int64_t count, uint32_t comp_base,
-                             uint32_t *comp, gridemst_error *err);
+                             uint32_t *comp, uint32_t *id, gridemst_error *err);
+void gemst_device_store_use_ids(gemst_device_gaps *g, const uint32_t *id);
+int gemst_device_store_has_ids(const gemst_device_gaps *g);
 
 #ifdef __cplusplus
 }

@@ -98,12 +98,13 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
  *                              records arrive in the order of the slices)
  *   gemst_devices_part_ids     part p's ids into host memory (room for
  *                              its points), taken out on `threads` host
- *                              threads (cuda/cuda_download.cuh)
+ *                              threads (cuda/cuda_download.cuh), where a
+ *                              step on the host reads them
  *
- * The part's coordinates stay on its device, and only there, for its local
- * solve and its gaps (gemst_devices_part_coords) until
- * gemst_devices_close; its ids stay there too, for the tree's assembly
- * (device_assemble.h).
+ * The part's coordinates and ids stay on its device, and only there, for
+ * its local solve and its gaps (gemst_devices_part_coords), the boundary's
+ * store (gemst_devices_part_id, device_store.h) and the tree's assembly
+ * (device_assemble.h), until gemst_devices_close.
  */
 int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
                              const gemst_region_space *sp, gridemst_dtype dtype, const void *coords, int64_t first,
@@ -113,8 +114,9 @@ int gemst_devices_slice_pack(gemst_devices *d, int p, const uint64_t *split, int
 int gemst_devices_send_points(gemst_devices *d, const int64_t *count, gridemst_error *err);
 int gemst_devices_part_ids(gemst_devices *d, int p, uint32_t *id, int threads, gridemst_error *err);
 
-/* Part p's coordinates on its device, in id order. */
+/* Part p's coordinates on its device, in id order, and its ids there. */
 const void *gemst_devices_part_coords(const gemst_devices *d, int p);
+const uint32_t *gemst_devices_part_id(const gemst_devices *d, int p);
 
 #ifdef __cplusplus
 }

@@ -22,8 +22,19 @@ int gemst_device_store_rows(gemst_device_gaps *g, int64_t from, int64_t end, uin
 }
 
 int gemst_device_store_comps(gemst_device_gaps *g, const uint32_t *point, int64_t count, uint32_t comp_base,
-                             uint32_t *comp, gridemst_error *err)
+                             uint32_t *comp, uint32_t *id, gridemst_error *err)
 {
-    (void)g, (void)point, (void)count, (void)comp_base, (void)comp;
+    (void)g, (void)point, (void)count, (void)comp_base, (void)comp, (void)id;
     return unsupported(err);
+}
+
+void gemst_device_store_use_ids(gemst_device_gaps *g, const uint32_t *id)
+{
+    (void)g, (void)id;
+}
+
+int gemst_device_store_has_ids(const gemst_device_gaps *g)
+{
+    (void)g;
+    return 0;
 }

@@ -77,6 +77,13 @@ const void *gemst_devices_part_coords(const gemst_devices *d, int p)
     return NULL;
 }
 
+const uint32_t *gemst_devices_part_id(const gemst_devices *d, int p)
+{
+    (void)d;
+    (void)p;
+    return NULL;
+}
+
 int gemst_devices_keep_tree(gemst_devices *d, int p, void *edges, int64_t m, const gemst_parts_edge **tree,
                             gridemst_error *err)
 {

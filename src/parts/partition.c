@@ -266,7 +266,6 @@ typedef struct {
     const uint64_t *split;
     int64_t *count; /* P x P: slice s's points for part p */
     gemst_part *parts;
-    double copy_ms[GEMST_MAX_PARTS]; /* each part's copy to host memory */
 } device_split;
 
 static int device_slice_keys(const gemst_parts_ctx *c, int s, void *arg, gridemst_error *err)
@@ -286,24 +285,27 @@ static int device_slice_pack(const gemst_parts_ctx *c, int s, void *arg, gridems
                                     err);
 }
 
-static int device_part_ids(const gemst_parts_ctx *c, int p, void *arg, gridemst_error *err)
+/* Each part's size: its points and their ids stay on its device (the
+ * boundary's store reads the ids there, device_store.h). */
+static void device_part_sizes(const gemst_parts_ctx *c, const device_split *ds)
 {
-    device_split *ds = arg;
-    gemst_part *part = &ds->parts[p];
-    part->n = 0;
-    for (int s = 0; s < c->parts; s++)
-        part->n += ds->count[(size_t)s * c->parts + p];
-    if (part->n == 0)
+    for (int p = 0; p < c->parts; p++) {
+        gemst_part *part = &ds->parts[p];
+        part->n = 0;
+        for (int s = 0; s < c->parts; s++)
+            part->n += ds->count[(size_t)s * c->parts + p];
+    }
+}
+
+int gemst_parts_ids_to_host(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
+{
+    if (part->id || part->n == 0)
         return GRIDEMST_OK;
-    const double t0 = gemst_now_ms();
-    /* the ids only: every step that reads the part's coordinates runs on its device */
     part->id = gemst_host_array(sizeof *part->id * (size_t)part->n);
     if (!part->id)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part of %lld points",
                           (long long)part->n);
-    const int rc = gemst_devices_part_ids(c->xchg.devices, p, part->id, gemst_parts_threads(c, part->n), err);
-    ds->copy_ms[p] = gemst_now_ms() - t0;
-    return rc;
+    return gemst_devices_part_ids(c->xchg.devices, p, part->id, gemst_parts_threads(c, part->n), err);
 }
 
 static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gemst_part *parts,
@@ -311,7 +313,7 @@ static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gems
 {
     const int P = c->parts;
     const size_t point_bytes = point_bytes_of(c->pb);
-    device_split ds = {sl, split, calloc((size_t)P * P, sizeof *ds.count), parts, {0}};
+    device_split ds = {sl, split, calloc((size_t)P * P, sizeof *ds.count), parts};
     double t0 = gemst_now_ms();
     int rc = ds.count ? gemst_parts_each_device(c, device_slice_keys, &ds, err)
                       : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
@@ -327,11 +329,9 @@ static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gems
     if (rc == GRIDEMST_OK) {
         gemst_xchg_count_alltoall(&c->xchg, ds.count, sizeof *parts->id);
         gemst_xchg_count_alltoall(&c->xchg, ds.count, point_bytes);
-        rc = gemst_parts_each_device(c, device_part_ids, &ds, err);
+        device_part_sizes(c, &ds);
     }
     ps->send_ms = lap(&t0);
-    for (int p = 0; p < P; p++) /* the parts copy at once: the slowest is what the solve waits for */
-        ps->part_copy_ms = ds.copy_ms[p] > ps->part_copy_ms ? ds.copy_ms[p] : ps->part_copy_ms;
     free(ds.count);
     return rc;
 }

@@ -107,7 +107,7 @@ typedef struct gemst_device_gaps gemst_device_gaps;
 /* One part's data.  Points are numbered 0 .. n-1 in the order of their ids. */
 typedef struct gemst_part {
     int64_t n;
-    uint32_t *id;             /* ids in the whole set, ascending */
+    uint32_t *id;             /* ids in the whole set, ascending (NULL where they stay on the part's device) */
     void *coords;             /* the caller's coordinates (the caller's type), until step 4 ends */
     double *w;                /* working coordinates, 3 per point */
     /* step 3: the local tree over the part's point numbers, in the edge order */
@@ -162,6 +162,11 @@ void gemst_parts_ctx_init(gemst_parts_ctx *c, const gemst_problem *pb);
  * partition's steps timed into *ps). */
 int gemst_parts_frame(gemst_parts_ctx *c, gridemst_error *err);
 int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_partition_stats *ps, gridemst_error *err);
+
+/* Part p's ids into host memory (part->id), where the partition left them
+ * on its device only: for the steps that read them on the host
+ * (GRIDEMST_SAFE_EDGES=kruskal); nothing where host memory has them. */
+int gemst_parts_ids_to_host(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err);
 
 /* Step 3 for every part, each reported to the progress callback; adds
  * the solvers' statistics to *sum. */

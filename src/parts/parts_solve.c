@@ -154,6 +154,7 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     if (!parts)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     int rc = GRIDEMST_OK;
+    double t0 = gemst_now_ms();
     if (pb->opt.n_devices > 1) {
         rc = gemst_devices_open(pb->opt.devices, pb->opt.n_devices, &c.xchg.devices, err);
         if (rc == GRIDEMST_OK) {
@@ -161,8 +162,9 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
             gemst_devices_ready_tree(c.xchg.devices, pb->n - 1, c.threads);
         }
     }
+    st->partition_devices_ms = gemst_now_ms() - t0;
 
-    double t0 = gemst_now_ms();
+    t0 = gemst_now_ms();
     if (rc == GRIDEMST_OK)
         rc = gemst_parts_frame(&c, err);
     ps->frame_ms = gemst_now_ms() - t0;
@@ -196,9 +198,11 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
         ps->merge_ms += gemst_now_ms() - t0;
     }
     ps->exchanged_bytes = c.xchg.bytes;
+    t0 = gemst_now_ms();
     for (int p = 0; p < c.parts; p++) /* where the boundary did not end: before the devices' contexts */
         gemst_part_free_on_device(&parts[p]);
     gemst_devices_close(c.xchg.devices);
+    st->partition_devices_ms += gemst_now_ms() - t0;
     free(boundary);
     t0 = gemst_now_ms();
     for (int p = 0; p < c.parts; p++)

@@ -33,24 +33,34 @@ static void index_cells(gemst_part_store *s)
     s->cell_start[0] = 0;
 }
 
-/* The components of the uncertain edges' ends, two an edge, into *comp
- * (malloc'd): gathered on the part's device, or from host memory. */
-static int edge_ends_comps(const gemst_part *part, uint32_t **comp, gridemst_error *err)
+/* Ids on the part's device (where host memory holds none). */
+static int ids_on_device(const gemst_part *part)
+{
+    return part->on_device && gemst_device_store_has_ids(part->on_device);
+}
+
+/* The components and ids of the uncertain edges' ends, two an edge, into
+ * *comp and *id (malloc'd): gathered on the part's device, or from host
+ * memory. */
+static int edge_ends(const gemst_part *part, uint32_t **comp, uint32_t **id, gridemst_error *err)
 {
     const size_t ends = 2 * (size_t)part->n_uncertain, room = ends > 0 ? ends : 1;
     uint32_t *point = malloc(sizeof *point * room);
     *comp = malloc(sizeof **comp * room);
-    int rc = point && *comp ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    *id = malloc(sizeof **id * room);
+    int rc = point && *comp && *id ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     for (int64_t k = 0; rc == GRIDEMST_OK && k < part->n_uncertain; k++) {
         const gemst_parts_edge *e = &part->uncertain_edge[k];
         point[2 * k] = e->lo;
         point[2 * k + 1] = e->hi;
     }
     if (rc == GRIDEMST_OK && part->on_device)
-        rc = gemst_device_store_comps(part->on_device, point, (int64_t)ends, part->comp_base, *comp, err);
+        rc = gemst_device_store_comps(part->on_device, point, (int64_t)ends, part->comp_base, *comp, *id, err);
     else if (rc == GRIDEMST_OK)
         for (size_t k = 0; k < ends; k++)
             (*comp)[k] = part->comp[point[k]];
+    for (size_t k = 0; rc == GRIDEMST_OK && !ids_on_device(part) && k < ends; k++)
+        (*id)[k] = part->id[point[k]];
     free(point);
     return rc;
 }
@@ -70,14 +80,14 @@ int gemst_store_create(gemst_part *part, gridemst_error *err)
     if (!s->cell_start || !s->edge)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the boundary of a part of %lld points",
                           (long long)part->n);
-    uint32_t *comp = NULL;
-    const int rc = edge_ends_comps(part, &comp, err);
+    uint32_t *comp = NULL, *id = NULL;
+    const int rc = edge_ends(part, &comp, &id, err);
     for (int64_t k = 0; rc == GRIDEMST_OK && k < part->n_uncertain; k++) {
-        const gemst_parts_edge *e = &part->uncertain_edge[k];
-        const gemst_parts_edge in_ids = {e->d2, part->id[e->lo], part->id[e->hi]};
+        const gemst_parts_edge in_ids = {part->uncertain_edge[k].d2, id[2 * k], id[2 * k + 1]};
         s->edge[k] = (gemst_store_edge){in_ids, comp[2 * k], comp[2 * k + 1]};
     }
     free(comp);
+    free(id);
     if (rc != GRIDEMST_OK)
         return rc;
     s->typical_d2 = part->median_d2;
@@ -97,11 +107,12 @@ static void host_rows(const gemst_part *part, gemst_part_store *s, int64_t end)
     }
 }
 
-/* The same from the part's device (the ids from host memory, after). */
+/* The same from the part's device (the ids too where it has them, else
+ * from host memory, after). */
 static int device_rows(const gemst_part *part, gemst_part_store *s, int64_t end, gridemst_error *err)
 {
     const int64_t a = s->n;
-    const gemst_store_rows to = {s->at + a, s->comp + a, s->cell + a, s->gap + a, s->w + 3 * (size_t)a};
+    const gemst_store_rows to = {s->at + a, s->comp + a, s->cell + a, s->gap + a, s->w + 3 * (size_t)a, s->id + a};
     return gemst_device_store_rows(part->on_device, a, end, part->comp_base, &to, err);
 }
 
@@ -127,8 +138,10 @@ int gemst_store_fill(gemst_part *part, double limit, gridemst_error *err)
     } else {
         host_rows(part, s, end);
     }
+    const int ids_here = !ids_on_device(part);
     for (int64_t a = s->n; a < end; a++) {
-        s->id[a] = part->id[s->at[a]];
+        if (ids_here)
+            s->id[a] = part->id[s->at[a]];
         s->sent[a] = 0;
         /* the cell's "all its points sent" is of the points held: not so with a new one */
         part->cell_sent[s->cell[a]] = 0;
