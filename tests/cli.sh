@@ -491,7 +491,7 @@ run --generate uniform --n 2000 --partitions 3 --json
 expect_ok "--partitions 3 --json"
 expect_json "--partitions 3 --json" "$tmp/out"
 for key in partitions parts largest_part smallest_part components halo_points halo_rounds searches kept_answers \
-    exchanged_bytes local_trees search halo; do
+    exchanged_bytes local_trees search halo devices; do
     grep -q "\"$key\": " "$tmp/out" || fail "--partitions 3 --json: no \"$key\""
 done
 [ "$(json_value parts "$tmp/out")" = 3 ] || fail "--partitions 3 --json: parts is not 3"
