@@ -25,14 +25,10 @@ typedef struct gemst_problem {
     const gemst_frame *frame; /* the working frame of a whole set, whose part coords are (a
                                  partitioned solve's), so that every part computes the same distances;
                                  NULL: the frame of coords' own bounding box */
-    int raw_tree;            /* CUDA, for a partitioned solve's part: GEMST_RAW_TREE_HOST returns the
-                                tree as the CPU backend does (lo, hi, d2 in host memory, not
-                                finished); GEMST_RAW_TREE_DEVICE leaves it on the device
-                                (gemst_tree.part_edges) */
+    int raw_tree;            /* CUDA, for a partitioned solve's part: leave the tree on the device as
+                                the CPU backend gives it (lo, hi, d2, not finished), in
+                                gemst_tree.part_edges */
 } gemst_problem;
-
-/* gemst_problem.raw_tree. */
-enum { GEMST_RAW_TREE_HOST = 1, GEMST_RAW_TREE_DEVICE = 2 };
 
 /* The index a solve's stats report until a backend's nns auto chooses (and
  * for sets too small to search): the grid. */
@@ -56,7 +52,7 @@ typedef struct gemst_tree {
     int host_registered;
     size_t host_capacity;    /* bytes of a registered `edges` */
     gridemst_device_edges device_edges; /* owned by gridemst_solve */
-    void *part_edges;        /* GEMST_RAW_TREE_DEVICE: the n_edges edges (gemst_parts_edge, parts/parts.h) in
+    void *part_edges;        /* raw_tree: the n_edges edges (gemst_parts_edge, parts/parts.h) in
                                 the edge order, in device memory of the solve's context's pool, which
                                 the caller frees */
     int finished;            /* edges or device_edges are in final (w, u, v) order */

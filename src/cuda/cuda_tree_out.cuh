@@ -18,13 +18,12 @@
  *   4. the result's form: three arrays the result owns on the device, or
  *      (u, v, w) records copied into host memory that a thread made ready
  *      during the solve (host_tree.h), or for a partitioned solve's part
- *      lo, hi and squared lengths, copied into new host arrays or left on
- *      the device as the partitioned solve's edges.
+ *      lo, hi and squared lengths left on the device as the partitioned
+ *      solve's edges.
  *
  * Only the counters (ties, total) come to the host besides a host tree.
  */
 
-#include "cuda/cuda_download.cuh"
 #include "cuda/cuda_sum_groups.cuh"
 #include "host_array.h"
 #include "parts/parts.h"
@@ -102,13 +101,6 @@ static __global__ void GEMST_FN(k_device_ids)(uint32_t m, int bits, const uint64
     GEMST_INDEX(e, m);
     u[e] = (uint32_t)(pair[e] >> bits);
     v[e] = (uint32_t)(pair[e] & (((uint64_t)1 << bits) - 1));
-}
-
-/* The squared lengths as the CPU backend gives them (in double). */
-static __global__ void GEMST_FN(k_raw_lengths)(uint32_t m, const gemst_word1 *length, double *d2)
-{
-    GEMST_INDEX(e, m);
-    d2[e] = (double)gemst_edge_word1_value(length[e]);
 }
 
 /* The sorted edges as a partitioned solve keeps them. */
@@ -264,45 +256,9 @@ static int GEMST_FN(emit_host_tree)(cuda_ctx *c, int bits, uint64_t *pair, const
 }
 
 /* A partitioned solve's part (pb->raw_tree): the sorted tree as the CPU
- * backend gives it, lo, hi and the squared lengths in working units, made
- * on the device and copied into host memory (cuda_download.cuh, on the
- * caller's threads), not finished. */
-static int GEMST_FN(emit_raw_tree)(cuda_ctx *c, int bits, const uint64_t *pair, const gemst_word1 *length,
-                                  gemst_tree *tree, gridemst_error *err)
-{
-    const uint32_t m = c->n - 1;
-    uint32_t *lo, *hi;
-    double *d2;
-    GEMST_DALLOC(&c->mem, lo, m, "a part's tree");
-    GEMST_DALLOC(&c->mem, hi, m, "a part's tree");
-    GEMST_DALLOC(&c->mem, d2, m, "a part's tree");
-    GEMST_FN(k_device_ids)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, bits, pair, lo, hi);
-    GEMST_LAUNCHED();
-    GEMST_FN(k_raw_lengths)<<<gemst_blocks(m), GEMST_THREADS, 0, c->s>>>(m, length, d2);
-    GEMST_LAUNCHED();
-    tree->lo = (uint32_t *)gemst_host_array(sizeof *tree->lo * m);
-    tree->hi = (uint32_t *)gemst_host_array(sizeof *tree->hi * m);
-    tree->d2 = (double *)gemst_host_array(sizeof *tree->d2 * m);
-    if (!tree->lo || !tree->hi || !tree->d2) /* the arrays are the tree's either way: gemst_tree_free frees them */
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a part's tree of %u edges", m);
-    gemst_download down;
-    int rc = gemst_download_open(&down, c->s, c->pb->opt.threads, err);
-    if (rc == GRIDEMST_OK)
-        rc = gemst_download_copy(&down, tree->lo, lo, sizeof *lo * m, err);
-    if (rc == GRIDEMST_OK)
-        rc = gemst_download_copy(&down, tree->hi, hi, sizeof *hi * m, err);
-    if (rc == GRIDEMST_OK)
-        rc = gemst_download_copy(&down, tree->d2, d2, sizeof *d2 * m, err);
-    gemst_download_close(&down);
-    gemst_dfree(&c->mem, lo);
-    gemst_dfree(&c->mem, hi);
-    gemst_dfree(&c->mem, d2);
-    return rc;
-}
-
-/* A partitioned solve's part (GEMST_RAW_TREE_DEVICE): the sorted tree as
- * the CPU backend gives it, left on the device for the part's later steps
- * (tree->part_edges, of the context's pool, outliving the solve). */
+ * backend gives it (lo, hi and the squared lengths in working units), left
+ * on the device for the part's later steps (tree->part_edges, of the
+ * context's pool, outliving the solve). */
 static int GEMST_FN(emit_part_edges)(cuda_ctx *c, int bits, const uint64_t *pair, const gemst_word1 *length,
                                     gemst_tree *tree, gridemst_error *err)
 {
@@ -317,7 +273,7 @@ static int GEMST_FN(emit_part_edges)(cuda_ctx *c, int bits, const uint64_t *pair
 
 /* Puts the tree and the duplicates' edges in the result's order and
  * form (the header comment), or for a partitioned solve's part in the CPU
- * backend's (emit_raw_tree, emit_part_edges); `sorted` is recorded once the device is done
+ * backend's, left on the device (emit_part_edges); `sorted` is recorded once the device is done
  * with it, before a copy to the host. */
 static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree, gridemst_error *err)
 {
@@ -328,10 +284,7 @@ static int GEMST_FN(emit_tree)(cuda_ctx *c, cudaEvent_t sorted, gemst_tree *tree
     GEMST_TRY(GEMST_FN(sort_tree)(c, bits, &pair, &length, err));
     if (c->pb->raw_tree) {
         GEMST_CU(cudaEventRecord(sorted, c->s));
-        if (c->pb->raw_tree == GEMST_RAW_TREE_DEVICE)
-            GEMST_TRY(GEMST_FN(emit_part_edges)(c, bits, pair, length, tree, err));
-        else
-            GEMST_TRY(GEMST_FN(emit_raw_tree)(c, bits, pair, length, tree, err));
+        GEMST_TRY(GEMST_FN(emit_part_edges)(c, bits, pair, length, tree, err));
         tree->n_edges = m;
         tree->scale = c->frame.scale;
         return GRIDEMST_OK;

@@ -104,7 +104,7 @@ static int solve_part(const gemst_parts_ctx *c, int p, const gemst_part *part, g
     lp.opt.n_devices = 0;
     lp.opt.devices = NULL;
     lp.opt.threads = c->threads;
-    lp.raw_tree = GEMST_RAW_TREE_DEVICE; /* the part's later steps read it there (device_assemble.h) */
+    lp.raw_tree = 1; /* the tree stays on the device, where the part's later steps read it (device_assemble.h) */
     return gemst_cuda_solve(&lp, tree, st, err);
 #else
     (void)p;
