@@ -29,11 +29,12 @@
  * edges' list (parts/device_contract.h), reading the part's tree where its
  * solve left it on a device of a solve over several GPUs, and leaving the
  * marks there for the tree's assembly (parts/device_assemble.h); on the
- * host they are the serial reference.  GRIDEMST_SAFE_EDGES=kruskal|rounds in the environment picks
- * the rule; by default Kruskal's on the host's parts, the rounds on
- * devices.  With the rounds on a device, the points' arrays stay there
- * (part->on_device) for the boundary's store, which takes only its points
- * to host memory (device_store.h); with Kruskal's they come to the host.
+ * host they are the serial reference.  GRIDEMST_SAFE_EDGES=kruskal|rounds
+ * in the environment picks the rule; by default Kruskal's on the host's
+ * parts, the rounds on devices.  With the rounds on a device, the points'
+ * arrays stay there (part->on_device) for the boundary's store, which
+ * takes only its points to host memory (device_store.h); with Kruskal's
+ * they come to the host, with the part's ids and tree.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -182,12 +183,12 @@ static int contract_on_device(const gemst_parts_ctx *c, int p, gemst_part *part,
     return rc;
 }
 
-/* Part p's tree, left on its device by its solve, and its ids copied to
- * host memory. */
-static int tree_to_host(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
+/* Part p's ids, and its tree where its solve left it on its device,
+ * copied to host memory. */
+static int to_host(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err)
 {
     const int rc = gemst_parts_ids_to_host(c, p, part, err);
-    if (rc != GRIDEMST_OK)
+    if (rc != GRIDEMST_OK || !part->device_tree)
         return rc;
     part->tree = gemst_host_array(sizeof *part->tree * (size_t)(part->n_tree > 0 ? part->n_tree : 1));
     if (!part->tree)
@@ -216,8 +217,8 @@ int gemst_part_contract_on(const gemst_parts_ctx *c, int p, gemst_part *part, gr
     if (rc != GRIDEMST_OK)
         return rc;
     const int device_rounds = ctx && rounds;
-    if (!device_rounds && part->device_tree) /* Kruskal's test on the host reads the tree there */
-        rc = tree_to_host(c, p, part, err);
+    if (!device_rounds && c->xchg.devices) /* Kruskal's test, the store and the assembly read them on the host */
+        rc = to_host(c, p, part, err);
     if (rc != GRIDEMST_OK)
         return rc;
     double t0 = gemst_now_ms();
