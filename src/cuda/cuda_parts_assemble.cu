@@ -166,7 +166,6 @@ typedef struct {
     result_edge *got;       /* what it received, then merged */
     int64_t n_got;
     int64_t run[GEMST_MAX_DEVICES + 2]; /* where each sender's run starts in got, the boundary's last */
-    int64_t cut[GEMST_MAX_DEVICES + 1]; /* where each device's range starts in edge */
 } device_share;
 
 /* Sorts n edges at e by the result's order, on dp's stream. */
@@ -278,26 +277,24 @@ static int pick_splitters(gemst_devices *d, const device_share *sh, splitters *s
     return rc;
 }
 
-/* Where each device's range starts in part p's edges, and its counts for
- * each device into row (P of them). */
-static int cut_edges(gemst_devices *d, int p, const splitters *split, device_share *sh, int64_t *row,
+/* Part p's count of edges in each device's range into row (P of them). */
+static int cut_edges(gemst_devices *d, int p, const splitters *split, const device_share *sh, int64_t *row,
                      gridemst_error *err)
 {
     gemst_device_part *dp = &d->part[p];
     const int P = d->count;
-    int64_t *cut;
-    sh->cut[0] = 0;
-    sh->cut[P] = sh->n_edge;
-    if (P > 1) {
-        GEMST_DALLOC(&dp->mem, cut, P - 1, "a part's ranges");
-        k_cuts<<<1, GEMST_MAX_DEVICES, 0, dp->mem.s>>>(sh->edge, sh->n_edge, *split, P - 1, cut);
-        GEMST_LAUNCHED();
-        GEMST_CU(cudaMemcpyAsync(sh->cut + 1, cut, sizeof *cut * (size_t)(P - 1), cudaMemcpyDeviceToHost, dp->mem.s));
-        GEMST_CU(cudaStreamSynchronize(dp->mem.s));
-        gemst_dfree(&dp->mem, cut);
-    }
+    int64_t start[GEMST_MAX_DEVICES + 1], *d_start; /* where each range starts among the edges */
+    start[0] = 0;
+    start[P] = sh->n_edge;
+    GEMST_DALLOC(&dp->mem, d_start, P - 1, "a part's ranges");
+    k_cuts<<<1, GEMST_MAX_DEVICES, 0, dp->mem.s>>>(sh->edge, sh->n_edge, *split, P - 1, d_start);
+    GEMST_LAUNCHED();
+    GEMST_CU(cudaMemcpyAsync(start + 1, d_start, sizeof *d_start * (size_t)(P - 1), cudaMemcpyDeviceToHost,
+                             dp->mem.s));
+    GEMST_CU(cudaStreamSynchronize(dp->mem.s));
+    gemst_dfree(&dp->mem, d_start);
     for (int q = 0; q < P; q++)
-        row[q] = sh->cut[q + 1] - sh->cut[q];
+        row[q] = start[q + 1] - start[q];
     return GRIDEMST_OK;
 }
 

@@ -176,10 +176,8 @@ int gemst_parts_local_trees(const gemst_parts_ctx *c, gemst_part *parts, gridems
         if (status != GRIDEMST_OK)
             break;
         add_stats(sum, &st[p], parts[p].n);
-        const double edges_ms = st[p].partitions.tree_edges_ms; /* at once on devices, in turn on the CPU */
-        sum->partitions.tree_edges_ms = !c->xchg.devices ? sum->partitions.tree_edges_ms + edges_ms
-                                        : edges_ms > sum->partitions.tree_edges_ms ? edges_ms
-                                                                                   : sum->partitions.tree_edges_ms;
+        /* the CPU's parts in turn (on devices the trees stay there: 0) */
+        sum->partitions.tree_edges_ms += st[p].partitions.tree_edges_ms;
         status = gemst_progress(&c->pb->opt, "local tree", p + 1, parts[p].n, err);
     }
     free(st);
