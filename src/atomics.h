@@ -58,6 +58,18 @@ static inline GEMST_HD void gemst_atomic_min_u64(uint64_t *p, uint64_t v)
 #endif
 }
 
+/* *p = max(*p, v), atomically. */
+static inline GEMST_HD void gemst_atomic_max_u64(uint64_t *p, uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+    atomicMax((unsigned long long *)p, (unsigned long long)v);
+#else
+    uint64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (v > cur && !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+#endif
+}
+
 /* Returns *p and sets the bits of v in it, atomically. */
 static inline GEMST_HD uint64_t gemst_atomic_or_u64(uint64_t *p, uint64_t v)
 {
@@ -103,6 +115,15 @@ static inline GEMST_HD void gemst_store_relaxed(uint32_t *p, uint32_t v)
 {
 #ifdef __CUDA_ARCH__
     *(volatile uint32_t *)p = v;
+#else
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+static inline GEMST_HD void gemst_store_relaxed_u8(uint8_t *p, uint8_t v)
+{
+#ifdef __CUDA_ARCH__
+    *(volatile uint8_t *)p = v;
 #else
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
 #endif

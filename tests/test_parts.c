@@ -715,7 +715,7 @@ START_TEST(test_halo_growth)
         }
         for (uint32_t k = 0; k < COMPS; k++)
             root[k] = gemst_parts_find(parent, k);
-        gemst_halo_label(&h, root);
+        gemst_halo_label(&h, root, 2);
         check_halo_tree(&h, root);
         if (rounds[r] == 1)
             REQUIRE(boxes_changed(&h.tree, old, n_old) <= GEMST_KD_MAX_DEPTH + 1,
@@ -838,7 +838,7 @@ START_TEST(test_kept_answers)
         }
         for (uint32_t k = 0; k < COMPS; k++)
             root[k] = gemst_parts_find(parent, k);
-        gemst_halo_label(&h, root);
+        gemst_halo_label(&h, root, 3);
         for (int64_t i = 0; i < QUERIES; i++) {
             const int64_t qi = N + i;
             const double *at = w + 3 * qi;

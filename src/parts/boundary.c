@@ -34,35 +34,37 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "parts/flagged.h"
 #include "parts/grow_arrays.h"
 #include "parts/halo.h"
 #include "parts/kept_answer.h"
+#include "parts/least.h"
 #include "parts/requests.h"
 #include "parts/store.h"
 
-/* A candidate edge of a component. */
-typedef struct {
-    gemst_parts_edge e; /* ids in the whole set */
-    uint32_t slot;      /* the component's place in the live list */
-    uint32_t to;        /* the safe component at the far end */
-} cand;
+typedef gemst_cand cand;
 
 /* One part's state in an iteration. */
 typedef struct {
     cand *view;       /* per slot: its least candidate so far */
     uint64_t *bound;  /* per slot: the bits of view's length, lowered by the searches as they go */
-    double *low;      /* per slot: the smallest gap of its points here, rounded down */
+    uint64_t *low;    /* per slot: the smallest gap of its points here, rounded down (gemst_order_bits) */
     uint8_t *open;    /* per slot: a point here may still beat view */
     cand *found;      /* per point of a sweep: what its search found; slot GEMST_NONE: nothing */
     /* per point of the store (in gap order), for the first n_seen (those that ever could search): */
     gemst_kept_answer *kept; /* what its last search proved */
     int64_t n_seen;
-    int64_t room;     /* the points that found, kept, again and todo have room for */
-    double *need_lo, *need_hi; /* per cell: the least and greatest bound beyond its reach (lo > hi: none) */
+    int64_t room;     /* the points that found, kept, again, todo, flag and pick have room for */
+    /* per cell, between a round's searches and its requests (gemst_order_bits; first: UINT32_MAX between): */
+    uint64_t *need_lo, *need_hi; /* the least and greatest bound beyond its reach */
+    uint32_t *first;             /* the first point of the round's list that asks for it */
     gemst_request *req;        /* the cells' requests of a round */
     uint32_t *req_cell;        /* the cell of each */
     uint32_t *again, *todo;    /* the points (store positions) to search again, and those of the round */
     int64_t n_again;
+    uint8_t *flag;             /* per point of a round: a mark */
+    uint32_t *pick;            /* the marked ones */
+    gemst_least_scratch least;
     double seed;      /* a cell's first reach when no bound says how far to look */
 } part_state;
 
@@ -74,6 +76,10 @@ typedef struct {
     uint32_t *parent, *root, *slot, *live;
     uint32_t n_live;
     cand *best;       /* per slot */
+    uint8_t *flag;    /* per safe component or slot: a mark */
+    uint32_t *pick;   /* the marked ones */
+    cand *offered;    /* local_candidates: two per uncertain edge of a part */
+    gemst_least_scratch least;
     gemst_parts_edge *edges;
     int64_t n_edges;
     gridemst_partition_stats *ps;
@@ -82,23 +88,37 @@ typedef struct {
 
 static const cand NO_CAND = {{INFINITY, UINT32_MAX, UINT32_MAX}, GEMST_NONE, GEMST_NONE};
 
-static void offer(cand *slot, const cand *c)
-{
-    if (gemst_parts_edge_less(&c->e, &slot->e))
-        *slot = *c;
-}
-
-/* Every safe component's root, and the roots listed. */
+/* Every safe component's root, by pointer jumping (any value a thread
+ * reads is an ancestor), the forest flattened to them, and the roots
+ * listed in order. */
 static void flatten(boruvka *b)
 {
-    b->n_live = 0;
-    for (uint32_t k = 0; k < b->n_comp; k++) {
-        b->root[k] = gemst_parts_find(b->parent, k);
-        if (b->root[k] == k) {
-            b->slot[k] = b->n_live;
-            b->live[b->n_live++] = k;
+    const uint32_t K = b->n_comp;
+    const int threads = gemst_parts_threads(b->c, K);
+    int jumped = 1;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (uint32_t k = 0; k < K; k++)
+        b->root[k] = b->parent[k];
+    while (jumped) {
+        jumped = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : jumped)
+        for (uint32_t k = 0; k < K; k++) {
+            const uint32_t up = gemst_load_relaxed(&b->root[k]), top = gemst_load_relaxed(&b->root[up]);
+            if (top != up) {
+                gemst_store_relaxed(&b->root[k], top);
+                jumped = 1;
+            }
         }
     }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (uint32_t k = 0; k < K; k++) {
+        b->parent[k] = b->root[k];
+        b->flag[k] = b->root[k] == k;
+    }
+    b->n_live = (uint32_t)gemst_flagged(b->flag, K, b->live, threads);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (uint32_t r = 0; r < b->n_live; r++)
+        b->slot[b->live[r]] = r;
 }
 
 /* A safe component's slot this iteration. */
@@ -107,30 +127,47 @@ static uint32_t slot_of(const boruvka *b, uint32_t comp)
     return b->slot[b->root[comp]];
 }
 
+/* Into best, the least of each slot's candidates (n of them) besides
+ * best's own, on threads for n items. */
+static int least_per_slot(const gemst_parts_ctx *c, cand *best, uint32_t n_slots, const cand *cands, int64_t n,
+                          gemst_least_scratch *scratch, gridemst_error *err)
+{
+    if (gemst_least_per_slot(best, n_slots, cands, n, scratch, gemst_parts_threads(c, n + n_slots)) != 0)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the least of %lld candidate edges",
+                          (long long)n);
+    return GRIDEMST_OK;
+}
+
 /* The candidates of per-slot arrays that beat b->best, gathered from every
  * part, and each slot's least into b->best. */
 static int gather_least(boruvka *b, cand *const *per_slot, gridemst_error *err)
 {
     const double t0 = gemst_now_ms();
     const int P = b->c->parts;
+    const int threads = gemst_parts_threads(b->c, b->n_live);
     cand *mine[GEMST_MAX_PARTS] = {0};
     int64_t count[GEMST_MAX_PARTS] = {0};
     int rc = GRIDEMST_OK;
     for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
-        if (!(mine[p] = malloc(sizeof *mine[p] * (b->n_live > 0 ? b->n_live : 1)))) {
-            rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %u candidate edges", b->n_live);
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (uint32_t r = 0; r < b->n_live; r++)
+            b->flag[r] = gemst_parts_edge_less(&per_slot[p][r].e, &b->best[r].e);
+        count[p] = gemst_flagged(b->flag, b->n_live, b->pick, threads);
+        if (!(mine[p] = malloc(sizeof *mine[p] * (size_t)(count[p] > 0 ? count[p] : 1)))) {
+            rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld candidate edges",
+                            (long long)count[p]);
             break;
         }
-        for (uint32_t r = 0; r < b->n_live; r++)
-            if (gemst_parts_edge_less(&per_slot[p][r].e, &b->best[r].e))
-                mine[p][count[p]++] = per_slot[p][r];
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int64_t k = 0; k < count[p]; k++)
+            mine[p][k] = per_slot[p][b->pick[k]];
     }
     cand *all = NULL;
     int64_t m = 0;
     if (rc == GRIDEMST_OK)
         rc = gemst_xchg_allgather(&b->c->xchg, (const void *const *)mine, count, sizeof *all, (void **)&all, &m, err);
-    for (int64_t k = 0; rc == GRIDEMST_OK && k < m; k++)
-        offer(&b->best[all[k].slot], &all[k]);
+    if (rc == GRIDEMST_OK)
+        rc = least_per_slot(b->c, b->best, b->n_live, all, m, &b->least, err);
     free(all);
     for (int p = 0; p < P; p++)
         free(mine[p]);
@@ -138,29 +175,31 @@ static int gather_least(boruvka *b, cand *const *per_slot, gridemst_error *err)
     return rc;
 }
 
-/* a. Each part's uncertain edges between different components. */
+/* a. Each part's uncertain edges between different components: each
+ * edge offered to the slots at both its ends. */
 static int local_candidates(boruvka *b, gridemst_error *err)
 {
     cand *per_slot[GEMST_MAX_PARTS];
+    const int threads = gemst_parts_threads(b->c, b->n_live);
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (uint32_t r = 0; r < b->n_live; r++)
         b->best[r] = NO_CAND;
     for (int p = 0; p < b->c->parts; p++) {
-        const gemst_part *part = &b->parts[p];
+        const gemst_part_store *st = b->parts[p].store;
         cand *v = per_slot[p] = b->st[p].view;
+#pragma omp parallel for num_threads(threads) schedule(static)
         for (uint32_t r = 0; r < b->n_live; r++)
             v[r] = NO_CAND;
-        const gemst_part_store *st = part->store;
+#pragma omp parallel for num_threads(gemst_parts_threads(b->c, st->n_edges)) schedule(static)
         for (int64_t k = 0; k < st->n_edges; k++) {
             const gemst_store_edge *e = &st->edge[k];
             const uint32_t ra = slot_of(b, e->comp_lo), rb = slot_of(b, e->comp_hi);
-            if (ra == rb)
-                continue;
-            cand c = {e->e, ra, e->comp_hi};
-            offer(&v[ra], &c);
-            c.slot = rb;
-            c.to = e->comp_lo;
-            offer(&v[rb], &c);
+            b->offered[2 * k] = ra == rb ? NO_CAND : (cand){e->e, ra, e->comp_hi};
+            b->offered[2 * k + 1] = ra == rb ? NO_CAND : (cand){e->e, rb, e->comp_lo};
         }
+        const int rc = least_per_slot(b->c, v, b->n_live, b->offered, 2 * st->n_edges, &b->least, err);
+        if (rc != GRIDEMST_OK)
+            return rc;
     }
     return gather_least(b, per_slot, err);
 }
@@ -170,18 +209,23 @@ static void start_part(boruvka *b, int p)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
-    for (uint32_t r = 0; r < b->n_live; r++) {
-        s->view[r] = b->best[r];
-        s->bound[r] = gemst_halo_bound_bits(b->best[r].e.d2);
-        s->low[r] = INFINITY;
+    const int threads = gemst_parts_threads(b->c, b->n_live + part->n_comp);
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp for schedule(static)
+        for (uint32_t r = 0; r < b->n_live; r++) {
+            s->view[r] = b->best[r];
+            s->bound[r] = gemst_halo_bound_bits(b->best[r].e.d2);
+            s->low[r] = gemst_order_bits(INFINITY);
+        }
+#pragma omp for schedule(static)
+        for (uint32_t k = 0; k < part->n_comp; k++)
+            gemst_atomic_min_u64(&s->low[slot_of(b, part->comp_base + k)],
+                                 gemst_order_bits(gemst_parts_lower(part->comp_gap[k])));
+#pragma omp for schedule(static)
+        for (uint32_t r = 0; r < b->n_live; r++)
+            s->open[r] = gemst_order_value(s->low[r]) <= s->view[r].e.d2;
     }
-    for (uint32_t k = 0; k < part->n_comp; k++) {
-        const uint32_t r = b->slot[b->root[part->comp_base + k]];
-        const double low = gemst_parts_lower(part->comp_gap[k]);
-        s->low[r] = low < s->low[r] ? low : s->low[r];
-    }
-    for (uint32_t r = 0; r < b->n_live; r++)
-        s->open[r] = s->low[r] <= s->view[r].e.d2;
 }
 
 /* The store's points 0 .. *m - 1 are those whose gap is within the bound
@@ -213,14 +257,16 @@ static int searchers(const boruvka *b, int p, int64_t *m, gridemst_error *err)
  * open slots, for k < m (list NULL: from its points 0 .. m - 1), on c's
  * threads.  A point whose last search still answers (kept_answer.h)
  * offers that answer, or nothing when it cannot beat the bound, without a
- * search.  Returns the number of searches, and in *kept those spared. */
-static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m, int64_t *kept)
+ * search.  The number of searches into *searched, and into *kept those
+ * spared. */
+static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m, int64_t *searched,
+                 int64_t *kept, gridemst_error *err)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
     const gemst_part_store *st = part->store;
     int64_t searches = 0, spared = 0;
-    gemst_halo_label(part->halo, b->root);
+    gemst_halo_label(part->halo, b->root, gemst_parts_threads(c, part->halo->n));
 #pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches, spared)
     for (int64_t k = 0; k < m; k++) {
         const uint32_t a = list ? list[k] : (uint32_t)k, q_root = b->root[st->comp[a]], r = b->slot[q_root];
@@ -252,13 +298,13 @@ static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t
         if (found)
             s->found[k] = (cand){e, r, to};
     }
-    for (int64_t k = 0; k < m; k++)
-        if (s->found[k].slot != GEMST_NONE)
-            offer(&s->view[s->found[k].slot], &s->found[k]);
+    *searched = searches;
+    *kept = spared;
+    const int rc = least_per_slot(c, s->view, b->n_live, s->found, m, &s->least, err);
+#pragma omp parallel for num_threads(gemst_parts_threads(c, b->n_live)) schedule(static)
     for (uint32_t r = 0; r < b->n_live; r++)
         s->bound[r] = gemst_halo_bound_bits(s->view[r].e.d2);
-    *kept = spared;
-    return searches;
+    return rc;
 }
 
 /*
@@ -268,49 +314,57 @@ static int64_t sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t
  * slots stay open, the others close, and their cells ask to reach that
  * far: 4 times their reach so far at least (few rounds), at most what
  * their farthest bound needs; past the key space's diagonal, everything.
- * Returns the number of requests, in s->req.
+ * The requests come in the order of each cell's first point in the list.
+ * Returns their number, in s->req.
  */
-static int64_t requests(boruvka *b, int p, const uint32_t *list, int64_t m)
+static int64_t requests(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m)
 {
     part_state *s = &b->st[p];
     const gemst_part *part = &b->parts[p];
     const gemst_part_store *st = part->store;
-    int64_t n_req = 0;
-    s->n_again = 0;
-    for (uint32_t r = 0; r < b->n_live; r++)
-        s->open[r] = 0;
+    int threads = gemst_parts_threads(c, m);
+    memset(s->open, 0, b->n_live);
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t k = 0; k < m; k++) {
         const uint32_t a = list ? list[k] : (uint32_t)k, r = slot_of(b, st->comp[a]);
         const double bound = s->view[r].e.d2;
-        if (gemst_parts_lower(st->gap[a]) > bound)
-            continue;
         const uint32_t cell = st->cell[a];
-        if (bound < gemst_reach_covers(part->cell_rho[cell])) /* also where a kept answer settled the point: */
-            continue;                                          /* what it proved lies within the cover */
-        s->open[r] = 1;
-        s->again[s->n_again++] = a;
-        if (!(s->need_hi[cell] >= s->need_lo[cell])) { /* the cell's first */
-            s->req_cell[n_req++] = cell;
-            s->need_lo[cell] = s->need_hi[cell] = bound;
-        }
-        s->need_lo[cell] = bound < s->need_lo[cell] ? bound : s->need_lo[cell];
-        s->need_hi[cell] = bound > s->need_hi[cell] ? bound : s->need_hi[cell];
+        /* a kept answer that settled the point lies within its cell's cover too */
+        s->flag[k] = gemst_parts_lower(st->gap[a]) <= bound && bound >= gemst_reach_covers(part->cell_rho[cell]);
+        if (!s->flag[k])
+            continue;
+        gemst_store_relaxed_u8(&s->open[r], 1);
+        gemst_atomic_min_u32(&s->first[cell], (uint32_t)k);
+        gemst_atomic_min_u64(&s->need_lo[cell], gemst_order_bits(bound));
+        gemst_atomic_max_u64(&s->need_hi[cell], gemst_order_bits(bound));
     }
+    s->n_again = gemst_flagged(s->flag, m, s->again, threads);
+    threads = gemst_parts_threads(c, s->n_again);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t j = 0; j < s->n_again; j++) { /* positions in the list, then in the store */
+        const uint32_t k = s->again[j], a = list ? list[k] : k;
+        s->flag[j] = s->first[st->cell[a]] == k;
+        s->again[j] = a;
+    }
+    const int64_t n_req = gemst_flagged(s->flag, s->n_again, s->pick, threads);
     const gemst_region_space *sp = &b->c->space;
     const double diagonal2 = sp->dim * sp->span * sp->span; /* the key space's squared diagonal */
+#pragma omp parallel for num_threads(gemst_parts_threads(c, n_req)) schedule(static)
     for (int64_t j = 0; j < n_req; j++) {
-        const uint32_t k = s->req_cell[j];
-        const double rho = part->cell_rho[k];
+        const uint32_t k = s->req_cell[j] = st->cell[s->again[s->pick[j]]];
+        const double rho = part->cell_rho[k], lo = gemst_order_value(s->need_lo[k]),
+                     hi = gemst_order_value(s->need_hi[k]);
         double next = rho > 0.0 ? 4.0 * rho : s->seed;
-        if (!isinf(s->need_lo[k]) && next < gemst_reach_for(s->need_lo[k]))
-            next = gemst_reach_for(s->need_lo[k]);
-        if (!isinf(s->need_hi[k]) && next > gemst_reach_for(s->need_hi[k]))
-            next = gemst_reach_for(s->need_hi[k]);
+        if (!isinf(lo) && next < gemst_reach_for(lo))
+            next = gemst_reach_for(lo);
+        if (!isinf(hi) && next > gemst_reach_for(hi))
+            next = gemst_reach_for(hi);
         if (!(next > rho))
             next = rho > 0.0 ? 4.0 * rho : s->seed;
         s->req[j] = (gemst_request){part->cell_box[k], next > diagonal2 ? INFINITY : next};
-        s->need_lo[k] = INFINITY; /* untouched again */
-        s->need_hi[k] = -INFINITY;
+        s->need_lo[k] = gemst_order_bits(INFINITY); /* untouched again */
+        s->need_hi[k] = gemst_order_bits(-INFINITY);
+        s->first[k] = UINT32_MAX;
     }
     return n_req;
 }
@@ -403,8 +457,10 @@ typedef struct {
 /* Room in s's per-point arrays for the first m points of the store. */
 static int make_room(part_state *s, int64_t m, gridemst_error *err)
 {
-    void **const arrays[] = {(void **)&s->found, (void **)&s->kept, (void **)&s->again, (void **)&s->todo};
-    const size_t bytes[] = {sizeof *s->found, sizeof *s->kept, sizeof *s->again, sizeof *s->todo};
+    void **const arrays[] = {(void **)&s->found, (void **)&s->kept, (void **)&s->again,
+                             (void **)&s->todo,  (void **)&s->flag, (void **)&s->pick};
+    const size_t bytes[] = {sizeof *s->found, sizeof *s->kept, sizeof *s->again,
+                            sizeof *s->todo,  sizeof *s->flag, sizeof *s->pick};
     if (gemst_grow_arrays(arrays, bytes, sizeof bytes / sizeof bytes[0], &s->room, m) != 0)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the searches of %lld points",
                           (long long)m);
@@ -433,9 +489,9 @@ static int search_part(const gemst_parts_ctx *c, int p, void *round, gridemst_er
             s->kept[a] = gemst_kept_none();
         s->n_seen = m;
     }
-    r->searches[p] = sweep(r->b, c, p, list, m, &r->kept[p]);
-    r->n_req[p] = requests(r->b, p, list, m);
-    return GRIDEMST_OK;
+    const int rc = sweep(r->b, c, p, list, m, &r->searches[p], &r->kept[p], err);
+    r->n_req[p] = rc == GRIDEMST_OK ? requests(r->b, c, p, list, m) : 0;
+    return rc;
 }
 
 /* b. The searches, every part's at once, in rounds until no cell asks for
@@ -465,25 +521,35 @@ static int search(boruvka *b, gridemst_error *err)
 }
 
 /* c. Each live component hooked along its least edge; a pair that chose
- * the same edge adds it once, under the smaller root. */
+ * the same edge adds it once, under the smaller root.  The roots and
+ * slots are the iteration's (flatten), so the hooks do not move them. */
 static int merge(boruvka *b, uint32_t *added_out, gridemst_error *err)
 {
     const double t0 = gemst_now_ms();
-    uint32_t added = 0;
+    const int threads = gemst_parts_threads(b->c, b->n_live);
+    int lonely = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : lonely)
     for (uint32_t r = 0; r < b->n_live; r++) {
         const cand *c = &b->best[r];
-        if (c->slot == GEMST_NONE)
-            return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "a component of the partitioned solve has no outgoing edge");
+        b->flag[r] = 0;
+        if (c->slot == GEMST_NONE) {
+            lonely = 1;
+            continue;
+        }
         const uint32_t me = b->live[r], other = b->root[c->to];
         const cand *back = &b->best[b->slot[other]];
         const int mutual = back->e.lo == c->e.lo && back->e.hi == c->e.hi;
-        if (!mutual || me < other) {
-            b->edges[b->n_edges++] = c->e;
-            added++;
-        }
+        b->flag[r] = !mutual || me < other;
         if (!mutual || me > other)
             b->parent[me] = other;
     }
+    if (lonely)
+        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "a component of the partitioned solve has no outgoing edge");
+    const uint32_t added = (uint32_t)gemst_flagged(b->flag, b->n_live, b->pick, threads);
+#pragma omp parallel for num_threads(gemst_parts_threads(b->c, added)) schedule(static)
+    for (uint32_t k = 0; k < added; k++)
+        b->edges[b->n_edges + k] = b->best[b->pick[k]].e;
+    b->n_edges += added;
     b->ps->merge_ms += gemst_now_ms() - t0;
     *added_out = added;
     if (added == 0)
@@ -500,8 +566,14 @@ static int alloc_state(boruvka *b, gridemst_error *err)
     b->slot = malloc(sizeof *b->slot * K);
     b->live = malloc(sizeof *b->live * K);
     b->best = malloc(sizeof *b->best * K);
+    b->flag = malloc(K);
+    b->pick = malloc(sizeof *b->pick * K);
     b->edges = malloc(sizeof *b->edges * K);
-    int ok = b->parent && b->root && b->slot && b->live && b->best && b->edges;
+    int64_t most_edges = 1;
+    for (int p = 0; p < b->c->parts; p++)
+        most_edges = b->parts[p].store->n_edges > most_edges ? b->parts[p].store->n_edges : most_edges;
+    b->offered = malloc(sizeof *b->offered * 2 * (size_t)most_edges);
+    int ok = b->parent && b->root && b->slot && b->live && b->best && b->flag && b->pick && b->offered && b->edges;
     for (int p = 0; ok && p < b->c->parts; p++) {
         part_state *s = &b->st[p];
         const gemst_part *part = &b->parts[p];
@@ -512,12 +584,16 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         const size_t cells = (size_t)(part->n_cells > 0 ? part->n_cells : 1);
         s->need_lo = malloc(sizeof *s->need_lo * cells);
         s->need_hi = malloc(sizeof *s->need_hi * cells);
+        s->first = malloc(sizeof *s->first * cells);
         s->req = malloc(sizeof *s->req * cells);
         s->req_cell = malloc(sizeof *s->req_cell * cells);
-        ok = s->view && s->bound && s->low && s->open && s->need_lo && s->need_hi && s->req && s->req_cell;
-        for (int64_t k = 0; ok && k < part->n_cells; k++) {
-            s->need_lo[k] = INFINITY;
-            s->need_hi[k] = -INFINITY;
+        ok = s->view && s->bound && s->low && s->open && s->need_lo && s->need_hi && s->first && s->req &&
+             s->req_cell;
+#pragma omp parallel for num_threads(ok ? gemst_parts_threads(b->c, part->n_cells) : 1) schedule(static)
+        for (int64_t k = 0; k < (ok ? part->n_cells : 0); k++) {
+            s->need_lo[k] = gemst_order_bits(INFINITY);
+            s->need_hi[k] = gemst_order_bits(-INFINITY);
+            s->first[k] = UINT32_MAX;
         }
         /* 4 times a middling tree edge of the part, or the squared spacing of the whole set spread evenly */
         s->seed = part->store->typical_d2 > 0.0
@@ -533,9 +609,10 @@ static int alloc_state(boruvka *b, gridemst_error *err)
 
 static void free_state(boruvka *b)
 {
-    void *arrays[] = {b->parent, b->root, b->slot, b->live, b->best};
+    void *arrays[] = {b->parent, b->root, b->slot, b->live, b->best, b->flag, b->pick, b->offered};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         free(arrays[k]);
+    gemst_least_scratch_free(&b->least);
     for (int p = 0; p < b->c->parts; p++) {
         free(b->st[p].view);
         free(b->st[p].bound);
@@ -545,6 +622,10 @@ static void free_state(boruvka *b)
         free(b->st[p].kept);
         free(b->st[p].need_lo);
         free(b->st[p].need_hi);
+        free(b->st[p].first);
+        free(b->st[p].flag);
+        free(b->st[p].pick);
+        gemst_least_scratch_free(&b->st[p].least);
         free(b->st[p].req);
         free(b->st[p].req_cell);
         free(b->st[p].again);

@@ -68,6 +68,7 @@ int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *recor
     if (gemst_grow_arrays(arrays, bytes, sizeof bytes / sizeof bytes[0], &h->cap, h->n + count) != 0)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a halo of %lld points",
                           (long long)(h->n + count));
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t k = 0; k < count; k++)
         read_record(m, records + rb * (size_t)k, &h->id[h->n + k], &h->comp[h->n + k],
                     h->w + 3 * (size_t)(h->n + k));
@@ -83,21 +84,26 @@ int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *recor
     return rc;
 }
 
-void gemst_halo_label(gemst_halo *h, const uint32_t *root)
+/* The leaves first, each from its points, at once; then the inner nodes,
+ * children first. */
+void gemst_halo_label(gemst_halo *h, const uint32_t *root, int threads)
 {
     const gemst_kdtree *t = &h->tree;
-    for (int64_t k = t->n_node - 1; k >= 0; k--) { /* children first */
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t k = 0; k < t->n_node; k++) {
         const gemst_kd_node *nd = &t->node[k];
-        uint32_t label;
-        if (nd->left == GEMST_NONE) {
-            label = root[h->comp[t->order[nd->begin]]];
-            for (uint32_t i = nd->begin + 1; i < nd->end && label != GEMST_NONE; i++)
-                if (root[h->comp[t->order[i]]] != label)
-                    label = GEMST_NONE;
-        } else {
-            label = h->label[nd->left] == h->label[nd->right] ? h->label[nd->left] : GEMST_NONE;
-        }
+        if (nd->left != GEMST_NONE)
+            continue;
+        uint32_t label = root[h->comp[t->order[nd->begin]]];
+        for (uint32_t i = nd->begin + 1; i < nd->end && label != GEMST_NONE; i++)
+            if (root[h->comp[t->order[i]]] != label)
+                label = GEMST_NONE;
         h->label[k] = label;
+    }
+    for (int64_t k = t->n_node - 1; k >= 0; k--) {
+        const gemst_kd_node *nd = &t->node[k];
+        if (nd->left != GEMST_NONE)
+            h->label[k] = h->label[nd->left] == h->label[nd->right] ? h->label[nd->left] : GEMST_NONE;
     }
 }
 

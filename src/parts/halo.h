@@ -38,8 +38,8 @@ int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *recor
                    gridemst_error *err);
 
 /* Each node's component for the roots of this Boruvka iteration (root[c]:
- * the root of safe component c). */
-void gemst_halo_label(gemst_halo *h, const uint32_t *root);
+ * the root of safe component c), on up to `threads` threads. */
+void gemst_halo_label(gemst_halo *h, const uint32_t *root, int threads);
 
 /*
  * The least edge, in the edge order, from point q (working coordinates at,

@@ -170,20 +170,25 @@ static gemst_box box_union(const gemst_box *a, const gemst_box *b)
 
 /* Every node's range moved by the points to be added before it (added[k]:
  * those under node k), each leaf's points copied to their new place in
- * order, at the start of its new range. */
-static void move_ranges(gemst_kdtree *t, const uint32_t *added, uint32_t *begin, uint32_t *order)
+ * order, at the start of its new range: the new starts from the old
+ * ranges, parents first, then every node moved at once. */
+static void move_ranges(gemst_kdtree *t, const uint32_t *added, uint32_t *begin, uint32_t *order, int threads)
 {
     begin[0] = 0;
-    for (int64_t k = 0; k < t->n_node; k++) { /* parents first: their children's old ranges still in place */
-        gemst_kd_node *nd = &t->node[k];
-        const uint32_t size = nd->end - nd->begin;
+    for (int64_t k = 0; k < t->n_node; k++) {
+        const gemst_kd_node *nd = &t->node[k];
         if (nd->left != GEMST_NONE) {
             const gemst_kd_node *l = &t->node[nd->left];
             begin[nd->left] = begin[k];
             begin[nd->right] = begin[k] + (l->end - l->begin) + added[nd->left];
-        } else {
-            memcpy(order + begin[k], t->order + nd->begin, sizeof *order * size);
         }
+    }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t k = 0; k < t->n_node; k++) {
+        gemst_kd_node *nd = &t->node[k];
+        const uint32_t size = nd->end - nd->begin;
+        if (nd->left == GEMST_NONE)
+            memcpy(order + begin[k], t->order + nd->begin, sizeof *order * size);
         nd->begin = begin[k];
         nd->end = begin[k] + size + added[k];
     }
@@ -221,15 +226,19 @@ static int insert(gemst_kdtree *t, const double *w, int64_t m, int threads)
     for (int64_t k = nodes - 1; k >= 0; k--) /* children first */
         if (t->node[k].left != GEMST_NONE)
             added[k] = added[t->node[k].left] + added[t->node[k].right];
-    move_ranges(t, added, begin, order);
+    move_ranges(t, added, begin, order, threads);
     for (int64_t k = 0; k < m; k++) /* after each leaf's old points, in order */
         order[t->node[leaf[k]].end - added[leaf[k]]--] = (uint32_t)(n + k);
     free(t->order);
     t->order = order;
-    int64_t split = 0;
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t j = 0; j < n_touched; j++) {
         gemst_kd_node *nd = &t->node[touched[j]];
         nd->box = points_box(t, w, nd->begin, nd->end);
+    }
+    int64_t split = 0;
+    for (int64_t j = 0; j < n_touched; j++) {
+        const gemst_kd_node *nd = &t->node[touched[j]];
         if (nd->end - nd->begin > LEAF)
             touched[split++] = touched[j];
     }
