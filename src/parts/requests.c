@@ -128,13 +128,13 @@ static int answer_cell(answer *a, int64_t k)
     return 0;
 }
 
-/* The first of the cells from .. to - 1 whose prefix key is not below key
- * (past: above key). */
-static int64_t cells_from(const gemst_part *s, int64_t from, int64_t to, uint64_t key, int past)
+/* The first of the cells from .. to - 1 whose prefix key is not below
+ * key. */
+static int64_t cells_from(const gemst_part *s, int64_t from, int64_t to, uint64_t key)
 {
     while (from < to) {
         const int64_t mid = from + (to - from) / 2;
-        if (s->cell_key[mid] < key || (past && s->cell_key[mid] == key))
+        if (s->cell_key[mid] < key)
             from = mid + 1;
         else
             to = mid;
@@ -143,53 +143,59 @@ static int64_t cells_from(const gemst_part *s, int64_t from, int64_t to, uint64_
 }
 
 /*
- * One request: the cells of the answering part's level that the box
- * widened by the reach touches (one more on each side, for rounding).  A
- * Morton key grows with each coordinate, so their keys lie between those of
- * the box's lowest and highest corners: when the part has no more cells in
- * that key range than the box holds, every one of them is tested (the
- * cell's distance test rejects those outside), else the box's cells are
- * looked up one by one in that range; all its cells when the reach is
- * infinite.
+ * One request's cells under the dyadic cube of `level` at integer
+ * coordinates c, the part's cells first .. last - 1 (those whose keys lie
+ * in the cube's range): none when the cube is out of reach, else the
+ * cell's points, or the cube's children in key order (a Morton key's
+ * next dim bits pick the child, axis 0 lowest).  A cell's points lie in
+ * its cube, and the computed distance of a box within another is no
+ * less than the other's, so the cells a cube's test drops are those the
+ * cell's own test would.
  */
+static int answer_cube(answer *a, const gemst_region_space *sp, int level, const uint32_t c[3], int64_t first,
+                       int64_t last)
+{
+    const gemst_part *s = a->s;
+    const int dim = sp->dim;
+    const double side = ldexp(sp->span, -level);
+    gemst_box cube = {{0, 0, 0}, {0, 0, 0}};
+    for (int d = 0; d < dim; d++) {
+        cube.lo[d] = sp->base + side * c[d];
+        cube.hi[d] = cube.lo[d] + side;
+    }
+    if (first >= last || !(gemst_box_dist2(&cube, a->box) < a->limit))
+        return 0;
+    if (level == s->cell_level)
+        return answer_cell(a, first);
+    const int below = dim * (s->cell_level - level - 1); /* a child's free bits in a cell's key */
+    const uint32_t children = 1u << dim;
+    const uint64_t cube_key = gemst_region_cell_at(dim, level, c);
+    for (uint32_t j = 0; j < children; j++) {
+        uint32_t child[3] = {0, 0, 0};
+        for (int d = 0; d < dim; d++)
+            child[d] = 2 * c[d] + (j >> d & 1);
+        /* the child's cells end where the next child's keys start (the last child's, with the cube's) */
+        const uint64_t next = (cube_key << dim | (j + 1)) << below;
+        const int64_t to = j + 1 < children ? cells_from(s, first, last, next) : last;
+        if (answer_cube(a, sp, level + 1, child, first, to) != 0)
+            return -1;
+        first = to;
+    }
+    return 0;
+}
+
+/* One request: every cell of the part when its reach is infinite, else
+ * the cells of the cubes within reach, from the whole key space's down. */
 static int answer_request(answer *a, const gemst_region_space *sp)
 {
     gemst_part *s = a->s;
-    const int dim = sp->dim, level = s->cell_level;
-    const double per_unit = ldexp(1.0, level) / sp->span, r = sqrt(a->limit);
-    const int64_t top = ((int64_t)1 << level) - 1;
-    uint32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    int64_t span = 1;
-    for (int d = 0; d < dim && isfinite(r); d++) {
-        const double from = floor((a->box->lo[d] - r - sp->base) * per_unit) - 1,
-                     to = floor((a->box->hi[d] + r - sp->base) * per_unit) + 1;
-        lo[d] = from < 0 ? 0 : from > (double)top ? (uint32_t)top : (uint32_t)from;
-        hi[d] = to < 0 ? 0 : to > (double)top ? (uint32_t)top : (uint32_t)to;
-        span *= (int64_t)hi[d] - lo[d] + 1;
+    if (isfinite(a->limit)) {
+        const uint32_t root[3] = {0, 0, 0};
+        return answer_cube(a, sp, 0, root, 0, s->n_cells);
     }
-    int64_t first = 0, last = s->n_cells;
-    if (isfinite(r)) {
-        first = cells_from(s, 0, s->n_cells, gemst_region_cell_at(dim, level, lo), 0);
-        last = cells_from(s, first, s->n_cells, gemst_region_cell_at(dim, level, hi), 1);
-    }
-    if (!isfinite(r) || last - first <= span) {
-        for (int64_t k = first; k < last; k++)
-            if (answer_cell(a, k) != 0)
-                return -1;
-        return 0;
-    }
-    uint32_t c[3] = {0, 0, 0};
-    for (int64_t z = lo[2]; z <= hi[2]; z++)
-        for (int64_t y = lo[1]; y <= hi[1]; y++)
-            for (int64_t x = lo[0]; x <= hi[0]; x++) {
-                c[0] = (uint32_t)x;
-                c[1] = (uint32_t)y;
-                c[2] = (uint32_t)z;
-                const uint64_t key = gemst_region_cell_at(dim, level, c);
-                const int64_t k = cells_from(s, first, last, key, 0);
-                if (k < last && s->cell_key[k] == key && answer_cell(a, k) != 0)
-                    return -1;
-            }
+    for (int64_t k = 0; k < s->n_cells; k++)
+        if (answer_cell(a, k) != 0)
+            return -1;
     return 0;
 }
 
