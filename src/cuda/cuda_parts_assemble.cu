@@ -298,25 +298,49 @@ static int cut_edges(gemst_devices *d, int p, const splitters *split, const devi
     return GRIDEMST_OK;
 }
 
-/* The boundary's edges as result edges, sorted, and where each device's
- * range starts among them (bcut, P + 1 entries). */
-static result_edge *boundary_edges(const gemst_parts_edge *boundary, int64_t n, double scale, const splitters *split,
-                                   int P, int64_t *bcut)
+/* n edges at e sorted on dp's device (millions of them: the host's qsort
+ * took a second), waited for. */
+static int sort_through_device(gemst_device_part *dp, result_edge *e, int64_t n, gridemst_error *err)
 {
+    if (n < 2)
+        return GRIDEMST_OK;
+    result_edge *on_device;
+    GEMST_DALLOC(&dp->mem, on_device, n, "sorting the boundary's edges");
+    GEMST_CU(cudaMemcpyAsync(on_device, e, sizeof *e * (size_t)n, cudaMemcpyHostToDevice, dp->mem.s));
+    GEMST_TRY(sort_edges(dp, on_device, n, err));
+    GEMST_CU(cudaMemcpyAsync(e, on_device, sizeof *e * (size_t)n, cudaMemcpyDeviceToHost, dp->mem.s));
+    GEMST_CU(cudaStreamSynchronize(dp->mem.s));
+    gemst_dfree(&dp->mem, on_device);
+    return GRIDEMST_OK;
+}
+
+/* The boundary's edges as result edges, sorted on the first device, and
+ * where each device's range starts among them (bcut, P + 1 entries). */
+static int boundary_edges(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n, double scale,
+                          const splitters *split, result_edge **sorted, int64_t *bcut, gridemst_error *err)
+{
+    const int P = d->count;
     result_edge *e = (result_edge *)malloc(sizeof *e * (size_t)(n > 0 ? n : 1));
     if (!e)
-        return NULL;
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     for (int64_t k = 0; k < n; k++) {
         e[k].w = sqrt(boundary[k].d2) / scale;
         e[k].u = boundary[k].lo;
         e[k].v = boundary[k].hi;
     }
-    qsort(e, (size_t)n, sizeof *e, host_less);
+    cudaError_t ce = cudaSetDevice(d->ordinal[0]);
+    const int rc = ce == cudaSuccess ? sort_through_device(&d->part[0], e, n, err)
+                                     : gemst_cuda_fail(err, ce, "selecting a device", __FILE__, __LINE__);
+    if (rc != GRIDEMST_OK) {
+        free(e);
+        return rc;
+    }
     bcut[0] = 0;
     bcut[P] = n;
     for (int j = 1; j < P; j++)
         bcut[j] = first_not_before(e, n, split->at[j - 1]);
-    return e;
+    *sorted = e;
+    return GRIDEMST_OK;
 }
 
 /* Device p's runs in sh->got merged into one, on its stream. */
@@ -440,9 +464,8 @@ static int assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t 
         GEMST_CU(cudaSetDevice(d->ordinal[p]));
         GEMST_TRY(cut_edges(d, p, &split, &sh[p], count + (size_t)p * P, err));
     }
-    result_edge *bedge = boundary_edges(boundary, n_boundary, scale, &split, P, bcut);
-    if (!bedge)
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    result_edge *bedge = NULL;
+    GEMST_TRY(boundary_edges(d, boundary, n_boundary, scale, &split, &bedge, bcut, err));
     int rc = GRIDEMST_OK;
     gemst_device_records kinds;
     kinds.size = sizeof(result_edge);
