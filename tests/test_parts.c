@@ -734,7 +734,7 @@ START_TEST(test_halo_growth)
                 const int should = any && want.d2 <= bounds[k]; /* not the third but at length 0 */
                 double searched;
                 const int found =
-                    gemst_halo_nearest(&h, &m, root, at, id[i], q_root, &bound, &got, &got_to, &searched);
+                    gemst_halo_nearest(&h, &m, at, id[i], q_root, &bound, &got, &got_to, &searched);
                 REQUIRE(found == should, "round %zu query %lld bound %d: found %d, the scan %d", r, (long long)i, k,
                         found, should);
                 if (should)
@@ -874,7 +874,7 @@ START_TEST(test_kept_answers)
                 const double bounds[3] = {INFINITY, near ? in_halo.d2 : 1.0, near ? 0.5 * in_halo.d2 : 0.01};
                 uint64_t bound = gemst_halo_bound_bits(bounds[i % 3]);
                 double searched;
-                const int found = gemst_halo_nearest(&h, &m, root, at, id[qi], q_root, &bound, &e, &to, &searched);
+                const int found = gemst_halo_nearest(&h, &m, at, id[qi], q_root, &bound, &e, &to, &searched);
                 kept[i] = gemst_kept_from_search(found, &e, to, searched, gemst_reach_covers(reach[r]));
             }
         }

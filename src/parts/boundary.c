@@ -291,7 +291,7 @@ static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *li
         gemst_parts_edge e;
         uint32_t to;
         double searched;
-        const int found = gemst_halo_nearest(part->halo, &c->metric, b->root, st->w + 3 * (size_t)a, st->id[a],
+        const int found = gemst_halo_nearest(part->halo, &c->metric, st->w + 3 * (size_t)a, st->id[a],
                                              q_root, &s->bound[r], &e, &to, &searched);
         const double covers = gemst_reach_covers(part->cell_rho[st->cell[a]]);
         *last = gemst_kept_from_search(found, &e, to, searched, covers);

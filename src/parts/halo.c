@@ -78,9 +78,18 @@ int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *recor
     uint32_t *label = rc == GRIDEMST_OK ? realloc(h->label, sizeof *label * nodes) : NULL;
     if (label)
         h->label = label;
-    else if (rc == GRIDEMST_OK)
-        rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the tree of a halo of %lld points",
-                        (long long)h->n);
+    void **const at[] = {(void **)&h->w_at, (void **)&h->id_at, (void **)&h->comp_at, (void **)&h->root_at};
+    const size_t at_bytes[] = {3 * sizeof *h->w_at, sizeof *h->id_at, sizeof *h->comp_at, sizeof *h->root_at};
+    if (rc == GRIDEMST_OK && (!label || gemst_grow_arrays(at, at_bytes, 4, &h->cap_at, h->n) != 0))
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the tree of a halo of %lld points",
+                          (long long)h->n);
+#pragma omp parallel for num_threads(rc == GRIDEMST_OK ? threads : 1) schedule(static)
+    for (int64_t i = 0; i < (rc == GRIDEMST_OK ? h->n : 0); i++) {
+        const uint32_t j = h->tree.order[i];
+        memcpy(h->w_at + 3 * (size_t)i, h->w + 3 * (size_t)j, 3 * sizeof *h->w_at);
+        h->id_at[i] = h->id[j];
+        h->comp_at[i] = h->comp[j];
+    }
     return rc;
 }
 
@@ -94,10 +103,11 @@ void gemst_halo_label(gemst_halo *h, const uint32_t *root, int threads)
         const gemst_kd_node *nd = &t->node[k];
         if (nd->left != GEMST_NONE)
             continue;
-        uint32_t label = root[h->comp[t->order[nd->begin]]];
-        for (uint32_t i = nd->begin + 1; i < nd->end && label != GEMST_NONE; i++)
-            if (root[h->comp[t->order[i]]] != label)
-                label = GEMST_NONE;
+        uint32_t label = root[h->comp_at[nd->begin]];
+        for (uint32_t i = nd->begin; i < nd->end; i++) {
+            h->root_at[i] = root[h->comp_at[i]];
+            label = h->root_at[i] == label ? label : GEMST_NONE;
+        }
         h->label[k] = label;
     }
     for (int64_t k = t->n_node - 1; k >= 0; k--) {
@@ -107,9 +117,8 @@ void gemst_halo_label(gemst_halo *h, const uint32_t *root, int threads)
     }
 }
 
-int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const uint32_t *root, const double at[3],
-                       uint32_t qid, uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to,
-                       double *searched)
+int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const double at[3], uint32_t qid,
+                       uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to, double *searched)
 {
     enum { MAX_STACK = 2 * GEMST_KD_MAX_DEPTH + 2 }; /* a path and its siblings */
     const gemst_kdtree *t = &h->tree;
@@ -133,16 +142,16 @@ int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const u
             continue;
         }
         for (uint32_t i = nd->begin; i < nd->end; i++) {
-            const uint32_t j = t->order[i];
-            if (root[h->comp[j]] == q_root)
+            if (h->root_at[i] == q_root)
                 continue;
-            const double d2 = gemst_parts_d2(m, at, h->w + 3 * (size_t)j);
+            const double d2 = gemst_parts_d2(m, at, h->w_at + 3 * (size_t)i);
             if (d2 > limit)
                 continue;
-            const gemst_parts_edge c = {d2, qid < h->id[j] ? qid : h->id[j], qid < h->id[j] ? h->id[j] : qid};
+            const uint32_t id = h->id_at[i];
+            const gemst_parts_edge c = {d2, qid < id ? qid : id, qid < id ? id : qid};
             if (!found || gemst_parts_edge_less(&c, e)) {
                 *e = c;
-                *to = h->comp[j];
+                *to = h->comp_at[i];
                 found = 1;
                 gemst_atomic_min_u64(bound, gemst_halo_bound_bits(d2));
                 limit = d2 < limit ? d2 : limit;
@@ -162,5 +171,9 @@ void gemst_halo_free(gemst_halo *h)
     free(h->comp);
     gemst_kdtree_free(&h->tree);
     free(h->label);
+    free(h->w_at);
+    free(h->id_at);
+    free(h->comp_at);
+    free(h->root_at);
     memset(h, 0, sizeof *h);
 }

@@ -23,6 +23,12 @@ struct gemst_halo {
     uint32_t *comp;           /* safe components */
     gemst_kdtree tree;
     uint32_t *label;          /* each node's component root; GEMST_NONE when its points are in several */
+    /* the points again in the tree's order (tree.order[i]'s at i), so that a search scans a leaf's points
+     * in one stretch of memory: */
+    double *w_at;
+    uint32_t *id_at, *comp_at;
+    uint32_t *root_at;        /* each one's component root (gemst_halo_label) */
+    int64_t cap_at;
 };
 
 /* The bytes of one point as parts send it: id, safe component, coordinates
@@ -43,7 +49,8 @@ void gemst_halo_label(gemst_halo *h, const uint32_t *root, int threads);
 
 /*
  * The least edge, in the edge order, from point q (working coordinates at,
- * id qid, component root q_root) to a halo point of another component, no
+ * id qid, component root q_root) to a halo point of another component
+ * (by the roots of the last gemst_halo_label, after the last addition), no
  * longer than the bound *bound: the bits of a squared length (non-negative
  * doubles order as their bits) no shorter than the least edge leaving q's
  * component, which other threads may lower at the same time, and which
@@ -53,9 +60,8 @@ void gemst_halo_label(gemst_halo *h, const uint32_t *root, int threads);
  * within it was looked at, so that *e is the least edge to those of them
  * (kept_answer.h).
  */
-int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const uint32_t *root, const double at[3],
-                       uint32_t qid, uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to,
-                       double *searched);
+int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const double at[3], uint32_t qid,
+                       uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to, double *searched);
 
 /* A squared length as bound bits, and back. */
 uint64_t gemst_halo_bound_bits(double d2);
