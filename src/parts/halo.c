@@ -124,21 +124,26 @@ int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const d
     const gemst_kdtree *t = &h->tree;
     const gemst_box q = gemst_point_box(at);
     uint32_t stack[MAX_STACK];
+    double stack_d2[MAX_STACK]; /* each node's box distance, computed when it was pushed */
     int top = 0, found = 0;
     double limit = INFINITY; /* an empty halo: every point of it looked at */
-    if (t->n_node > 0)
-        stack[top++] = 0;
+    if (t->n_node > 0) {
+        stack[top] = 0;
+        stack_d2[top++] = gemst_box_dist2(&t->node[0].box, &q);
+    }
     while (top > 0) {
         const uint32_t k = stack[--top];
         const gemst_kd_node *nd = &t->node[k];
         limit = gemst_halo_bound_d2(gemst_load_relaxed_u64(bound));
-        if (h->label[k] == q_root || gemst_parts_lower(gemst_box_dist2(&nd->box, &q)) > limit)
+        if (h->label[k] == q_root || gemst_parts_lower(stack_d2[top]) > limit)
             continue;
         if (nd->left != GEMST_NONE) { /* the nearer child first */
             const double dl = gemst_box_dist2(&t->node[nd->left].box, &q),
                          dr = gemst_box_dist2(&t->node[nd->right].box, &q);
-            stack[top++] = dl <= dr ? nd->right : nd->left;
-            stack[top++] = dl <= dr ? nd->left : nd->right;
+            stack[top] = dl <= dr ? nd->right : nd->left;
+            stack_d2[top++] = dl <= dr ? dr : dl;
+            stack[top] = dl <= dr ? nd->left : nd->right;
+            stack_d2[top++] = dl <= dr ? dl : dr;
             continue;
         }
         for (uint32_t i = nd->begin; i < nd->end; i++) {
