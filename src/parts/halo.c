@@ -73,24 +73,26 @@ int gemst_halo_add(gemst_halo *h, const gemst_parts_metric *m, const char *recor
         read_record(m, records + rb * (size_t)k, &h->id[h->n + k], &h->comp[h->n + k],
                     h->w + 3 * (size_t)(h->n + k));
     h->n += count;
-    int rc = gemst_kdtree_add(&h->tree, h->w, h->n, threads, err);
+    const int rc = gemst_kdtree_add(&h->tree, h->w, h->n, threads, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     const size_t nodes = (size_t)(h->tree.n_node > 0 ? h->tree.n_node : 1);
-    uint32_t *label = rc == GRIDEMST_OK ? realloc(h->label, sizeof *label * nodes) : NULL;
+    uint32_t *label = realloc(h->label, sizeof *label * nodes);
     if (label)
         h->label = label;
     void **const at[] = {(void **)&h->w_at, (void **)&h->id_at, (void **)&h->comp_at, (void **)&h->root_at};
     const size_t at_bytes[] = {3 * sizeof *h->w_at, sizeof *h->id_at, sizeof *h->comp_at, sizeof *h->root_at};
-    if (rc == GRIDEMST_OK && (!label || gemst_grow_arrays(at, at_bytes, 4, &h->cap_at, h->n) != 0))
+    if (!label || gemst_grow_arrays(at, at_bytes, 4, &h->cap_at, h->n) != 0)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the tree of a halo of %lld points",
                           (long long)h->n);
-#pragma omp parallel for num_threads(rc == GRIDEMST_OK ? threads : 1) schedule(static)
-    for (int64_t i = 0; i < (rc == GRIDEMST_OK ? h->n : 0); i++) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < h->n; i++) {
         const uint32_t j = h->tree.order[i];
         memcpy(h->w_at + 3 * (size_t)i, h->w + 3 * (size_t)j, 3 * sizeof *h->w_at);
         h->id_at[i] = h->id[j];
         h->comp_at[i] = h->comp[j];
     }
-    return rc;
+    return GRIDEMST_OK;
 }
 
 /* The leaves first, each from its points, at once; then the inner nodes,
