@@ -120,6 +120,15 @@ static inline GEMST_HD void gemst_store_relaxed(uint32_t *p, uint32_t v)
 #endif
 }
 
+static inline GEMST_HD void gemst_store_relaxed_u64(uint64_t *p, uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+    *(volatile uint64_t *)p = v;
+#else
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
 static inline GEMST_HD void gemst_store_relaxed_u8(uint8_t *p, uint8_t v)
 {
 #ifdef __CUDA_ARCH__

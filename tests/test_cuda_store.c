@@ -151,8 +151,9 @@ static void check_stores(const gemst_part *host, const gemst_part *dev, int p, c
     SAME(h, d, gap, h->n, "%s, part %d, %s", what, p, step);
     SAME(h, d, w, 3 * h->n, "%s, part %d, %s", what, p, step);
     SAME(h, d, sent, h->n, "%s, part %d, %s", what, p, step);
-    SAME(h, d, by_cell, h->n, "%s, part %d, %s", what, p, step);
-    SAME(h, d, cell_start, h->n_cells + 1, "%s, part %d, %s", what, p, step);
+    SAME(h, d, next_in_cell, h->n, "%s, part %d, %s", what, p, step);
+    SAME(h, d, cell_first, h->n_cells, "%s, part %d, %s", what, p, step);
+    SAME(h, d, cell_last, h->n_cells, "%s, part %d, %s", what, p, step);
     SAME(host, dev, cell_sent, host->n_cells, "%s, part %d, %s", what, p, step);
 }
 
@@ -212,9 +213,9 @@ static void check_fills(gemst_part *host, gemst_part *dev, int p, const char *wh
         char step[96];
         snprintf(step, sizeof step, "fill %zu, to %.17g", k + 1, limits[k]);
         all_sent(host, dev);
-        REQUIRE(gemst_store_fill(host, limits[k], &err) == GRIDEMST_OK, "%s, part %d, %s on the host: %s", what,
+        REQUIRE(gemst_store_fill(host, limits[k], 1, &err) == GRIDEMST_OK, "%s, part %d, %s on the host: %s", what,
                 p, step, err.message);
-        REQUIRE(gemst_store_fill(dev, limits[k], &err) == GRIDEMST_OK, "%s, part %d, %s from the device: %s",
+        REQUIRE(gemst_store_fill(dev, limits[k], 3, &err) == GRIDEMST_OK, "%s, part %d, %s from the device: %s",
                 what, p, step, err.message);
         check_stores(host, dev, p, step, what);
     }
@@ -226,9 +227,9 @@ static void check_fills(gemst_part *host, gemst_part *dev, int p, const char *wh
             char step[96];
             snprintf(step, sizeof step, "%s reach %d, to %.17g", exact ? "an exact" : "a growing", k + 1, need);
             all_sent(host, dev);
-            REQUIRE(gemst_store_reach(host, need, &err) == GRIDEMST_OK, "%s, part %d, %s on the host: %s", what,
+            REQUIRE(gemst_store_reach(host, need, 1, &err) == GRIDEMST_OK, "%s, part %d, %s on the host: %s", what,
                     p, step, err.message);
-            REQUIRE(gemst_store_reach(dev, need, &err) == GRIDEMST_OK, "%s, part %d, %s from the device: %s", what,
+            REQUIRE(gemst_store_reach(dev, need, 3, &err) == GRIDEMST_OK, "%s, part %d, %s from the device: %s", what,
                     p, step, err.message);
             check_stores(host, dev, p, step, what);
         }

@@ -894,7 +894,8 @@ END_TEST
 /* ----------------------------------------------------------------- the store */
 
 /* The store holds exactly the points of gap up to its limit, in gap order,
- * copied from the part, indexed by cell; each extension reaches what was
+ * copied from the part, listed by cell in store order (on 1 to 3
+ * threads); each extension reaches what was
  * asked, by default at least GEMST_STORE_GROWTH times the last limit, and
  * clears "all sent" of the cells that gained points. */
 START_TEST(test_store_fill)
@@ -937,7 +938,7 @@ START_TEST(test_store_fill)
                 part.cell_sent[k] = ~(uint64_t)0;
             const int64_t before = s->n;
             const double need = step == STEPS - 1 ? INFINITY : 1e-4 * pow(1.3, step) * (step % 7 == 3 ? 0.5 : 1.0);
-            REQUIRE(gemst_store_reach(&part, need, &err) == GRIDEMST_OK, "%s", err.message);
+            REQUIRE(gemst_store_reach(&part, need, 1 + step % 3, &err) == GRIDEMST_OK, "%s", err.message);
             REQUIRE(s->limit >= need && (exact ? s->limit == (need > last ? need : last) : 1),
                     "step %d: limit %g for %g", step, s->limit, need);
             if (s->limit > last && !exact && last > 0.0)
@@ -957,10 +958,15 @@ START_TEST(test_store_fill)
                         (long long)a);
             }
             int64_t listed = 0;
-            for (int64_t k = 0; k < CELLS; k++)
-                for (uint32_t i = s->cell_start[k]; i < s->cell_start[k + 1]; i++, listed++)
-                    REQUIRE(s->cell[s->by_cell[i]] == (uint32_t)k, "step %d: cell %lld lists a point of cell %u",
-                            step, (long long)k, s->cell[s->by_cell[i]]);
+            for (int64_t k = 0; k < CELLS; k++) {
+                uint32_t last = GEMST_NONE;
+                for (uint32_t j = s->cell_first[k]; j != GEMST_NONE; last = j, j = s->next_in_cell[j], listed++)
+                    REQUIRE(j < s->n && s->cell[j] == (uint32_t)k && (last == GEMST_NONE || j > last),
+                            "step %d: cell %lld lists point %u (of cell %u) after %u", step, (long long)k, j,
+                            j < s->n ? s->cell[j] : GEMST_NONE, last);
+                REQUIRE(s->cell_last[k] == last, "step %d: cell %lld ends at %u, its list at %u", step,
+                        (long long)k, s->cell_last[k], last);
+            }
             REQUIRE_CMP(listed, ==, s->n);
             for (int64_t a = before; a < s->n; a++)
                 REQUIRE(part.cell_sent[s->cell[a]] == 0, "step %d: a cell kept \"all sent\" with a new point",

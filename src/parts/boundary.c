@@ -231,15 +231,16 @@ static void start_part(boruvka *b, int p)
 /* The store's points 0 .. *m - 1 are those whose gap is within the bound
  * of an open slot: only they may search.  The store is extended first to
  * every point whose gap, rounded down, may be within it. */
-static int searchers(const boruvka *b, int p, int64_t *m, gridemst_error *err)
+static int searchers(const boruvka *b, const gemst_parts_ctx *c, int p, int64_t *m, gridemst_error *err)
 {
     const part_state *s = &b->st[p];
     gemst_part *part = &b->parts[p];
     double reach = -INFINITY;
+#pragma omp parallel for num_threads(gemst_parts_threads(c, b->n_live)) schedule(static) reduction(max : reach)
     for (uint32_t r = 0; r < b->n_live; r++)
         if (s->open[r] && s->view[r].e.d2 > reach)
             reach = s->view[r].e.d2;
-    const int rc = gemst_store_reach(part, reach < 0.0 ? reach : gemst_reach_for(reach), err);
+    const int rc = gemst_store_reach(part, reach < 0.0 ? reach : gemst_reach_for(reach), c->threads, err);
     const gemst_part_store *st = part->store;
     int64_t lo = 0, hi = st->n;
     while (lo < hi) {
@@ -475,7 +476,7 @@ static int search_part(const gemst_parts_ctx *c, int p, void *round, gridemst_er
     part_state *s = &r->b->st[p];
     int64_t m = s->n_again;
     if (r->round == 0) {
-        int rc = searchers(r->b, p, &m, err);
+        int rc = searchers(r->b, c, p, &m, err);
         if (rc == GRIDEMST_OK)
             rc = make_room(s, m, err);
         if (rc != GRIDEMST_OK)
@@ -485,6 +486,7 @@ static int search_part(const gemst_parts_ctx *c, int p, void *round, gridemst_er
     if (list)
         memcpy(list, s->again, sizeof *list * (size_t)m);
     if (!list && m > s->n_seen) { /* points that may search for the first time */
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m - s->n_seen)) schedule(static)
         for (int64_t a = s->n_seen; a < m; a++)
             s->kept[a] = gemst_kept_none();
         s->n_seen = m;

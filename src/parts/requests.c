@@ -113,8 +113,7 @@ static int answer_cell(answer *a, int64_t k)
         !(gemst_box_dist2(&s->cell_box[k], a->box) < a->limit))
         return 0;
     int all = 1;
-    for (uint32_t i = st->cell_start[k]; i < st->cell_start[k + 1]; i++) {
-        const uint32_t j = st->by_cell[i];
+    for (uint32_t j = st->cell_first[k]; j != GEMST_NONE; j = st->next_in_cell[j]) {
         if (gemst_load_relaxed_u64(&st->sent[j]) & a->bit)
             continue;
         const gemst_box at = gemst_point_box(st->w + 3 * (size_t)j);
@@ -214,7 +213,7 @@ int gemst_part_answer(const gemst_parts_ctx *c, gemst_part *s, int p, const gems
         const double limit = gemst_request_gap_limit(&c->space, s->cell_level, c->range[p], &req[k]);
         need = limit > need ? limit : need;
     }
-    const int rc = gemst_store_reach(s, need, err);
+    const int rc = gemst_store_reach(s, need, c->threads, err);
     if (rc != GRIDEMST_OK)
         return rc;
     /* the requests shared among the threads, each thread's answers in its own buffer, then appended in order */

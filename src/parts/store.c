@@ -6,31 +6,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomics.h"
+#include "cpu/radix_sort.h"
 #include "parts/device_store.h"
 #include "parts/grow_arrays.h"
 
 /* Grows every per-point array to hold want points. */
 static int grow(gemst_part_store *s, int64_t want)
 {
-    void **const arrays[] = {(void **)&s->at, (void **)&s->id, (void **)&s->comp, (void **)&s->cell,
-                             (void **)&s->by_cell, (void **)&s->gap, (void **)&s->sent, (void **)&s->w};
+    void **const arrays[] = {(void **)&s->at,           (void **)&s->id,  (void **)&s->comp, (void **)&s->cell,
+                             (void **)&s->next_in_cell, (void **)&s->gap, (void **)&s->sent, (void **)&s->w};
     const size_t bytes[] = {4, 4, 4, 4, 4, 8, 8, 24};
     return gemst_grow_arrays(arrays, bytes, sizeof bytes / sizeof bytes[0], &s->cap, want);
 }
 
-/* The points by cell, counted and placed again over the whole store. */
-static void index_cells(gemst_part_store *s)
+/*
+ * Positions from .. end - 1 linked into their cells' lists after the
+ * points held before: sorted by cell, stably (a cell's stay in store
+ * order), each cell's run chained, its first hooked after the cell's last
+ * and its last made the cell's last.  The work is the new points', not
+ * the store's nor the cells'.  Returns -1 out of memory.
+ */
+static int link_cells(gemst_part_store *s, int64_t from, int64_t end, int threads)
 {
-    memset(s->cell_start, 0, sizeof *s->cell_start * (size_t)(s->n_cells + 1));
-    for (int64_t a = 0; a < s->n; a++)
-        s->cell_start[s->cell[a] + 1]++;
-    for (int64_t k = 0; k < s->n_cells; k++)
-        s->cell_start[k + 1] += s->cell_start[k];
-    for (int64_t a = 0; a < s->n; a++)
-        s->by_cell[s->cell_start[s->cell[a]]++] = (uint32_t)a;
-    for (int64_t k = s->n_cells; k > 0; k--) /* each cell's start, shifted back by its count */
-        s->cell_start[k] = s->cell_start[k - 1];
-    s->cell_start[0] = 0;
+    const int64_t m = end - from;
+    uint64_t *cell = malloc(sizeof *cell * (size_t)m), *cell_tmp = malloc(sizeof *cell_tmp * (size_t)m);
+    uint32_t *at = malloc(sizeof *at * (size_t)m), *at_tmp = malloc(sizeof *at_tmp * (size_t)m);
+    int rc = cell && cell_tmp && at && at_tmp ? 0 : -1;
+    if (rc == 0) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int64_t k = 0; k < m; k++) {
+            cell[k] = s->cell[from + k];
+            at[k] = (uint32_t)(from + k);
+        }
+        rc = gemst_radix_sort(cell, at, (size_t)m, gemst_bits_for((uint64_t)s->n_cells), cell_tmp, at_tmp, threads);
+    }
+    if (rc == 0) {
+#pragma omp parallel num_threads(threads)
+        {
+            /* a run's first reads its cell's last, which only the second loop moves */
+#pragma omp for schedule(static)
+            for (int64_t k = 0; k < m; k++) {
+                const uint64_t c = cell[k];
+                s->next_in_cell[at[k]] = k + 1 < m && cell[k + 1] == c ? at[k + 1] : GEMST_NONE;
+                if (k > 0 && cell[k - 1] == c)
+                    continue;
+                if (s->cell_last[c] == GEMST_NONE)
+                    s->cell_first[c] = at[k];
+                else
+                    s->next_in_cell[s->cell_last[c]] = at[k];
+            }
+#pragma omp for schedule(static)
+            for (int64_t k = 0; k < m; k++)
+                if (k + 1 == m || cell[k + 1] != cell[k])
+                    s->cell_last[cell[k]] = at[k];
+        }
+    }
+    free(cell);
+    free(cell_tmp);
+    free(at);
+    free(at_tmp);
+    return rc;
 }
 
 /* Ids on the part's device (where host memory holds none). */
@@ -75,11 +111,15 @@ int gemst_store_create(gemst_part *part, gridemst_error *err)
     s->limit = -INFINITY;
     s->n_cells = part->n_cells;
     s->n_edges = part->n_uncertain;
-    s->cell_start = calloc((size_t)part->n_cells + 1, sizeof *s->cell_start);
+    const size_t cells = (size_t)(part->n_cells > 0 ? part->n_cells : 1);
+    s->cell_first = malloc(sizeof *s->cell_first * cells);
+    s->cell_last = malloc(sizeof *s->cell_last * cells);
     s->edge = malloc(sizeof *s->edge * (size_t)(part->n_uncertain > 0 ? part->n_uncertain : 1));
-    if (!s->cell_start || !s->edge)
+    if (!s->cell_first || !s->cell_last || !s->edge)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the boundary of a part of %lld points",
                           (long long)part->n);
+    memset(s->cell_first, 0xff, sizeof *s->cell_first * cells); /* GEMST_NONE */
+    memset(s->cell_last, 0xff, sizeof *s->cell_last * cells);
     uint32_t *comp = NULL, *id = NULL;
     const int rc = edge_ends(part, &comp, &id, err);
     for (int64_t k = 0; rc == GRIDEMST_OK && k < part->n_uncertain; k++) {
@@ -95,8 +135,9 @@ int gemst_store_create(gemst_part *part, gridemst_error *err)
 }
 
 /* Positions s->n .. end - 1 from the part's arrays in host memory. */
-static void host_rows(const gemst_part *part, gemst_part_store *s, int64_t end)
+static void host_rows(const gemst_part *part, gemst_part_store *s, int64_t end, int threads)
 {
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t a = s->n; a < end; a++) {
         const uint32_t q = part->by_gap[a];
         s->at[a] = q;
@@ -116,7 +157,7 @@ static int device_rows(const gemst_part *part, gemst_part_store *s, int64_t end,
     return gemst_device_store_rows(part->on_device, a, end, part->comp_base, &to, err);
 }
 
-int gemst_store_fill(gemst_part *part, double limit, gridemst_error *err)
+int gemst_store_fill(gemst_part *part, double limit, int threads, gridemst_error *err)
 {
     gemst_part_store *s = part->store;
     int64_t end = s->n;
@@ -136,39 +177,43 @@ int gemst_store_fill(gemst_part *part, double limit, gridemst_error *err)
         if (rc != GRIDEMST_OK)
             return rc;
     } else {
-        host_rows(part, s, end);
+        host_rows(part, s, end, threads);
     }
     const int ids_here = !ids_on_device(part);
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t a = s->n; a < end; a++) {
         if (ids_here)
             s->id[a] = part->id[s->at[a]];
         s->sent[a] = 0;
         /* the cell's "all its points sent" is of the points held: not so with a new one */
-        part->cell_sent[s->cell[a]] = 0;
+        gemst_store_relaxed_u64(&part->cell_sent[s->cell[a]], 0);
     }
     s->limit = limit;
     if (end > s->n) {
+        if (link_cells(s, s->n, end, threads) != 0)
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the cells of %lld points",
+                              (long long)(end - s->n));
         s->n = end;
         s->extensions++;
-        index_cells(s);
     }
     return GRIDEMST_OK;
 }
 
-int gemst_store_reach(gemst_part *part, double need, gridemst_error *err)
+int gemst_store_reach(gemst_part *part, double need, int threads, gridemst_error *err)
 {
     const gemst_part_store *s = part->store;
     if (need <= s->limit)
         return GRIDEMST_OK;
     const double more = GEMST_STORE_GROWTH * s->limit;
-    return gemst_store_fill(part, s->exact || !(more > need) ? need : more, err);
+    return gemst_store_fill(part, s->exact || !(more > need) ? need : more, threads, err);
 }
 
 void gemst_store_free(gemst_part_store *s)
 {
     if (!s)
         return;
-    void *arrays[] = {s->at, s->id, s->comp, s->cell, s->gap, s->w, s->sent, s->by_cell, s->cell_start, s->edge};
+    void *arrays[] = {s->at,   s->id,           s->comp,      s->cell,      s->gap,
+                      s->w,    s->sent,         s->next_in_cell, s->cell_first, s->cell_last, s->edge};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         free(arrays[k]);
     free(s);

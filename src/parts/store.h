@@ -47,9 +47,10 @@ struct gemst_part_store {
     double *gap;      /* its gap */
     double *w;        /* its working coordinates, 3 per point */
     uint64_t *sent;   /* the parts that have it in their halos */
-    /* the points by cell, for the answers: cell k's from by_cell[cell_start[k]] to by_cell[cell_start[k + 1]] */
-    uint32_t *by_cell;
-    uint32_t *cell_start; /* n_cells + 1 */
+    /* the points by cell, for the answers, in store order: cell k's first and last (GEMST_NONE: none), and
+     * after each point the next of its cell (GEMST_NONE: the last); an extension links its own points only */
+    uint32_t *cell_first, *cell_last; /* n_cells each */
+    uint32_t *next_in_cell;
     int64_t n_cells;
     gemst_store_edge *edge; /* the uncertain edges */
     int64_t n_edges;
@@ -61,12 +62,13 @@ struct gemst_part_store {
 int gemst_store_create(gemst_part *part, gridemst_error *err);
 
 /* Appends to the store the part's next points in gap order, those of gap
- * up to limit (INFINITY: all), and makes limit the store's. */
-int gemst_store_fill(gemst_part *part, double limit, gridemst_error *err);
+ * up to limit (INFINITY: all), and makes limit the store's; on up to
+ * `threads` threads. */
+int gemst_store_fill(gemst_part *part, double limit, int threads, gridemst_error *err);
 
 /* Extends the store, when need passes its limit, so that it holds every
  * point of gap up to need (the growth rule above). */
-int gemst_store_reach(gemst_part *part, double need, gridemst_error *err);
+int gemst_store_reach(gemst_part *part, double need, int threads, gridemst_error *err);
 
 void gemst_store_free(gemst_part_store *s);
 
