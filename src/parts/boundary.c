@@ -62,7 +62,8 @@ typedef struct {
     uint32_t *req_cell;        /* the cell of each */
     uint32_t *again, *todo;    /* the points (store positions) to search again, and those of the round */
     int64_t n_again;
-    uint8_t *flag;             /* per point of a round: a mark */
+    uint8_t *flag;             /* per point of a round: a mark (after a sweep: its search deferred) */
+    uint32_t *claimed;         /* per cell, during a sweep: 1 once a point of it searched short of reach */
     uint32_t *pick;            /* the marked ones */
     gemst_least_scratch least;
     double seed;      /* a cell's first reach when no bound says how far to look */
@@ -258,8 +259,12 @@ static int searchers(const boruvka *b, const gemst_parts_ctx *c, int p, int64_t 
  * open slots, for k < m (list NULL: from its points 0 .. m - 1), on c's
  * threads.  A point whose last search still answers (kept_answer.h)
  * offers that answer, or nothing when it cannot beat the bound, without a
- * search.  The number of searches into *searched, and into *kept those
- * spared. */
+ * search.  A search whose bound lies beyond its cell's reach can prove
+ * only what lies within the reach, and the point searches again once the
+ * halo has grown: of such points, one a cell searches now, to lower the
+ * bound that the cell's request reads, and the others wait (s->flag[k]
+ * set) for the next round.  The number of searches into *searched, and
+ * into *kept those spared. */
 static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m, int64_t *searched,
                  int64_t *kept, gridemst_error *err)
 {
@@ -272,6 +277,7 @@ static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *li
     for (int64_t k = 0; k < m; k++) {
         const uint32_t a = list ? list[k] : (uint32_t)k, q_root = b->root[st->comp[a]], r = b->slot[q_root];
         s->found[k].slot = GEMST_NONE;
+        s->flag[k] = 0;
         if (!s->open[r])
             continue;
         const double bound = gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r]));
@@ -288,17 +294,26 @@ static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *li
             spared++;
             continue;
         }
+        const uint32_t cell = st->cell[a];
+        if (bound >= gemst_reach_covers(part->cell_rho[cell]) &&
+            (gemst_load_relaxed(&s->claimed[cell]) != 0 || gemst_atomic_cas_u32(&s->claimed[cell], 0, 1) != 0)) {
+            s->flag[k] = 1;
+            continue;
+        }
         searches++;
         gemst_parts_edge e;
         uint32_t to;
         double searched;
         const int found = gemst_halo_nearest(part->halo, &c->metric, st->w + 3 * (size_t)a, st->id[a],
                                              q_root, &s->bound[r], &e, &to, &searched);
-        const double covers = gemst_reach_covers(part->cell_rho[st->cell[a]]);
+        const double covers = gemst_reach_covers(part->cell_rho[cell]);
         *last = gemst_kept_from_search(found, &e, to, searched, covers);
         if (found)
             s->found[k] = (cand){e, r, to};
     }
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
+    for (int64_t k = 0; k < m; k++)
+        gemst_store_relaxed(&s->claimed[st->cell[list ? list[k] : (uint32_t)k]], 0);
     *searched = searches;
     *kept = spared;
     const int rc = least_per_slot(c, s->view, b->n_live, s->found, m, &s->least, err);
@@ -310,9 +325,10 @@ static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *li
 
 /*
  * After a sweep over the points of the list (as sweep takes it): those
- * that could still beat their component's bound though it lies beyond
- * their cell's reach, into s->again (positions in the store).  Their
- * slots stay open, the others close, and their cells ask to reach that
+ * that could still beat their component's bound, into s->again
+ * (positions in the store): the points whose bound lies beyond their
+ * cell's reach, and the points whose search waited.  Their slots stay
+ * open, the others close, and the cells of the first ask to reach that
  * far: 4 times their reach so far at least (few rounds), at most what
  * their farthest bound needs; past the key space's diagonal, everything.
  * The requests come in the order of each cell's first point in the list.
@@ -330,11 +346,15 @@ static int64_t requests(boruvka *b, const gemst_parts_ctx *c, int p, const uint3
         const uint32_t a = list ? list[k] : (uint32_t)k, r = slot_of(b, st->comp[a]);
         const double bound = s->view[r].e.d2;
         const uint32_t cell = st->cell[a];
+        const int within = gemst_parts_lower(st->gap[a]) <= bound, waited = s->flag[k];
         /* a kept answer that settled the point lies within its cell's cover too */
-        s->flag[k] = gemst_parts_lower(st->gap[a]) <= bound && bound >= gemst_reach_covers(part->cell_rho[cell]);
+        const int short_of_reach = within && bound >= gemst_reach_covers(part->cell_rho[cell]);
+        s->flag[k] = short_of_reach || (within && waited);
         if (!s->flag[k])
             continue;
         gemst_store_relaxed_u8(&s->open[r], 1);
+        if (!short_of_reach)
+            continue;
         gemst_atomic_min_u32(&s->first[cell], (uint32_t)k);
         gemst_atomic_min_u64(&s->need_lo[cell], gemst_order_bits(bound));
         gemst_atomic_max_u64(&s->need_hi[cell], gemst_order_bits(bound));
@@ -497,7 +517,7 @@ static int search_part(const gemst_parts_ctx *c, int p, void *round, gridemst_er
 }
 
 /* b. The searches, every part's at once, in rounds until no cell asks for
- * a farther reach. */
+ * a farther reach and no search waits. */
 static int search(boruvka *b, gridemst_error *err)
 {
     const int P = b->c->parts;
@@ -507,16 +527,18 @@ static int search(boruvka *b, gridemst_error *err)
         const double t0 = gemst_now_ms();
         search_round r = {b, round, {0}, {0}, {0}};
         int rc = gemst_parts_each(b->c, search_part, &r, err);
-        int64_t asked = 0;
+        int64_t asked = 0, again = 0;
         for (int p = 0; p < P; p++) {
             asked += r.n_req[p];
+            again += b->st[p].n_again;
             b->ps->searches += r.searches[p];
             *b->kept_answers += r.kept[p];
         }
         b->ps->search_ms += gemst_now_ms() - t0;
-        if (rc != GRIDEMST_OK || asked == 0)
+        if (rc != GRIDEMST_OK || again == 0)
             return rc;
-        rc = grow_halos(b, r.n_req, err);
+        if (asked > 0)
+            rc = grow_halos(b, r.n_req, err);
         if (rc != GRIDEMST_OK)
             return rc;
     }
@@ -589,8 +611,9 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->first = malloc(sizeof *s->first * cells);
         s->req = malloc(sizeof *s->req * cells);
         s->req_cell = malloc(sizeof *s->req_cell * cells);
+        s->claimed = calloc(cells, sizeof *s->claimed);
         ok = s->view && s->bound && s->low && s->open && s->need_lo && s->need_hi && s->first && s->req &&
-             s->req_cell;
+             s->req_cell && s->claimed;
 #pragma omp parallel for num_threads(ok ? gemst_parts_threads(b->c, part->n_cells) : 1) schedule(static)
         for (int64_t k = 0; k < (ok ? part->n_cells : 0); k++) {
             s->need_lo[k] = gemst_order_bits(INFINITY);
@@ -630,6 +653,7 @@ static void free_state(boruvka *b)
         gemst_least_scratch_free(&b->st[p].least);
         free(b->st[p].req);
         free(b->st[p].req_cell);
+        free(b->st[p].claimed);
         free(b->st[p].again);
         free(b->st[p].todo);
     }
