@@ -893,6 +893,23 @@ END_TEST
 
 /* ----------------------------------------------------------------- the store */
 
+/* Each cell's list in the store: its points, ascending, ending at the
+ * cell's last; every point listed once. */
+static void check_cell_lists(const gemst_part_store *s, int64_t cells, const char *when)
+{
+    int64_t listed = 0;
+    for (int64_t k = 0; k < cells; k++) {
+        uint32_t last = GEMST_NONE;
+        for (uint32_t j = s->cell_first[k]; j != GEMST_NONE; last = j, j = s->next_in_cell[j], listed++)
+            REQUIRE(j < s->n && s->cell[j] == (uint32_t)k && (last == GEMST_NONE || j > last),
+                    "%s: cell %lld lists point %u (of cell %u) after %u", when, (long long)k, j,
+                    j < s->n ? s->cell[j] : GEMST_NONE, last);
+        REQUIRE(s->cell_last[k] == last, "%s: cell %lld ends at %u, its list at %u", when, (long long)k,
+                s->cell_last[k], last);
+    }
+    REQUIRE(listed == s->n, "%s: the cells list %lld of %lld points", when, (long long)listed, (long long)s->n);
+}
+
 /* The store holds exactly the points of gap up to its limit, in gap order,
  * copied from the part, listed by cell in store order (on 1 to 3
  * threads); each extension reaches what was
@@ -957,17 +974,9 @@ START_TEST(test_store_fill)
                         "step %d: the store's point %lld is not the part's by_gap[%lld]", step, (long long)a,
                         (long long)a);
             }
-            int64_t listed = 0;
-            for (int64_t k = 0; k < CELLS; k++) {
-                uint32_t last = GEMST_NONE;
-                for (uint32_t j = s->cell_first[k]; j != GEMST_NONE; last = j, j = s->next_in_cell[j], listed++)
-                    REQUIRE(j < s->n && s->cell[j] == (uint32_t)k && (last == GEMST_NONE || j > last),
-                            "step %d: cell %lld lists point %u (of cell %u) after %u", step, (long long)k, j,
-                            j < s->n ? s->cell[j] : GEMST_NONE, last);
-                REQUIRE(s->cell_last[k] == last, "step %d: cell %lld ends at %u, its list at %u", step,
-                        (long long)k, s->cell_last[k], last);
-            }
-            REQUIRE_CMP(listed, ==, s->n);
+            char when[32];
+            snprintf(when, sizeof when, "step %d", step);
+            check_cell_lists(s, CELLS, when);
             for (int64_t a = before; a < s->n; a++)
                 REQUIRE(part.cell_sent[s->cell[a]] == 0, "step %d: a cell kept \"all sent\" with a new point",
                         step);
@@ -986,6 +995,59 @@ START_TEST(test_store_fill)
     free(part.by_gap);
     free(part.w);
     free(part.cell_sent);
+}
+END_TEST
+
+static const double *sort_gaps; /* qsort's comparison reads the gaps here */
+
+static int by_gap_then_number(const void *x, const void *y)
+{
+    const uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return sort_gaps[a] < sort_gaps[b] ? -1 : sort_gaps[a] > sort_gaps[b] ? 1 : (a > b) - (a < b);
+}
+
+/* Extensions large enough that the new points are linked into their
+ * cells by a sort on several threads, between and after one linked a
+ * point at a time: the cells' lists stay in store order. */
+START_TEST(test_store_cells_sorted)
+{
+    enum { N = 300000, CELLS = 20000 };
+    uint64_t seed = 5;
+    gemst_part part = {.n = N, .n_cells = CELLS};
+    part.id = xcalloc(N, sizeof *part.id);
+    part.comp = xcalloc(N, sizeof *part.comp);
+    part.cell_of = xcalloc(N, sizeof *part.cell_of);
+    part.gap = xcalloc(N, sizeof *part.gap);
+    part.by_gap = xcalloc(N, sizeof *part.by_gap);
+    part.w = xcalloc(3 * (size_t)N, sizeof *part.w);
+    part.cell_sent = xcalloc(CELLS, sizeof *part.cell_sent);
+    for (uint32_t i = 0; i < N; i++) {
+        part.id[i] = i;
+        part.cell_of[i] = (uint32_t)rng_below(&seed, CELLS);
+        part.gap[i] = rng_unit(&seed);
+        part.by_gap[i] = i;
+    }
+    sort_gaps = part.gap;
+    qsort(part.by_gap, N, sizeof *part.by_gap, by_gap_then_number);
+    gridemst_error err;
+    REQUIRE(gemst_store_create(&part, &err) == GRIDEMST_OK, "%s", err.message);
+    part.store->exact = 1;
+    /* 90,000 new points on 3 threads, 15,000 on 3 (one at a time), the last 195,000 on 2 */
+    const struct {
+        double limit;
+        int threads;
+    } fills[] = {{part.gap[part.by_gap[89999]], 3}, {part.gap[part.by_gap[104999]], 3}, {INFINITY, 2}};
+    for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
+        REQUIRE(gemst_store_fill(&part, fills[f].limit, fills[f].threads, &err) == GRIDEMST_OK, "%s", err.message);
+        char when[32];
+        snprintf(when, sizeof when, "fill %zu", f);
+        check_cell_lists(part.store, CELLS, when);
+    }
+    REQUIRE_CMP(part.store->n, ==, N);
+    gemst_store_free(part.store);
+    void *arrays[] = {part.id, part.comp, part.cell_of, part.gap, part.by_gap, part.w, part.cell_sent};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        free(arrays[k]);
 }
 END_TEST
 
@@ -1081,6 +1143,7 @@ static Suite *parts_suite(void)
     tcase_add_test(te, test_halo_growth);
     tcase_add_test(te, test_kept_answers);
     tcase_add_test(te, test_store_fill);
+    tcase_add_test(te, test_store_cells_sorted);
     tcase_add_loop_test(te, test_request_gap_limit, 0, 4);
     suite_add_tcase(s, te);
     return s;

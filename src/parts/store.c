@@ -11,6 +11,9 @@
 #include "parts/device_store.h"
 #include "parts/grow_arrays.h"
 
+/* The new points of an extension from which link_cells sorts them. */
+#define LINK_SORTED ((int64_t)1 << 16)
+
 /* Grows every per-point array to hold want points. */
 static int grow(gemst_part_store *s, int64_t want)
 {
@@ -20,14 +23,22 @@ static int grow(gemst_part_store *s, int64_t want)
     return gemst_grow_arrays(arrays, bytes, sizeof bytes / sizeof bytes[0], &s->cap, want);
 }
 
-/*
- * Positions from .. end - 1 linked into their cells' lists after the
- * points held before: sorted by cell, stably (a cell's stay in store
+/* Position a linked after its cell's last point. */
+static void link_one(gemst_part_store *s, uint32_t a)
+{
+    const uint32_t c = s->cell[a];
+    s->next_in_cell[a] = GEMST_NONE;
+    if (s->cell_last[c] == GEMST_NONE)
+        s->cell_first[c] = a;
+    else
+        s->next_in_cell[s->cell_last[c]] = a;
+    s->cell_last[c] = a;
+}
+
+/* The new points at once: sorted by cell, stably (a cell's stay in store
  * order), each cell's run chained, its first hooked after the cell's last
- * and its last made the cell's last.  The work is the new points', not
- * the store's nor the cells'.  Returns -1 out of memory.
- */
-static int link_cells(gemst_part_store *s, int64_t from, int64_t end, int threads)
+ * and its last made the cell's last.  Returns -1 out of memory. */
+static int link_sorted(gemst_part_store *s, int64_t from, int64_t end, int threads)
 {
     const int64_t m = end - from;
     uint64_t *cell = malloc(sizeof *cell * (size_t)m), *cell_tmp = malloc(sizeof *cell_tmp * (size_t)m);
@@ -67,6 +78,19 @@ static int link_cells(gemst_part_store *s, int64_t from, int64_t end, int thread
     free(at);
     free(at_tmp);
     return rc;
+}
+
+/* Positions from .. end - 1 linked into their cells' lists after the
+ * points held before: the work is the new points', not the store's nor
+ * the cells'.  One at a time below LINK_SORTED points (or on one thread),
+ * where a sort would cost more than it spares.  Returns -1 out of memory. */
+static int link_cells(gemst_part_store *s, int64_t from, int64_t end, int threads)
+{
+    if (threads > 1 && end - from >= LINK_SORTED)
+        return link_sorted(s, from, end, threads);
+    for (int64_t a = from; a < end; a++)
+        link_one(s, (uint32_t)a);
+    return 0;
 }
 
 /* Ids on the part's device (where host memory holds none). */
