@@ -151,9 +151,8 @@ static void check_stores(const gemst_part *host, const gemst_part *dev, int p, c
     SAME(h, d, gap, h->n, "%s, part %d, %s", what, p, step);
     SAME(h, d, w, 3 * h->n, "%s, part %d, %s", what, p, step);
     SAME(h, d, sent, h->n, "%s, part %d, %s", what, p, step);
-    SAME(h, d, next_in_cell, h->n, "%s, part %d, %s", what, p, step);
-    SAME(h, d, cell_first, h->n_cells, "%s, part %d, %s", what, p, step);
-    SAME(h, d, cell_last, h->n_cells, "%s, part %d, %s", what, p, step);
+    SAME(h, d, by_cell, h->n, "%s, part %d, %s", what, p, step);
+    SAME(h, d, cell_start, h->n_cells + 1, "%s, part %d, %s", what, p, step);
     SAME(host, dev, cell_sent, host->n_cells, "%s, part %d, %s", what, p, step);
 }
 

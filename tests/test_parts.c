@@ -893,21 +893,19 @@ END_TEST
 
 /* ----------------------------------------------------------------- the store */
 
-/* Each cell's list in the store: its points, ascending, ending at the
- * cell's last; every point listed once. */
+/* The store's points by cell: each cell's points, ascending, from its
+ * start to the next cell's; every point listed once. */
 static void check_cell_lists(const gemst_part_store *s, int64_t cells, const char *when)
 {
-    int64_t listed = 0;
-    for (int64_t k = 0; k < cells; k++) {
-        uint32_t last = GEMST_NONE;
-        for (uint32_t j = s->cell_first[k]; j != GEMST_NONE; last = j, j = s->next_in_cell[j], listed++)
-            REQUIRE(j < s->n && s->cell[j] == (uint32_t)k && (last == GEMST_NONE || j > last),
-                    "%s: cell %lld lists point %u (of cell %u) after %u", when, (long long)k, j,
-                    j < s->n ? s->cell[j] : GEMST_NONE, last);
-        REQUIRE(s->cell_last[k] == last, "%s: cell %lld ends at %u, its list at %u", when, (long long)k,
-                s->cell_last[k], last);
-    }
-    REQUIRE(listed == s->n, "%s: the cells list %lld of %lld points", when, (long long)listed, (long long)s->n);
+    REQUIRE(s->cell_start[0] == 0 && s->cell_start[cells] == s->n, "%s: the cells list %u to %u of %lld points",
+            when, s->cell_start[0], s->cell_start[cells], (long long)s->n);
+    for (int64_t k = 0; k < cells; k++)
+        for (uint32_t i = s->cell_start[k]; i < s->cell_start[k + 1]; i++) {
+            const uint32_t j = s->by_cell[i];
+            REQUIRE(j < s->n && s->cell[j] == (uint32_t)k && (i == s->cell_start[k] || j > s->by_cell[i - 1]),
+                    "%s: cell %lld lists point %u (of cell %u) at %u", when, (long long)k, j,
+                    j < s->n ? s->cell[j] : GEMST_NONE, i);
+        }
 }
 
 /* The store holds exactly the points of gap up to its limit, in gap order,
@@ -1006,9 +1004,9 @@ static int by_gap_then_number(const void *x, const void *y)
     return sort_gaps[a] < sort_gaps[b] ? -1 : sort_gaps[a] > sort_gaps[b] ? 1 : (a > b) - (a < b);
 }
 
-/* Extensions large enough that the new points are linked into their
- * cells by a sort on several threads, between and after one linked a
- * point at a time: the cells' lists stay in store order. */
+/* Extensions large enough that the store is sorted by cell on several
+ * threads, between and after a small one: each cell's points stay in
+ * store order. */
 START_TEST(test_store_cells_sorted)
 {
     enum { N = 300000, CELLS = 20000 };
@@ -1032,7 +1030,7 @@ START_TEST(test_store_cells_sorted)
     gridemst_error err;
     REQUIRE(gemst_store_create(&part, &err) == GRIDEMST_OK, "%s", err.message);
     part.store->exact = 1;
-    /* 90,000 new points on 3 threads, 15,000 on 3 (one at a time), the last 195,000 on 2 */
+    /* 90,000 new points on 3 threads, 15,000 on 3, the last 195,000 on 2 */
     const struct {
         double limit;
         int threads;

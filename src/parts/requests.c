@@ -113,7 +113,8 @@ static int answer_cell(answer *a, int64_t k)
         !(gemst_box_dist2(&s->cell_box[k], a->box) < a->limit))
         return 0;
     int all = 1;
-    for (uint32_t j = st->cell_first[k]; j != GEMST_NONE; j = st->next_in_cell[j]) {
+    for (uint32_t i = st->cell_start[k]; i < st->cell_start[k + 1]; i++) {
+        const uint32_t j = st->by_cell[i];
         if (gemst_load_relaxed_u64(&st->sent[j]) & a->bit)
             continue;
         const gemst_box at = gemst_point_box(st->w + 3 * (size_t)j);

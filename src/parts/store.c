@@ -11,86 +11,52 @@
 #include "parts/device_store.h"
 #include "parts/grow_arrays.h"
 
-/* The new points of an extension from which link_cells sorts them. */
-#define LINK_SORTED ((int64_t)1 << 16)
-
 /* Grows every per-point array to hold want points. */
 static int grow(gemst_part_store *s, int64_t want)
 {
-    void **const arrays[] = {(void **)&s->at,           (void **)&s->id,  (void **)&s->comp, (void **)&s->cell,
-                             (void **)&s->next_in_cell, (void **)&s->gap, (void **)&s->sent, (void **)&s->w};
+    void **const arrays[] = {(void **)&s->at, (void **)&s->id, (void **)&s->comp, (void **)&s->cell,
+                             (void **)&s->by_cell, (void **)&s->gap, (void **)&s->sent, (void **)&s->w};
     const size_t bytes[] = {4, 4, 4, 4, 4, 8, 8, 24};
     return gemst_grow_arrays(arrays, bytes, sizeof bytes / sizeof bytes[0], &s->cap, want);
 }
 
-/* Position a linked after its cell's last point. */
-static void link_one(gemst_part_store *s, uint32_t a)
+/*
+ * The store's points by cell, again after an extension: every position
+ * sorted by cell, stably (a cell's points stay in store order), and each
+ * cell's start, the first position of the order not in a cell before it.
+ * On `threads` threads: the work is the store's and the cells', which
+ * grow with the part.  Returns -1 out of memory.
+ */
+static int index_cells(gemst_part_store *s, int threads)
 {
-    const uint32_t c = s->cell[a];
-    s->next_in_cell[a] = GEMST_NONE;
-    if (s->cell_last[c] == GEMST_NONE)
-        s->cell_first[c] = a;
-    else
-        s->next_in_cell[s->cell_last[c]] = a;
-    s->cell_last[c] = a;
-}
-
-/* The new points at once: sorted by cell, stably (a cell's stay in store
- * order), each cell's run chained, its first hooked after the cell's last
- * and its last made the cell's last.  Returns -1 out of memory. */
-static int link_sorted(gemst_part_store *s, int64_t from, int64_t end, int threads)
-{
-    const int64_t m = end - from;
-    uint64_t *cell = malloc(sizeof *cell * (size_t)m), *cell_tmp = malloc(sizeof *cell_tmp * (size_t)m);
-    uint32_t *at = malloc(sizeof *at * (size_t)m), *at_tmp = malloc(sizeof *at_tmp * (size_t)m);
-    int rc = cell && cell_tmp && at && at_tmp ? 0 : -1;
+    const int64_t n = s->n, room = n > 0 ? n : 1;
+    uint64_t *cell = malloc(sizeof *cell * (size_t)room), *cell_tmp = malloc(sizeof *cell_tmp * (size_t)room);
+    uint32_t *at_tmp = malloc(sizeof *at_tmp * (size_t)room);
+    int rc = cell && cell_tmp && at_tmp ? 0 : -1;
     if (rc == 0) {
 #pragma omp parallel for num_threads(threads) schedule(static)
-        for (int64_t k = 0; k < m; k++) {
-            cell[k] = s->cell[from + k];
-            at[k] = (uint32_t)(from + k);
+        for (int64_t a = 0; a < n; a++) {
+            cell[a] = s->cell[a];
+            s->by_cell[a] = (uint32_t)a;
         }
-        rc = gemst_radix_sort(cell, at, (size_t)m, gemst_bits_for((uint64_t)s->n_cells), cell_tmp, at_tmp, threads);
+        rc = gemst_radix_sort(cell, s->by_cell, (size_t)n, gemst_bits_for((uint64_t)s->n_cells), cell_tmp, at_tmp,
+                              threads);
     }
     if (rc == 0) {
-#pragma omp parallel num_threads(threads)
-        {
-            /* a run's first reads its cell's last, which only the second loop moves */
-#pragma omp for schedule(static)
-            for (int64_t k = 0; k < m; k++) {
-                const uint64_t c = cell[k];
-                s->next_in_cell[at[k]] = k + 1 < m && cell[k + 1] == c ? at[k + 1] : GEMST_NONE;
-                if (k > 0 && cell[k - 1] == c)
-                    continue;
-                if (s->cell_last[c] == GEMST_NONE)
-                    s->cell_first[c] = at[k];
-                else
-                    s->next_in_cell[s->cell_last[c]] = at[k];
-            }
-#pragma omp for schedule(static)
-            for (int64_t k = 0; k < m; k++)
-                if (k + 1 == m || cell[k + 1] != cell[k])
-                    s->cell_last[cell[k]] = at[k];
+        /* position i starts the cells after its predecessor's, up to its own (the end: up to the last) */
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int64_t i = 0; i <= n; i++) {
+            if (i > 0 && i < n && cell[i - 1] == cell[i])
+                continue;
+            const int64_t lo = i > 0 ? (int64_t)cell[i - 1] + 1 : 0, hi = i < n ? (int64_t)cell[i] : s->n_cells;
+            for (int64_t k = lo; k <= hi; k++)
+                s->cell_start[k] = (uint32_t)i;
         }
     }
     free(cell);
     free(cell_tmp);
-    free(at);
     free(at_tmp);
     return rc;
-}
-
-/* Positions from .. end - 1 linked into their cells' lists after the
- * points held before: the work is the new points', not the store's nor
- * the cells'.  One at a time below LINK_SORTED points (or on one thread),
- * where a sort would cost more than it spares.  Returns -1 out of memory. */
-static int link_cells(gemst_part_store *s, int64_t from, int64_t end, int threads)
-{
-    if (threads > 1 && end - from >= LINK_SORTED)
-        return link_sorted(s, from, end, threads);
-    for (int64_t a = from; a < end; a++)
-        link_one(s, (uint32_t)a);
-    return 0;
 }
 
 /* Ids on the part's device (where host memory holds none). */
@@ -135,15 +101,11 @@ int gemst_store_create(gemst_part *part, gridemst_error *err)
     s->limit = -INFINITY;
     s->n_cells = part->n_cells;
     s->n_edges = part->n_uncertain;
-    const size_t cells = (size_t)(part->n_cells > 0 ? part->n_cells : 1);
-    s->cell_first = malloc(sizeof *s->cell_first * cells);
-    s->cell_last = malloc(sizeof *s->cell_last * cells);
+    s->cell_start = calloc((size_t)part->n_cells + 1, sizeof *s->cell_start);
     s->edge = malloc(sizeof *s->edge * (size_t)(part->n_uncertain > 0 ? part->n_uncertain : 1));
-    if (!s->cell_first || !s->cell_last || !s->edge)
+    if (!s->cell_start || !s->edge)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the boundary of a part of %lld points",
                           (long long)part->n);
-    memset(s->cell_first, 0xff, sizeof *s->cell_first * cells); /* GEMST_NONE */
-    memset(s->cell_last, 0xff, sizeof *s->cell_last * cells);
     uint32_t *comp = NULL, *id = NULL;
     const int rc = edge_ends(part, &comp, &id, err);
     for (int64_t k = 0; rc == GRIDEMST_OK && k < part->n_uncertain; k++) {
@@ -214,11 +176,11 @@ int gemst_store_fill(gemst_part *part, double limit, int threads, gridemst_error
     }
     s->limit = limit;
     if (end > s->n) {
-        if (link_cells(s, s->n, end, threads) != 0)
-            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the cells of %lld points",
-                              (long long)(end - s->n));
         s->n = end;
         s->extensions++;
+        if (index_cells(s, threads) != 0)
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the cells of %lld points",
+                              (long long)end);
     }
     return GRIDEMST_OK;
 }
@@ -236,8 +198,7 @@ void gemst_store_free(gemst_part_store *s)
 {
     if (!s)
         return;
-    void *arrays[] = {s->at,   s->id,           s->comp,      s->cell,      s->gap,
-                      s->w,    s->sent,         s->next_in_cell, s->cell_first, s->cell_last, s->edge};
+    void *arrays[] = {s->at, s->id, s->comp, s->cell, s->gap, s->w, s->sent, s->by_cell, s->cell_start, s->edge};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         free(arrays[k]);
     free(s);

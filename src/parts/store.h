@@ -47,10 +47,9 @@ struct gemst_part_store {
     double *gap;      /* its gap */
     double *w;        /* its working coordinates, 3 per point */
     uint64_t *sent;   /* the parts that have it in their halos */
-    /* the points by cell, for the answers, in store order: cell k's first and last (GEMST_NONE: none), and
-     * after each point the next of its cell (GEMST_NONE: the last); an extension links its own points only */
-    uint32_t *cell_first, *cell_last; /* n_cells each */
-    uint32_t *next_in_cell;
+    /* the points by cell, for the answers: cell k's from by_cell[cell_start[k]] to by_cell[cell_start[k + 1]] */
+    uint32_t *by_cell;
+    uint32_t *cell_start; /* n_cells + 1 */
     int64_t n_cells;
     gemst_store_edge *edge; /* the uncertain edges */
     int64_t n_edges;
