@@ -62,8 +62,8 @@ typedef struct {
     uint32_t *req_cell;        /* the cell of each */
     uint32_t *again, *todo;    /* the points (store positions) to search again, and those of the round */
     int64_t n_again;
-    uint8_t *flag;             /* per point of a round: a mark (after a sweep: its search deferred) */
-    uint32_t *claimed;         /* per cell, during a sweep: 1 once a point of it searched short of reach */
+    uint8_t *flag;             /* per point of a round: a mark (after a sweep: WAITS or not) */
+    uint32_t *claimed;         /* per cell, during a sweep: its point that searches short of reach (UINT32_MAX between) */
     uint32_t *pick;            /* the marked ones */
     gemst_least_scratch least;
     double seed;      /* a cell's first reach when no bound says how far to look */
@@ -255,6 +255,39 @@ static int searchers(const boruvka *b, const gemst_parts_ctx *c, int p, int64_t 
     return rc;
 }
 
+/* The marks of a sweep's points (s->flag). */
+enum { SEARCHES = 0, WAITS = 1, CLAIMS = 2 };
+
+/*
+ * Before a sweep of the list's m points (as sweep takes them): the points
+ * whose search would stop short of their cell's reach, on the bounds at
+ * the sweep's start, marked WAITS, and the first of them in each cell in
+ * s->claimed (an atomic minimum).  Decided before the sweep, the points
+ * that search, and so the bounds and the requests after it, do not hang
+ * on the threads' timing.
+ */
+static void mark_waiting(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m)
+{
+    part_state *s = &b->st[p];
+    const gemst_part *part = &b->parts[p];
+    const gemst_part_store *st = part->store;
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
+    for (int64_t k = 0; k < m; k++) {
+        const uint32_t a = list ? list[k] : (uint32_t)k, q_root = b->root[st->comp[a]], r = b->slot[q_root];
+        s->flag[k] = SEARCHES;
+        if (!s->open[r])
+            continue;
+        const double bound = gemst_halo_bound_d2(s->bound[r]);
+        const gemst_kept_answer *last = &s->kept[a];
+        const uint32_t cell = st->cell[a];
+        if (gemst_parts_lower(st->gap[a]) > bound || gemst_kept_holds(last, b->root, q_root) ||
+            gemst_kept_lower(last) > bound || bound < gemst_reach_covers(part->cell_rho[cell]))
+            continue;
+        s->flag[k] = WAITS;
+        gemst_atomic_min_u32(&s->claimed[cell], (uint32_t)k);
+    }
+}
+
 /* b. One sweep of a part's searches: from the store's points list[k] of
  * open slots, for k < m (list NULL: from its points 0 .. m - 1), on c's
  * threads.  A point whose last search still answers (kept_answer.h)
@@ -262,9 +295,9 @@ static int searchers(const boruvka *b, const gemst_parts_ctx *c, int p, int64_t 
  * search.  A search whose bound lies beyond its cell's reach can prove
  * only what lies within the reach, and the point searches again once the
  * halo has grown: of such points, one a cell searches now, to lower the
- * bound that the cell's request reads, and the others wait (s->flag[k]
- * set) for the next round.  The number of searches into *searched, and
- * into *kept those spared. */
+ * bound that the cell's request reads, and the others wait for the next
+ * round (mark_waiting; s->flag[k] is WAITS after the sweep).  The number
+ * of searches into *searched, and into *kept those spared. */
 static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *list, int64_t m, int64_t *searched,
                  int64_t *kept, gridemst_error *err)
 {
@@ -273,11 +306,16 @@ static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *li
     const gemst_part_store *st = part->store;
     int64_t searches = 0, spared = 0;
     gemst_halo_label(part->halo, b->root, gemst_parts_threads(c, part->halo->n));
+    mark_waiting(b, c, p, list, m);
 #pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(dynamic, 64) reduction(+ : searches, spared)
     for (int64_t k = 0; k < m; k++) {
         const uint32_t a = list ? list[k] : (uint32_t)k, q_root = b->root[st->comp[a]], r = b->slot[q_root];
         s->found[k].slot = GEMST_NONE;
-        s->flag[k] = 0;
+        if (s->flag[k] == WAITS) {
+            if (s->claimed[st->cell[a]] != (uint32_t)k)
+                continue;
+            s->flag[k] = CLAIMS;
+        }
         if (!s->open[r])
             continue;
         const double bound = gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r]));
@@ -294,26 +332,23 @@ static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *li
             spared++;
             continue;
         }
-        const uint32_t cell = st->cell[a];
-        if (bound >= gemst_reach_covers(part->cell_rho[cell]) &&
-            (gemst_load_relaxed(&s->claimed[cell]) != 0 || gemst_atomic_cas_u32(&s->claimed[cell], 0, 1) != 0)) {
-            s->flag[k] = 1;
-            continue;
-        }
         searches++;
         gemst_parts_edge e;
         uint32_t to;
         double searched;
         const int found = gemst_halo_nearest(part->halo, &c->metric, st->w + 3 * (size_t)a, st->id[a],
                                              q_root, &s->bound[r], &e, &to, &searched);
-        const double covers = gemst_reach_covers(part->cell_rho[cell]);
+        const double covers = gemst_reach_covers(part->cell_rho[st->cell[a]]);
         *last = gemst_kept_from_search(found, &e, to, searched, covers);
         if (found)
             s->found[k] = (cand){e, r, to};
     }
 #pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
     for (int64_t k = 0; k < m; k++)
-        gemst_store_relaxed(&s->claimed[st->cell[list ? list[k] : (uint32_t)k]], 0);
+        if (s->flag[k] != SEARCHES) {
+            gemst_store_relaxed(&s->claimed[st->cell[list ? list[k] : (uint32_t)k]], UINT32_MAX);
+            s->flag[k] = s->flag[k] == WAITS;
+        }
     *searched = searches;
     *kept = spared;
     const int rc = least_per_slot(c, s->view, b->n_live, s->found, m, &s->least, err);
@@ -346,7 +381,7 @@ static int64_t requests(boruvka *b, const gemst_parts_ctx *c, int p, const uint3
         const uint32_t a = list ? list[k] : (uint32_t)k, r = slot_of(b, st->comp[a]);
         const double bound = s->view[r].e.d2;
         const uint32_t cell = st->cell[a];
-        const int within = gemst_parts_lower(st->gap[a]) <= bound, waited = s->flag[k];
+        const int within = gemst_parts_lower(st->gap[a]) <= bound, waited = s->flag[k] == WAITS;
         /* a kept answer that settled the point lies within its cell's cover too */
         const int short_of_reach = within && bound >= gemst_reach_covers(part->cell_rho[cell]);
         s->flag[k] = short_of_reach || (within && waited);
@@ -611,14 +646,14 @@ static int alloc_state(boruvka *b, gridemst_error *err)
         s->first = malloc(sizeof *s->first * cells);
         s->req = malloc(sizeof *s->req * cells);
         s->req_cell = malloc(sizeof *s->req_cell * cells);
-        s->claimed = calloc(cells, sizeof *s->claimed);
+        s->claimed = malloc(sizeof *s->claimed * cells);
         ok = s->view && s->bound && s->low && s->open && s->need_lo && s->need_hi && s->first && s->req &&
              s->req_cell && s->claimed;
 #pragma omp parallel for num_threads(ok ? gemst_parts_threads(b->c, part->n_cells) : 1) schedule(static)
         for (int64_t k = 0; k < (ok ? part->n_cells : 0); k++) {
             s->need_lo[k] = gemst_order_bits(INFINITY);
             s->need_hi[k] = gemst_order_bits(-INFINITY);
-            s->first[k] = UINT32_MAX;
+            s->first[k] = s->claimed[k] = UINT32_MAX;
         }
         /* 4 times a middling tree edge of the part, or the squared spacing of the whole set spread evenly */
         s->seed = part->store->typical_d2 > 0.0
