@@ -908,6 +908,45 @@ static void check_cell_lists(const gemst_part_store *s, int64_t cells, const cha
         }
 }
 
+static const double *sort_gaps; /* qsort's comparison reads the gaps here */
+
+static int by_gap_then_number(const void *x, const void *y)
+{
+    const uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return sort_gaps[a] < sort_gaps[b] ? -1 : sort_gaps[a] > sort_gaps[b] ? 1 : (a > b) - (a < b);
+}
+
+/* A part of n points in `cells` cells with the arrays a store reads,
+ * zeroed; store_part_order then puts by_gap in gap order (ties by number). */
+static gemst_part store_part(int64_t n, int64_t cells)
+{
+    gemst_part part = {.n = n, .n_cells = cells};
+    part.id = xcalloc((size_t)n, sizeof *part.id);
+    part.comp = xcalloc((size_t)n, sizeof *part.comp);
+    part.cell_of = xcalloc((size_t)n, sizeof *part.cell_of);
+    part.gap = xcalloc((size_t)n, sizeof *part.gap);
+    part.by_gap = xcalloc((size_t)n, sizeof *part.by_gap);
+    part.w = xcalloc(3 * (size_t)n, sizeof *part.w);
+    part.cell_sent = xcalloc((size_t)cells, sizeof *part.cell_sent);
+    return part;
+}
+
+static void store_part_order(gemst_part *part)
+{
+    for (int64_t i = 0; i < part->n; i++)
+        part->by_gap[i] = (uint32_t)i;
+    sort_gaps = part->gap;
+    qsort(part->by_gap, (size_t)part->n, sizeof *part->by_gap, by_gap_then_number);
+}
+
+static void store_part_free(gemst_part *part)
+{
+    gemst_store_free(part->store);
+    void *arrays[] = {part->id, part->comp, part->cell_of, part->gap, part->by_gap, part->w, part->cell_sent};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        free(arrays[k]);
+}
+
 /* The store holds exactly the points of gap up to its limit, in gap order,
  * copied from the part, listed by cell in store order (on 1 to 3
  * threads); each extension reaches what was
@@ -917,14 +956,7 @@ START_TEST(test_store_fill)
 {
     enum { N = 4000, CELLS = 300, STEPS = 40 };
     uint64_t seed = 21;
-    gemst_part part = {.n = N, .n_cells = CELLS};
-    part.id = xcalloc(N, sizeof *part.id);
-    part.comp = xcalloc(N, sizeof *part.comp);
-    part.cell_of = xcalloc(N, sizeof *part.cell_of);
-    part.gap = xcalloc(N, sizeof *part.gap);
-    part.by_gap = xcalloc(N, sizeof *part.by_gap);
-    part.w = xcalloc(3 * (size_t)N, sizeof *part.w);
-    part.cell_sent = xcalloc(CELLS, sizeof *part.cell_sent);
+    gemst_part part = store_part(N, CELLS);
     for (uint32_t i = 0; i < N; i++) {
         part.id[i] = 7 * i + 3;
         part.comp[i] = (uint32_t)rng_below(&seed, 50);
@@ -933,14 +965,8 @@ START_TEST(test_store_fill)
         part.gap[i] = i % 5 == 0 ? floor(u * 8.0) / 64.0 : u * u * u;
         for (int d = 0; d < 3; d++)
             part.w[3 * i + d] = rng_unit(&seed);
-        part.by_gap[i] = i;
     }
-    for (uint32_t i = 1; i < N; i++) /* by gap: an insertion sort */
-        for (uint32_t j = i; j > 0 && part.gap[part.by_gap[j - 1]] > part.gap[part.by_gap[j]]; j--) {
-            const uint32_t t = part.by_gap[j];
-            part.by_gap[j] = part.by_gap[j - 1];
-            part.by_gap[j - 1] = t;
-        }
+    store_part_order(&part);
     gridemst_error err;
     int64_t extensions[2] = {0, 0};
     for (int exact = 0; exact < 2; exact++) {
@@ -986,23 +1012,9 @@ START_TEST(test_store_fill)
     }
     REQUIRE(extensions[1] >= STEPS - 8 && extensions[0] < extensions[1] / 2,
             "%lld extensions growing, %lld exact", (long long)extensions[0], (long long)extensions[1]);
-    free(part.id);
-    free(part.comp);
-    free(part.cell_of);
-    free(part.gap);
-    free(part.by_gap);
-    free(part.w);
-    free(part.cell_sent);
+    store_part_free(&part);
 }
 END_TEST
-
-static const double *sort_gaps; /* qsort's comparison reads the gaps here */
-
-static int by_gap_then_number(const void *x, const void *y)
-{
-    const uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return sort_gaps[a] < sort_gaps[b] ? -1 : sort_gaps[a] > sort_gaps[b] ? 1 : (a > b) - (a < b);
-}
 
 /* Extensions large enough that the store is sorted by cell on several
  * threads, between and after a small one: each cell's points stay in
@@ -1011,22 +1023,13 @@ START_TEST(test_store_cells_sorted)
 {
     enum { N = 300000, CELLS = 20000 };
     uint64_t seed = 5;
-    gemst_part part = {.n = N, .n_cells = CELLS};
-    part.id = xcalloc(N, sizeof *part.id);
-    part.comp = xcalloc(N, sizeof *part.comp);
-    part.cell_of = xcalloc(N, sizeof *part.cell_of);
-    part.gap = xcalloc(N, sizeof *part.gap);
-    part.by_gap = xcalloc(N, sizeof *part.by_gap);
-    part.w = xcalloc(3 * (size_t)N, sizeof *part.w);
-    part.cell_sent = xcalloc(CELLS, sizeof *part.cell_sent);
+    gemst_part part = store_part(N, CELLS);
     for (uint32_t i = 0; i < N; i++) {
         part.id[i] = i;
         part.cell_of[i] = (uint32_t)rng_below(&seed, CELLS);
         part.gap[i] = rng_unit(&seed);
-        part.by_gap[i] = i;
     }
-    sort_gaps = part.gap;
-    qsort(part.by_gap, N, sizeof *part.by_gap, by_gap_then_number);
+    store_part_order(&part);
     gridemst_error err;
     REQUIRE(gemst_store_create(&part, &err) == GRIDEMST_OK, "%s", err.message);
     part.store->exact = 1;
@@ -1042,10 +1045,7 @@ START_TEST(test_store_cells_sorted)
         check_cell_lists(part.store, CELLS, when);
     }
     REQUIRE_CMP(part.store->n, ==, N);
-    gemst_store_free(part.store);
-    void *arrays[] = {part.id, part.comp, part.cell_of, part.gap, part.by_gap, part.w, part.cell_sent};
-    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
-        free(arrays[k]);
+    store_part_free(&part);
 }
 END_TEST
 
