@@ -258,6 +258,23 @@ static int searchers(const boruvka *b, const gemst_parts_ctx *c, int p, int64_t 
 /* The marks of a sweep's points (s->flag). */
 enum { SEARCHES = 0, WAITS = 1, CLAIMS = 2 };
 
+/* What a sweep does with a point for its component's bound: passes it
+ * over (its slot is closed, or its gap is beyond the bound), offers its
+ * kept answer, spares it (what it proved is beyond the bound), or
+ * searches from it. */
+typedef enum { PASSES, OFFERS_KEPT, SPARED, MUST_SEARCH } point_turn;
+
+static point_turn turn_of(const boruvka *b, const part_state *s, const gemst_part_store *st, uint32_t a,
+                          uint32_t q_root, uint32_t r, double bound)
+{
+    if (!s->open[r] || gemst_parts_lower(st->gap[a]) > bound)
+        return PASSES;
+    const gemst_kept_answer *last = &s->kept[a];
+    if (gemst_kept_holds(last, b->root, q_root))
+        return OFFERS_KEPT;
+    return gemst_kept_lower(last) > bound ? SPARED : MUST_SEARCH;
+}
+
 /*
  * Before a sweep of the list's m points (as sweep takes them): the points
  * whose search would stop short of their cell's reach, on the bounds at
@@ -274,14 +291,11 @@ static void mark_waiting(boruvka *b, const gemst_parts_ctx *c, int p, const uint
 #pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
     for (int64_t k = 0; k < m; k++) {
         const uint32_t a = list ? list[k] : (uint32_t)k, q_root = b->root[st->comp[a]], r = b->slot[q_root];
-        s->flag[k] = SEARCHES;
-        if (!s->open[r])
-            continue;
         const double bound = gemst_halo_bound_d2(s->bound[r]);
-        const gemst_kept_answer *last = &s->kept[a];
         const uint32_t cell = st->cell[a];
-        if (gemst_parts_lower(st->gap[a]) > bound || gemst_kept_holds(last, b->root, q_root) ||
-            gemst_kept_lower(last) > bound || bound < gemst_reach_covers(part->cell_rho[cell]))
+        s->flag[k] = SEARCHES;
+        if (turn_of(b, s, st, a, q_root, r, bound) != MUST_SEARCH ||
+            bound < gemst_reach_covers(part->cell_rho[cell]))
             continue;
         s->flag[k] = WAITS;
         gemst_atomic_min_u32(&s->claimed[cell], (uint32_t)k);
@@ -316,22 +330,16 @@ static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *li
                 continue;
             s->flag[k] = CLAIMS;
         }
-        if (!s->open[r])
-            continue;
         const double bound = gemst_halo_bound_d2(gemst_load_relaxed_u64(&s->bound[r]));
-        if (gemst_parts_lower(st->gap[a]) > bound)
-            continue;
+        const point_turn turn = turn_of(b, s, st, a, q_root, r, bound);
         gemst_kept_answer *last = &s->kept[a];
-        if (gemst_kept_holds(last, b->root, q_root)) {
+        if (turn == OFFERS_KEPT) {
             s->found[k] = (cand){last->e, r, last->to};
             gemst_atomic_min_u64(&s->bound[r], gemst_halo_bound_bits(last->e.d2));
-            spared++;
-            continue;
         }
-        if (gemst_kept_lower(last) > bound) {
-            spared++;
+        spared += turn == OFFERS_KEPT || turn == SPARED;
+        if (turn != MUST_SEARCH)
             continue;
-        }
         searches++;
         gemst_parts_edge e;
         uint32_t to;
