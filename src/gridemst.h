@@ -265,7 +265,9 @@ typedef struct gridemst_options {
     gridemst_backend backend;     /* default AUTO */
     gridemst_nns nns;             /* default AUTO */
     gridemst_precision precision; /* default FLOAT */
-    int threads;                  /* CPU threads; 0 = OpenMP default */
+    int threads;                  /* CPU threads (on the CUDA backend, those that copy large
+                                     inputs from host memory to the device); 0 = OpenMP
+                                     default */
     int device;                   /* CUDA device ordinal; default 0 */
     int64_t max_device_bytes;     /* CUDA: device memory the solve may use; 0 = what is free */
     int64_t max_host_bytes;       /* CPU: host memory the solve may use besides the result's
@@ -364,7 +366,11 @@ typedef struct gridemst_device_edges {
 /* Timings in milliseconds, measured by the library. */
 typedef struct gridemst_times {
     double total;     /* the whole solve */
-    double upload;    /* host to device copy (CUDA only) */
+    double upload;    /* host to device copy (CUDA only): from 256 MB of pageable memory
+                         up, staged through pinned buffers on the threads (the
+                         environment variable GRIDEMST_UPLOAD=plain makes it the
+                         driver's single copy; staged, the default; any other value
+                         fails with GRIDEMST_ERR_INVALID_ARGUMENT) */
     double grid;      /* bounding box, cell sort, duplicate removal, cell table (nns BVH:
                          Morton sort, duplicate removal, the tree's build) */
     double findmin1;  /* each point's nearest point in another component */

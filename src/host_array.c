@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* From this size up, arrays take huge pages. */
 #define GEMST_HUGE_ARRAY ((size_t)16 << 20)
@@ -39,6 +42,16 @@ void gemst_host_touch(void *p, size_t bytes, int threads)
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t k = 0; k < pages; k++)
         c[(size_t)k * GEMST_PAGE] = 0;
+}
+
+int gemst_host_threads(int threads)
+{
+#ifdef _OPENMP
+    return threads >= 1 ? threads : omp_get_max_threads();
+#else
+    (void)threads;
+    return 1;
+#endif
 }
 
 void gemst_host_copy(void *to, const void *from, size_t bytes, int threads)

@@ -36,6 +36,9 @@ void *gemst_host_array(size_t bytes);
  * (1 or more): the pages' faults, and their zeroing, spread over them. */
 void gemst_host_touch(void *p, size_t bytes, int threads);
 
+/* threads, or where below 1 OpenMP's default (1 without OpenMP). */
+int gemst_host_threads(int threads);
+
 /* memcpy(to, from, bytes) on `threads` threads (1 or more), each copying a
  * contiguous share. */
 void gemst_host_copy(void *to, const void *from, size_t bytes, int threads);

@@ -20,53 +20,20 @@ static int way_of(gemst_copy_way *way, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* The staged way's chunks and events; false (and none held) when they
- * cannot be had. */
-static bool stage(gemst_download *d)
-{
-    void *p = NULL;
-    if (cudaMallocHost(&p, 2 * GEMST_STAGE_CHUNK) != cudaSuccess) {
-        (void)cudaGetLastError(); /* the touched way instead */
-        return false;
-    }
-    d->stage = (char *)p;
-    for (int b = 0; b < 2; b++)
-        if (cudaEventCreateWithFlags(&d->landed[b], cudaEventDisableTiming) != cudaSuccess) {
-            (void)cudaGetLastError();
-            gemst_download_close(d);
-            return false;
-        }
-    return true;
-}
-
 int gemst_download_open(gemst_download *d, cudaStream_t s, int threads, gridemst_error *err)
 {
     memset(d, 0, sizeof *d);
     d->s = s;
     d->threads = threads > 0 ? threads : 1;
     GEMST_TRY(way_of(&d->way, err));
-    if (d->way == GEMST_COPY_STAGED && !stage(d))
-        d->way = GEMST_COPY_TOUCHED;
+    if (d->way == GEMST_COPY_STAGED && !gemst_stage_open(&d->stage))
+        d->way = GEMST_COPY_TOUCHED; /* out of pinned memory */
     return GRIDEMST_OK;
 }
 
 void gemst_download_close(gemst_download *d)
 {
-    if (d->stage) {
-        (void)cudaStreamSynchronize(d->s); /* no transfer may still fill the chunks */
-        (void)cudaFreeHost(d->stage);
-    }
-    for (int b = 0; b < 2; b++)
-        if (d->landed[b])
-            (void)cudaEventDestroy(d->landed[b]);
-    (void)cudaGetLastError(); /* releasing: nothing to report to */
-    d->stage = NULL;
-    d->landed[0] = d->landed[1] = NULL;
-}
-
-static size_t chunk_at(size_t bytes, size_t at)
-{
-    return bytes - at < GEMST_STAGE_CHUNK ? bytes - at : GEMST_STAGE_CHUNK;
+    gemst_stage_close(&d->stage, d->s);
 }
 
 /* Chunk k lands in pinned chunk k % 2 while the host copies chunk k - 1
@@ -78,14 +45,14 @@ static int staged(gemst_download *d, char *to, const char *from, size_t bytes, g
     for (size_t k = 0; k <= chunks; k++) {
         if (k < chunks) {
             const size_t at = k * GEMST_STAGE_CHUNK;
-            GEMST_CU(cudaMemcpyAsync(d->stage + (k % 2) * GEMST_STAGE_CHUNK, from + at, chunk_at(bytes, at),
+            GEMST_CU(cudaMemcpyAsync(gemst_stage_chunk(&d->stage, k), from + at, gemst_stage_bytes(bytes, at),
                                      cudaMemcpyDeviceToHost, d->s));
-            GEMST_CU(cudaEventRecord(d->landed[k % 2], d->s));
+            GEMST_CU(cudaEventRecord(d->stage.moved[k % 2], d->s));
         }
         if (k > 0) {
             const size_t at = (k - 1) * GEMST_STAGE_CHUNK;
-            GEMST_CU(cudaEventSynchronize(d->landed[(k - 1) % 2]));
-            gemst_host_copy(to + at, d->stage + ((k - 1) % 2) * GEMST_STAGE_CHUNK, chunk_at(bytes, at), d->threads);
+            GEMST_CU(cudaEventSynchronize(d->stage.moved[(k - 1) % 2]));
+            gemst_host_copy(to + at, gemst_stage_chunk(&d->stage, k - 1), gemst_stage_bytes(bytes, at), d->threads);
         }
     }
     return GRIDEMST_OK;

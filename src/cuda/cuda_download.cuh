@@ -31,12 +31,7 @@
 #ifndef GEMST_CUDA_DOWNLOAD_CUH
 #define GEMST_CUDA_DOWNLOAD_CUH
 
-#include "cuda/cuda_common.cuh"
-
-/* Each pinned chunk: large enough that a chunk's copy out on 16 threads
- * outlasts the launch of the next one's transfer, small enough to pin in a
- * few milliseconds. */
-#define GEMST_STAGE_CHUNK ((size_t)16 << 20)
+#include "cuda/cuda_stage.cuh"
 
 typedef enum { GEMST_COPY_STAGED, GEMST_COPY_TOUCHED, GEMST_COPY_PLAIN } gemst_copy_way;
 
@@ -44,8 +39,7 @@ typedef struct gemst_download {
     cudaStream_t s;
     int threads;              /* the host's threads that copy out or touch (1 or more) */
     gemst_copy_way way;
-    char *stage;              /* staged: 2 pinned chunks */
-    cudaEvent_t landed[2];    /* staged: each chunk's transfer done */
+    gemst_stage stage;        /* staged: the pinned chunks */
 } gemst_download;
 
 /* Readies downloads on stream s with `threads` host threads. */

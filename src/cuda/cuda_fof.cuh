@@ -30,6 +30,7 @@
 #include "backend.h"
 #include "context.h"
 #include "cuda/cuda_fof_kernels.cuh"
+#include "cuda/cuda_input.cuh"
 
 #define fof_gpu GEMST_FN(fof_gpu)
 typedef struct {
@@ -254,14 +255,9 @@ static int GEMST_FN(fof_run)(fof_gpu *c, int64_t *labels, int64_t *n_groups, gri
     c->n = (uint32_t)pb->n;
     if (labels && on_device_labels)
         GEMST_TRY(GEMST_FN(fof_check_labels)(labels, pb->opt.device, err));
-    const size_t in_bytes = (size_t)pb->n * pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
-    const void *coords = pb->coords;
-    void *uploaded = NULL;
-    if (!pb->on_device) {
-        GEMST_TRY(gemst_dalloc(&c->mem, &uploaded, in_bytes, "the input points", err));
-        GEMST_CU(cudaMemcpyAsync(uploaded, pb->coords, in_bytes, cudaMemcpyHostToDevice, c->s));
-        coords = uploaded;
-    }
+    const void *coords;
+    void *uploaded;
+    GEMST_TRY(gemst_input_on_device(&c->mem, pb, &coords, &uploaded, err));
     if (pb->dtype == GRIDEMST_FLOAT32)
         GEMST_TRY(GEMST_FN(fof_build)<float>(c, (const float *)coords, err));
     else

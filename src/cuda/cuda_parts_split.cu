@@ -10,6 +10,7 @@
 
 #include "cuda/cuda_devices.cuh"
 #include "cuda/cuda_download.cuh"
+#include "cuda/cuda_upload.h"
 
 /* The splitters, passed by value to the kernels. */
 typedef struct {
@@ -78,7 +79,7 @@ static size_t point_bytes(const gemst_device_part *dp)
 extern "C" int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
                                         const gemst_region_space *sp, gridemst_dtype dtype, const void *coords,
                                         int64_t first, int64_t n, int64_t n_sample, uint64_t *sample,
-                                        gridemst_error *err)
+                                        int threads, gridemst_error *err)
 {
     gemst_device_scope keep; /* the caller's device back on return */
     gemst_device_part *dp = &d->part[p];
@@ -95,8 +96,8 @@ extern "C" int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_par
     GEMST_DALLOC(&dp->mem, sorted, n, "the slice's sorted keys");
     GEMST_DALLOC(&dp->mem, d_sample, n_sample, "the slice's samples");
     if (n > 0) {
-        GEMST_CU(cudaMemcpyAsync(dp->slice, (const char *)coords + point_bytes(dp) * (size_t)first, bytes,
-                                 cudaMemcpyHostToDevice, s));
+        GEMST_TRY(gemst_upload(dp->slice, (const char *)coords + point_bytes(dp) * (size_t)first, bytes, s, threads,
+                               err));
         k_slice_keys<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(*m, *f, *sp, dtype, dp->slice, n, dp->key);
         GEMST_LAUNCHED();
         size_t temp_bytes = 0;

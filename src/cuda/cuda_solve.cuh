@@ -13,6 +13,7 @@
  * need; this one runs them (run, below):
  *
  *   cuda_state.cuh          the solve's context, and what every step uses
+ *   cuda_input.cuh          the input points on the device
  *   cuda_core.cuh           core distances (the mutual-reachability tree)
  *   cuda_subgrid.cuh        the crowded cells' grids
  *   cuda_index_choice.cuh   nns auto's choice of the grid or the BVH
@@ -25,6 +26,7 @@
  *   cuda_tree_out.cuh       the tree in the result's order and form
  */
 #include "cuda/cuda_state.cuh"
+#include "cuda/cuda_input.cuh"
 #include "cuda/cuda_core.cuh"
 #include "cuda/cuda_subgrid.cuh"
 #include "cuda/cuda_index_choice.cuh"
@@ -75,15 +77,10 @@ static int GEMST_FN(run)(cuda_ctx *c, cudaEvent_t ev[6], gemst_tree *tree, gride
         gemst_host_tree_start(&c->host_tree, pb->n - 1, pb->opt.threads, pb->ctx);
     GEMST_DALLOC(&c->mem, c->cnt, 1, "counters");
     GEMST_CU(cudaMemsetAsync(c->cnt, 0, sizeof *c->cnt, c->s));
-    size_t in_bytes = (size_t)pb->n * pb->dim * (pb->dtype == GRIDEMST_FLOAT32 ? 4 : 8);
-    const void *coords = pb->coords;
-    void *uploaded = NULL;
+    const void *coords;
+    void *uploaded;
     GEMST_CU(cudaEventRecord(ev[0], c->s));
-    if (!pb->on_device) {
-        GEMST_TRY(gemst_dalloc(&c->mem, &uploaded, in_bytes, "the input points", err));
-        GEMST_CU(cudaMemcpyAsync(uploaded, pb->coords, in_bytes, cudaMemcpyHostToDevice, c->s));
-        coords = uploaded;
-    }
+    GEMST_TRY(gemst_input_on_device(&c->mem, pb, &coords, &uploaded, err));
     GEMST_CU(cudaEventRecord(ev[1], c->s));
     if (pb->dtype == GRIDEMST_FLOAT32)
         GEMST_TRY(GEMST_FN(build_grid)<float>(c, (const float *)coords, stats, err));

@@ -82,7 +82,8 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
  *
  *   gemst_devices_slice_keys   part p's slice of the input, first .. first
  *                              + m - 1 of the caller's host coordinates,
- *                              copied to its device; their keys there
+ *                              copied to its device on `threads` host
+ *                              threads (cuda/cuda_upload.h); their keys there
  *                              (point_key.h, in metric m, frame f and key
  *                              space sp), sorted, and n_sample regular
  *                              samples of them (the one of rank (2k + 1) m
@@ -108,7 +109,7 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
  */
 int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
                              const gemst_region_space *sp, gridemst_dtype dtype, const void *coords, int64_t first,
-                             int64_t n, int64_t n_sample, uint64_t *sample, gridemst_error *err);
+                             int64_t n, int64_t n_sample, uint64_t *sample, int threads, gridemst_error *err);
 int gemst_devices_slice_pack(gemst_devices *d, int p, const uint64_t *split, int n_split, int64_t *row,
                              gridemst_error *err);
 int gemst_devices_send_points(gemst_devices *d, const int64_t *count, gridemst_error *err);

@@ -275,7 +275,7 @@ static int device_slice_keys(const gemst_parts_ctx *c, int s, void *arg, gridems
     if (rc != GRIDEMST_OK)
         return rc;
     return gemst_devices_slice_keys(c->xchg.devices, s, &c->metric, &c->frame, &c->space, c->pb->dtype,
-                                    c->pb->coords, sl->first, sl->n, sl->n_sample, sl->sample, err);
+                                    c->pb->coords, sl->first, sl->n, sl->n_sample, sl->sample, c->threads, err);
 }
 
 static int device_slice_pack(const gemst_parts_ctx *c, int s, void *arg, gridemst_error *err)

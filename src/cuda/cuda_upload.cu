@@ -1,0 +1,61 @@
+/* Copies of host arrays into device memory (cuda_upload.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_stage.cuh"
+#include "cuda/cuda_upload.h"
+#include "host_array.h"
+
+/* Whether GRIDEMST_UPLOAD asks for staged copies (its default). */
+static int staged_wanted(bool *staged, gridemst_error *err)
+{
+    const char *v = getenv("GRIDEMST_UPLOAD");
+    *staged = !v || !*v || strcmp(v, "staged") == 0;
+    if (!*staged && strcmp(v, "plain") != 0)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "GRIDEMST_UPLOAD is \"%.64s\": staged or plain", v);
+    return GRIDEMST_OK;
+}
+
+/* Whether `from` is pageable host memory (not page-locked, not a device's). */
+static int pageable(const void *from, bool *yes, gridemst_error *err)
+{
+    cudaPointerAttributes a;
+    GEMST_CU(cudaPointerGetAttributes(&a, from));
+    *yes = a.type == cudaMemoryTypeUnregistered;
+    return GRIDEMST_OK;
+}
+
+/* The host fills chunk k % 2 once the device has read chunk k - 2 out of
+ * it (an event never recorded counts as done), then queues its transfer. */
+static int staged(gemst_stage *st, char *to, const char *from, size_t bytes, cudaStream_t s, int threads,
+                  gridemst_error *err)
+{
+    for (size_t at = 0, k = 0; at < bytes; at += GEMST_STAGE_CHUNK, k++) {
+        char *chunk = gemst_stage_chunk(st, k);
+        GEMST_CU(cudaEventSynchronize(st->moved[k % 2]));
+        gemst_host_copy(chunk, from + at, gemst_stage_bytes(bytes, at), threads);
+        GEMST_CU(cudaMemcpyAsync(to + at, chunk, gemst_stage_bytes(bytes, at), cudaMemcpyHostToDevice, s));
+        GEMST_CU(cudaEventRecord(st->moved[k % 2], s));
+    }
+    GEMST_CU(cudaStreamSynchronize(s));
+    return GRIDEMST_OK;
+}
+
+extern "C" int gemst_upload(void *to, const void *from, size_t bytes, cudaStream_t s, int threads,
+                            gridemst_error *err)
+{
+    if (bytes == 0)
+        return GRIDEMST_OK;
+    bool want_staged, from_pageable;
+    GEMST_TRY(staged_wanted(&want_staged, err));
+    GEMST_TRY(pageable(from, &from_pageable, err));
+    gemst_stage st;
+    if (want_staged && from_pageable && bytes >= GEMST_UPLOAD_STAGED_BYTES && gemst_stage_open(&st)) {
+        const int rc = staged(&st, (char *)to, (const char *)from, bytes, s, gemst_host_threads(threads), err);
+        gemst_stage_close(&st, s);
+        return rc;
+    }
+    GEMST_CU(cudaMemcpyAsync(to, from, bytes, cudaMemcpyHostToDevice, s));
+    GEMST_CU(cudaStreamSynchronize(s));
+    return GRIDEMST_OK;
+}
