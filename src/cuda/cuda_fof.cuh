@@ -86,7 +86,7 @@ static int GEMST_FN(fof_plan)(fof_gpu *c, const T *coords, gridemst_error *err)
     fof_dev *dv = &c->dv;
     gemst_fof_grid *g = &dv->g;
     double lo[3], hi[3];
-    GEMST_TRY(GEMST_FN(gemst_cuda_bbox)<T>(&c->mem, c->s, coords, pb->n, pb->dim, lo, hi, err));
+    GEMST_TRY(gemst_cuda_bbox<T>(&c->mem, c->s, coords, pb->n, pb->dim, lo, hi, err));
     GEMST_TRY(fp->box ? gemst_fof_box_frame(pb->dim, fp->box, &dv->f, err)
                       : gemst_frame_make(pb->dim, lo, hi, 0, &dv->f, err));
     double box_w[3] = {0, 0, 0};

@@ -22,7 +22,7 @@
 template <typename T>
 static int GEMST_FN(bbox)(cuda_ctx *c, const T *coords, double lo[3], double hi[3], gridemst_error *err)
 {
-    return GEMST_FN(gemst_cuda_bbox)<T>(&c->mem, c->s, coords, c->pb->n, c->pb->dim, lo, hi, err);
+    return gemst_cuda_bbox<T>(&c->mem, c->s, coords, c->pb->n, c->pb->dim, lo, hi, err);
 }
 
 /* Bytes of device memory the solve needs at its peak, for n points and the
