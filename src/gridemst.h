@@ -421,9 +421,9 @@ typedef struct gridemst_partition_stats {
                                  final tree's assembly (on devices: there, and its copy to host memory) */
     /* partition_ms step by step (with one part per device, the keys, the
      * packing and the sending run on the devices): */
-    double frame_ms;          /* the slices' boxes gathered into the whole set's frame */
-    double keys_ms;           /* each slice's keys, sorted, and their samples (on devices: the slice's copy to
-                                 its device included) */
+    double frame_ms;          /* the slices' boxes gathered into the whole set's frame (on devices: each
+                                 slice's copy to its device included, where its box is taken) */
+    double keys_ms;           /* each slice's keys, sorted, and their samples */
     double splitters_ms;      /* the samples gathered, the splitters chosen */
     double pack_ms;           /* each slice's points ordered by part */
     double send_ms;           /* the points sent to their parts (on devices: and each part's copy in host

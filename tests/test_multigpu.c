@@ -275,6 +275,37 @@ START_TEST(test_bad_requests)
 }
 END_TEST
 
+/* A non-finite coordinate, in the first slice and in the last, in float
+ * and in double (the slices are boxed on their devices): refused, naming
+ * the point by its id in the whole set, as the CPU's parts name it. */
+START_TEST(test_non_finite)
+{
+    const int64_t n = 20000;
+    const int64_t bad_ids[] = {7, n - 3};
+    for (int dt = 0; dt < 2; dt++)
+        for (int k = 0; k < 2; k++) {
+            dataset ds = dt ? doubles(n, 3) : make_set(SET_UNIFORM, 3, n);
+            const int64_t at = 3 * bad_ids[k] + 1;
+            if (ds.dtype == GRIDEMST_FLOAT64)
+                ((double *)ds.coords)[at] = k ? INFINITY : NAN;
+            else
+                ((float *)ds.coords)[at] = k ? INFINITY : NAN;
+            gridemst_options o = options(GRIDEMST_BACKEND_AUTO, GRIDEMST_PRECISION_FLOAT);
+            o.n_devices = GRIDEMST_ALL_DEVICES;
+            gridemst_result r = GRIDEMST_RESULT_INIT;
+            gridemst_error err;
+            char want[64];
+            snprintf(want, sizeof want, "point %lld has a non-finite coordinate", (long long)bad_ids[k]);
+            const int rc = gridemst_solve(ds.coords, ds.dtype, ds.n, ds.dim, &o, &r, &err);
+            REQUIRE(rc == GRIDEMST_ERR_INPUT && strstr(err.message, want),
+                    "%s with point %lld non-finite: status %d, %s", dt ? "double" : "float",
+                    (long long)bad_ids[k], rc, rc == GRIDEMST_OK ? "" : err.message);
+            gridemst_result_free(&r);
+            free(ds.coords);
+        }
+}
+END_TEST
+
 /* 77 where this machine or build cannot solve over several devices. */
 static int can_run(void)
 {
@@ -312,6 +343,7 @@ int main(void)
     tcase_add_test(tc, test_tiny_sets);
     tcase_add_test(tc, test_all_equal);
     tcase_add_test(tc, test_bad_requests);
+    tcase_add_test(tc, test_non_finite);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -1,13 +1,15 @@
 /*
- * Step 2 of a partitioned solve on the devices (parts/devices.h): each
- * part's slice of the input sorted by key on its device, its points packed
- * by part there, and sent device to device over NCCL.  The keys and the
+ * Steps 1 and 2 of a partitioned solve on the devices (parts/devices.h):
+ * each part's slice of the input copied to its device and boxed there (for
+ * the whole set's frame), then sorted by key there, its points packed by
+ * part, and sent device to device over NCCL.  The keys and the
  * parts of keys are point_key.h's, the host's partition's own functions,
  * and the host picks the splitters from the samples (partition.c), so the
  * parts are exactly the host's.
  */
 #include <cub/cub.cuh>
 
+#include "cuda/cuda_bbox.cuh"
 #include "cuda/cuda_devices.cuh"
 #include "cuda/cuda_download.cuh"
 #include "cuda/cuda_upload.h"
@@ -76,29 +78,43 @@ static size_t point_bytes(const gemst_device_part *dp)
     return (size_t)dp->dim * (dp->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double));
 }
 
-extern "C" int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
-                                        const gemst_region_space *sp, gridemst_dtype dtype, const void *coords,
-                                        int64_t first, int64_t n, int64_t n_sample, uint64_t *sample,
-                                        int threads, gridemst_error *err)
+extern "C" int gemst_devices_slice_box(gemst_devices *d, int p, gridemst_dtype dtype, int dim, const void *coords,
+                                       int64_t first, int64_t n, int threads, double box[6], gridemst_error *err)
 {
     gemst_device_scope keep; /* the caller's device back on return */
     gemst_device_part *dp = &d->part[p];
     const cudaStream_t s = gemst_devices_stream(d, p);
     GEMST_CU(cudaSetDevice(d->ordinal[p]));
     dp->dtype = dtype;
-    dp->dim = m->dim;
+    dp->dim = dim;
     dp->first = first;
     dp->m = n;
     const size_t bytes = point_bytes(dp) * (size_t)n;
-    uint64_t *sorted, *d_sample;
     GEMST_TRY(gemst_dalloc(&dp->mem, &dp->slice, bytes, "a slice of the points", err));
+    if (n == 0)
+        return GRIDEMST_OK;
+    GEMST_TRY(gemst_upload(dp->slice, (const char *)coords + point_bytes(dp) * (size_t)first, bytes, s, threads, err));
+    if (dtype == GRIDEMST_FLOAT32)
+        return gemst_cuda_bbox<float>(&dp->mem, s, (const float *)dp->slice, n, dim, box, box + 3, err);
+    return gemst_cuda_bbox<double>(&dp->mem, s, (const double *)dp->slice, n, dim, box, box + 3, err);
+}
+
+extern "C" int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
+                                        const gemst_region_space *sp, int64_t n_sample, uint64_t *sample,
+                                        gridemst_error *err)
+{
+    gemst_device_scope keep; /* the caller's device back on return */
+    gemst_device_part *dp = &d->part[p];
+    const cudaStream_t s = gemst_devices_stream(d, p);
+    GEMST_CU(cudaSetDevice(d->ordinal[p]));
+    const int64_t n = dp->m; /* the slice that gemst_devices_slice_box copied */
+    uint64_t *sorted, *d_sample;
     GEMST_DALLOC(&dp->mem, dp->key, n, "the slice's keys");
     GEMST_DALLOC(&dp->mem, sorted, n, "the slice's sorted keys");
     GEMST_DALLOC(&dp->mem, d_sample, n_sample, "the slice's samples");
     if (n > 0) {
-        GEMST_TRY(gemst_upload(dp->slice, (const char *)coords + point_bytes(dp) * (size_t)first, bytes, s, threads,
-                               err));
-        k_slice_keys<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(*m, *f, *sp, dtype, dp->slice, n, dp->key);
+        k_slice_keys<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(*m, *f, *sp, dp->dtype, dp->slice, n,
+                                                                         dp->key);
         GEMST_LAUNCHED();
         size_t temp_bytes = 0;
         void *temp;

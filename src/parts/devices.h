@@ -77,17 +77,23 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
                            void *const *recv, gridemst_error *err);
 
 /*
- * The partition (step 2) on the devices, called per part p from a host
- * thread of its own, but gemst_devices_send_points, called once for all:
+ * The frame and the partition (steps 1 and 2) on the devices, called per
+ * part p from a host thread of its own, but gemst_devices_send_points,
+ * called once for all:
  *
- *   gemst_devices_slice_keys   part p's slice of the input, first .. first
- *                              + m - 1 of the caller's host coordinates,
+ *   gemst_devices_slice_box    part p's slice of the input, points first ..
+ *                              first + n - 1 of the caller's host
+ *                              coordinates (dim values of dtype each),
  *                              copied to its device on `threads` host
- *                              threads (cuda/cuda_upload.h); their keys there
- *                              (point_key.h, in metric m, frame f and key
- *                              space sp), sorted, and n_sample regular
- *                              samples of them (the one of rank (2k + 1) m
- *                              / (2 n_sample) for the k-th) into sample
+ *                              threads (cuda/cuda_upload.h); their
+ *                              bounding box there into box (lo, hi; none
+ *                              for an empty slice), or GRIDEMST_ERR_INPUT
+ *                              for a non-finite coordinate
+ *   gemst_devices_slice_keys   the slice's keys (point_key.h, in metric m,
+ *                              frame f and key space sp), sorted, and
+ *                              n_sample regular samples of them (the one of
+ *                              rank (2k + 1) n / (2 n_sample) for the k-th)
+ *                              into sample
  *   gemst_devices_slice_pack   each point's part by the n_split ascending
  *                              splitters; the slice's ids and coordinates
  *                              ordered by part, each part's in id order,
@@ -107,9 +113,10 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
  * store (gemst_devices_part_id, device_store.h) and the tree's assembly
  * (device_assemble.h), until gemst_devices_close.
  */
+int gemst_devices_slice_box(gemst_devices *d, int p, gridemst_dtype dtype, int dim, const void *coords, int64_t first,
+                            int64_t n, int threads, double box[6], gridemst_error *err);
 int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
-                             const gemst_region_space *sp, gridemst_dtype dtype, const void *coords, int64_t first,
-                             int64_t n, int64_t n_sample, uint64_t *sample, int threads, gridemst_error *err);
+                             const gemst_region_space *sp, int64_t n_sample, uint64_t *sample, gridemst_error *err);
 int gemst_devices_slice_pack(gemst_devices *d, int p, const uint64_t *split, int n_split, int64_t *row,
                              gridemst_error *err);
 int gemst_devices_send_points(gemst_devices *d, const int64_t *count, gridemst_error *err);

@@ -42,12 +42,17 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
     return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to exchange between in a build without NCCL");
 }
 
-int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
-                             const gemst_region_space *sp, gridemst_dtype dtype, const void *coords, int64_t first,
-                             int64_t n, int64_t n_sample, uint64_t *sample, int threads, gridemst_error *err)
+int gemst_devices_slice_box(gemst_devices *d, int p, gridemst_dtype dtype, int dim, const void *coords, int64_t first,
+                            int64_t n, int threads, double box[6], gridemst_error *err)
 {
-    (void)d, (void)p, (void)m, (void)f, (void)sp, (void)dtype, (void)coords, (void)first, (void)n, (void)n_sample,
-        (void)sample, (void)threads;
+    (void)d, (void)p, (void)dtype, (void)dim, (void)coords, (void)first, (void)n, (void)threads, (void)box;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to partition on in a build without NCCL");
+}
+
+int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *m, const gemst_frame *f,
+                             const gemst_region_space *sp, int64_t n_sample, uint64_t *sample, gridemst_error *err)
+{
+    (void)d, (void)p, (void)m, (void)f, (void)sp, (void)n_sample, (void)sample;
     return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to partition on in a build without NCCL");
 }
 

@@ -45,27 +45,42 @@ static void slice_of(const gemst_parts_ctx *c, int s, int64_t *first, int64_t *c
     *count = n * (s + 1) / c->parts - *first;
 }
 
+/* Slice s's bounding box, box[6 s ..] (lo, hi): on its part's device,
+ * where the slice is copied for its keys (devices.h), else on the host. */
+static int slice_box(const gemst_parts_ctx *c, int s, void *boxes, gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    double *box = (double *)boxes + 6 * s;
+    int64_t first, m;
+    slice_of(c, s, &first, &m);
+    int rc = c->xchg.devices ? gemst_devices_slice_box(c->xchg.devices, s, pb->dtype, pb->dim, pb->coords, first, m,
+                                                       c->threads, box, err)
+                             : gemst_host_bbox((const char *)pb->coords + point_bytes_of(pb) * (size_t)first,
+                                               pb->dtype, m, pb->dim, c->threads, box, box + 3, err);
+    if (rc == GRIDEMST_ERR_INPUT) /* a non-finite point, named by its id in the whole set, with its coordinates */
+        return gemst_host_bbox(pb->coords, pb->dtype, first + m, pb->dim, c->threads, box, box + 3, err);
+    return rc;
+}
+
 int gemst_parts_frame(gemst_parts_ctx *c, gridemst_error *err)
 {
     const gemst_problem *pb = c->pb;
     const int P = c->parts, dim = pb->dim;
-    const size_t esize = pb->dtype == GRIDEMST_FLOAT32 ? sizeof(float) : sizeof(double);
     double box[GEMST_MAX_PARTS][6];
     const void *send[GEMST_MAX_PARTS] = {0};
     int64_t count[GEMST_MAX_PARTS] = {0};
+    int rc = c->xchg.devices ? gemst_parts_each_device(c, slice_box, box, err) : gemst_parts_each(c, slice_box, box, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
     for (int s = 0; s < P; s++) {
         int64_t first, m;
         slice_of(c, s, &first, &m);
-        int rc = gemst_host_bbox((const char *)pb->coords + esize * (size_t)(first * dim), pb->dtype, m, dim,
-                                 gemst_parts_threads(c, m), box[s], box[s] + 3, err);
-        if (rc != GRIDEMST_OK) /* named by its id in the whole set */
-            return gemst_host_bbox(pb->coords, pb->dtype, first + m, dim, c->threads, box[s], box[s] + 3, err);
         send[s] = box[s];
         count[s] = m > 0; /* an empty slice has no box */
     }
     double *boxes;
     int64_t got;
-    int rc = gemst_xchg_allgather(&c->xchg, send, count, sizeof box[0], (void **)&boxes, &got, err);
+    rc = gemst_xchg_allgather(&c->xchg, send, count, sizeof box[0], (void **)&boxes, &got, err);
     if (rc != GRIDEMST_OK)
         return rc;
     double lo[3], hi[3];
@@ -274,8 +289,8 @@ static int device_slice_keys(const gemst_parts_ctx *c, int s, void *arg, gridems
     int rc = slice_start(c, s, sl, err);
     if (rc != GRIDEMST_OK)
         return rc;
-    return gemst_devices_slice_keys(c->xchg.devices, s, &c->metric, &c->frame, &c->space, c->pb->dtype,
-                                    c->pb->coords, sl->first, sl->n, sl->n_sample, sl->sample, c->threads, err);
+    return gemst_devices_slice_keys(c->xchg.devices, s, &c->metric, &c->frame, &c->space, sl->n_sample, sl->sample,
+                                    err);
 }
 
 static int device_slice_pack(const gemst_parts_ctx *c, int s, void *arg, gridemst_error *err)
