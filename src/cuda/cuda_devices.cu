@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <thread>
+
 #include "cuda/cuda_devices.cuh"
 
 /* Exchange buffers a device keeps from one exchange to the next, up to
@@ -44,6 +46,46 @@ extern "C" void gemst_devices_name(const gemst_devices *d, char *name, size_t si
         at += (size_t)snprintf(name + at, size - at, "%s%s", p ? ", " : "", d->ctx[p]->device_name);
 }
 
+/* fn(p) for every device p at once, each on a host thread of its own
+ * (device 0 on the caller's): making a device's context and releasing its
+ * memory wait on the driver, device by device, and the devices do not need
+ * to wait for each other.  A thread that cannot be started leaves its
+ * device to the caller's thread. */
+template <typename F> static void each_device_at_once(int count, F fn)
+{
+    std::thread other[GEMST_MAX_DEVICES];
+    bool started[GEMST_MAX_DEVICES] = {false};
+    for (int p = 1; p < count; p++) {
+        try {
+            other[p] = std::thread(fn, p);
+            started[p] = true;
+        } catch (...) {
+        }
+    }
+    for (int p = 0; p < count; p++)
+        if (!started[p])
+            fn(p);
+    for (int p = 1; p < count; p++)
+        if (started[p])
+            other[p].join();
+}
+
+/* Frees device p's buffers and lets its context go. */
+static void release_device(gemst_devices *d, int p)
+{
+    if (cudaSetDevice(d->ordinal[p]) == cudaSuccess) {
+        if (d->buf && d->buf[p])
+            cudaFree(d->buf[p]);
+        if (d->part) {
+            gemst_dfree_all(&d->part[p].mem);
+            gemst_dfree_all(&d->part[p].peer_mem);
+        }
+    }
+    if (d->ctx[p])
+        gemst_context_release(d->ctx[p]);
+    (void)cudaGetLastError(); /* teardown: nothing to report to */
+}
+
 extern "C" void gemst_devices_close(gemst_devices *d)
 {
     if (!d)
@@ -54,19 +96,9 @@ extern "C" void gemst_devices_close(gemst_devices *d)
     for (int p = 0; d->comm && p < d->count; p++)
         if (d->comm[p])
             d->broken ? ncclCommAbort(d->comm[p]) : ncclCommDestroy(d->comm[p]);
-    for (int p = 0; d->ctx && p < d->count; p++) {
-        if (cudaSetDevice(d->ordinal[p]) == cudaSuccess) {
-            if (d->buf && d->buf[p])
-                cudaFree(d->buf[p]);
-            if (d->part) {
-                gemst_dfree_all(&d->part[p].mem);
-                gemst_dfree_all(&d->part[p].peer_mem);
-            }
-        }
-        if (d->ctx[p])
-            gemst_context_release(d->ctx[p]);
-    }
-    (void)cudaGetLastError(); /* teardown: nothing to report to */
+    if (d->ctx)
+        each_device_at_once(d->count, [d](int p) { release_device(d, p); });
+    (void)cudaGetLastError();
     cudaSetDevice(previous);
     free(d->ordinal);
     free(d->ctx);
@@ -82,6 +114,18 @@ extern "C" void gemst_devices_close(gemst_devices *d)
 static void nvls_off(void)
 {
     setenv("NCCL_NVLS_ENABLE", "0", 0);
+}
+
+/* Device p's context, and its part's allocations from the context's pool. */
+static int open_device(gemst_devices *d, int p, gridemst_error *err)
+{
+    gridemst_options o;
+    gridemst_options_init(&o);
+    o.device = d->ordinal[p];
+    GEMST_TRY(gemst_context_for_solve(&o, &d->ctx[p], err));
+    gemst_dmem_init(&d->part[p].mem, (cudaMemPool_t)d->ctx[p]->pool, stream_of(d, p));
+    gemst_dmem_init(&d->part[p].peer_mem, NULL, stream_of(d, p));
+    return GRIDEMST_OK;
 }
 
 extern "C" int gemst_devices_open(const int *ordinal, int count, gemst_devices **out, gridemst_error *err)
@@ -100,16 +144,18 @@ extern "C" int gemst_devices_open(const int *ordinal, int count, gemst_devices *
     int rc = d->ordinal && d->ctx && d->buf && d->cap && d->part && comm
                  ? GRIDEMST_OK
                  : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
-    for (int p = 0; rc == GRIDEMST_OK && p < count; p++) {
-        d->ordinal[p] = ordinal[p];
-        gridemst_options o;
-        gridemst_options_init(&o);
-        o.device = ordinal[p];
-        rc = gemst_context_for_solve(&o, &d->ctx[p], err);
-        if (rc == GRIDEMST_OK) {
-            gemst_dmem_init(&d->part[p].mem, (cudaMemPool_t)d->ctx[p]->pool, stream_of(d, p));
-            gemst_dmem_init(&d->part[p].peer_mem, NULL, stream_of(d, p));
-        }
+    if (rc == GRIDEMST_OK) {
+        int made[GEMST_MAX_DEVICES];
+        gridemst_error why[GEMST_MAX_DEVICES];
+        for (int p = 0; p < count; p++)
+            d->ordinal[p] = ordinal[p];
+        each_device_at_once(count, [&](int p) { made[p] = open_device(d, p, &why[p]); });
+        for (int p = 0; p < count && rc == GRIDEMST_OK; p++)
+            if (made[p] != GRIDEMST_OK) {
+                rc = made[p];
+                if (err)
+                    *err = why[p];
+            }
     }
     if (rc == GRIDEMST_OK) {
         nvls_off();

@@ -157,10 +157,8 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     double t0 = gemst_now_ms();
     if (pb->opt.n_devices > 1) {
         rc = gemst_devices_open(pb->opt.devices, pb->opt.n_devices, &c.xchg.devices, err);
-        if (rc == GRIDEMST_OK) {
+        if (rc == GRIDEMST_OK)
             gemst_devices_name(c.xchg.devices, st->device_name, sizeof st->device_name);
-            gemst_devices_ready_tree(c.xchg.devices, pb->n - 1, c.threads);
-        }
     }
     st->partition_devices_ms = gemst_now_ms() - t0;
 
@@ -171,6 +169,11 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     if (rc == GRIDEMST_OK)
         rc = gemst_parts_split(&c, parts, ps, err);
     ps->partition_ms = gemst_now_ms() - t0;
+    /* After the slices' copies to the devices: the tree's host array is
+     * touched and registered on threads of its own, which would take cores
+     * and the driver's locks from the copies. */
+    if (rc == GRIDEMST_OK && c.xchg.devices)
+        gemst_devices_ready_tree(c.xchg.devices, pb->n - 1, c.threads);
     if (rc == GRIDEMST_OK) {
         ps->smallest_part = pb->n;
         for (int p = 0; p < c.parts; p++) {
