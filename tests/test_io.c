@@ -492,6 +492,56 @@ START_TEST(binary_nonfinite)
 }
 END_TEST
 
+/* A named regular file is mapped, privately (writes to its points stay in
+ * the process); through a pipe the same bytes are read, to the same points.
+ * The first non-finite value is found among many, by its point. */
+START_TEST(binary_mapped_or_read)
+{
+    enum { N = 300000, DIM = 3, PIPED = 1000 };
+    const size_t len = 8 + 4 * (size_t)N * DIM, piped_len = 8 + 4 * (size_t)PIPED * DIM;
+    unsigned char *b = xcalloc(len, 1);
+    put_i32(b, N);
+    put_i32(b + 4, DIM);
+    for (int i = 0; i < N * DIM; i++)
+        put_f32(b + 8 + 4 * i, (float)i * 0.5f - 7);
+    gemst_pointset mapped, piped;
+    const char *path = write_tmp("mapped.bin", b, len);
+    read_ok(path, GEMST_FORMAT_BINARY, &mapped);
+    ck_assert_ptr_nonnull(mapped.mapping);
+    ck_assert_int_eq(mapped.n, N);
+    for (int i = 0; i < N * DIM; i++)
+        REQUIRE(((float *)mapped.coords)[i] == (float)i * 0.5f - 7, "value %d", i);
+    ((float *)mapped.coords)[0] = 42; /* the mapping's copy, not the file */
+    size_t back_len;
+    char *back = read_all(path, &back_len);
+    ck_assert_uint_eq(back_len, len);
+    ck_assert_int_eq(memcmp(back, b, len), 0);
+    free(back);
+    gemst_pointset_free(&mapped);
+
+    put_i32(b, PIPED);
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    ck_assert_int_eq(write(fds[1], b, piped_len), (ssize_t)piped_len); /* within the pipe's buffer */
+    ck_assert_int_eq(close(fds[1]), 0);
+    char pipe_path[64];
+    snprintf(pipe_path, sizeof pipe_path, "/proc/self/fd/%d", fds[0]);
+    read_ok(pipe_path, GEMST_FORMAT_BINARY, &piped);
+    close(fds[0]);
+    ck_assert_ptr_null(piped.mapping);
+    ck_assert_int_eq(piped.n, PIPED);
+    for (int i = 0; i < PIPED * DIM; i++)
+        REQUIRE(((float *)piped.coords)[i] == (float)i * 0.5f - 7, "piped value %d", i);
+    gemst_pointset_free(&piped);
+
+    put_i32(b, N);
+    put_f32(b + 8 + 4 * (3 * 299000 + 1), NAN);
+    put_f32(b + 8 + 4 * (3 * 250001 + 2), INFINITY);
+    binary_fails(b, len, ": point 250001 has a non-finite coordinate");
+    free(b);
+}
+END_TEST
+
 START_TEST(binary_write_errors)
 {
     gridemst_error err;
@@ -986,6 +1036,7 @@ static Suite *io_suite(void)
     tcase_add_test(binary, binary_bad_headers);
     tcase_add_test(binary, binary_bad_sizes);
     tcase_add_test(binary, binary_nonfinite);
+    tcase_add_test(binary, binary_mapped_or_read);
     tcase_add_test(binary, binary_write_errors);
     suite_add_tcase(s, binary);
 

@@ -25,7 +25,9 @@ typedef struct gemst_pointset {
     int64_t n;
     int dim;                   /* 2 or 3: what the solver sees (GEO becomes 3D) */
     gridemst_dtype dtype;      /* FLOAT64 for text and TSPLIB, FLOAT32 for binary and generated */
-    void *coords;              /* n * dim interleaved, owned */
+    void *coords;              /* n * dim interleaved, owned: malloc'd, or inside mapping */
+    void *mapping;             /* binary files: the file's private mapping (NULL: none) ... */
+    size_t mapping_bytes;      /* ... of this many bytes */
     int is_tsplib;
     gemst_tsplib_info tsp;     /* valid when is_tsplib */
     int64_t header_line;       /* text: the line read as a column header, 0 if none */
