@@ -4,8 +4,8 @@
  * the one calling thread fills (about 9 GB/s on an H200's host); a copy
  * from page-locked memory runs at the bus's speed.  So a large copy from
  * pageable memory is staged: through two pinned chunks of
- * GEMST_STAGE_CHUNK bytes, which the caller's threads fill in turn while
- * the device reads the other (gemst_host_copy).
+ * GEMST_STAGE_CHUNK bytes, which the caller's threads (at most 8) fill in
+ * turn while the device reads the other (gemst_host_copy).
  *
  * One copy, the driver's way, where that is as fast:
  * memory already page-locked (cudaMallocHost, cudaHostRegister), and
