@@ -51,11 +51,12 @@ extern "C" int gemst_upload(void *to, const void *from, size_t bytes, cudaStream
 {
     if (bytes == 0)
         return GRIDEMST_OK;
-    bool want_staged, from_pageable;
+    bool want_staged, from_pageable = false;
     GEMST_TRY(staged_wanted(&want_staged, err));
-    GEMST_TRY(pageable(from, &from_pageable, err));
+    if (want_staged && bytes >= GEMST_UPLOAD_STAGED_BYTES) /* only then does the source's kind matter */
+        GEMST_TRY(pageable(from, &from_pageable, err));
     gemst_stage st;
-    if (want_staged && from_pageable && bytes >= GEMST_UPLOAD_STAGED_BYTES && gemst_stage_open(&st)) {
+    if (from_pageable && gemst_stage_open(&st)) {
         threads = gemst_host_threads(threads);
         threads = threads < GEMST_UPLOAD_THREADS ? threads : GEMST_UPLOAD_THREADS;
         const int rc = staged(&st, (char *)to, (const char *)from, bytes, s, threads, err);
