@@ -4,33 +4,38 @@
  * safe components, their smallest gaps and the uncertain edges' list.
  *
  * The rounds keep a union-find over the part's points whose roots are the
- * components' smallest points, flat between rounds (every point's parent
- * its root), and at each root the smallest gap of its component (as bits:
- * non-negative doubles order as their bits).  Each round, every step a
- * kernel over the points or the tree's edges:
+ * components' smallest points (finds halve paths: every value they read or
+ * write is an ancestor), and at each root the smallest gap of its component
+ * (as bits: non-negative doubles order as their bits).  A round reads only
+ * the live edges, the unmarked ones between two components, listed by
+ * position: the first round takes most of a part's edges into components,
+ * and the later ones then cost what is left.  Each round, every step a
+ * kernel over the live edges:
  *
- *   pick     each unmarked edge between two components offers its position
- *            to both roots (an atomic minimum: the least incident edge, the
- *            tree being in the edge order);
- *   test     each root's pick is marked (NEW) when shorter than the root's
- *            smallest low, gemst_parts_lower of its smallest gap (the least
- *            of the points' lows: the bound is non-decreasing); the picks
- *            and tests read only the round's starting state, as the host's
- *            reference does;
+ *   pick     each offers its position to the roots of both its ends (an
+ *            atomic minimum: the least incident edge, the tree being in
+ *            the edge order);
+ *   test     an edge a root picked is marked (NEW) when shorter than that
+ *            root's smallest low, gemst_parts_lower of its smallest gap (the
+ *            least of the points' lows: the bound is non-decreasing); the
+ *            picks and tests read only the round's starting state, as the
+ *            host's reference does;
  *   join     each NEW edge joins its ends' components, the larger root
- *            hooked under the smaller by compare-and-swap (finds halve
- *            paths: every value they read or write is an ancestor);
- *   flatten  each point's root, into the other parent array (a find that
- *            halves paths may still write its ancestors into this one);
+ *            hooked under the smaller by compare-and-swap;
  *   least    each root hooked this round gives its smallest gap to its new
- *            root (an atomic minimum; a root that receives was not hooked).
+ *            root (an atomic minimum; a root that receives was not hooked);
+ *   live     the edges still unmarked and between two components are
+ *            listed again (a prefix count).
  *
- * A round that marks nothing ends them: its state is the fixed point, and
- * the marks are the reference's.  There are at most ceil(log2 n) + 2
- * rounds (docs/partitioned.md); a run past them fails instead of looping.  Then a prefix count of the roots numbers
- * the components in the order of their smallest points, each root's
- * smallest gap becomes its component's, and a prefix count of the
- * uncertain edges lists them in order.
+ * A round that marks nothing ends them, as does one that leaves no live
+ * edge: its state is the fixed point, and the marks are the reference's.
+ * There are at most ceil(log2 n) + 2 rounds (docs/partitioned.md); a run
+ * past them fails instead of looping.  Then every point's root (into
+ * another array: a find that halves paths may still write its ancestors
+ * into this one), a prefix count of the roots numbers the components in
+ * the order of their smallest points, each root's smallest gap becomes its
+ * component's, and a prefix count of the uncertain edges lists them in
+ * order.
  */
 #include <stdlib.h>
 
@@ -47,14 +52,21 @@
 #define SAFE 1
 #define NEW 2
 
-/* The rounds' state on the device. */
+/* The rounds' state on the device.  A round reads only its live edges:
+ * the unmarked edges between two components, listed by position, so that
+ * the rounds after the first (which take most edges into components) cost
+ * what is left of the tree, not the whole tree. */
 typedef struct {
     const gemst_parts_edge *tree; /* m */
     uint8_t *mark;                /* m */
-    uint32_t *parent, *next;      /* n each: the flat parents, and the flatten's output */
-    uint32_t *pick;               /* n: at a root, its least incident unmarked edge (GEMST_NONE: none) */
+    uint32_t *parent;             /* n: the union-find, its paths halved as it is read */
+    uint32_t *pick;               /* n: at a root, its least incident live edge (GEMST_NONE: none) */
     uint64_t *least;              /* n: at a root, its component's smallest gap (bits) */
-    uint8_t *was_root;            /* n: a root at the round's start */
+    uint32_t *live;               /* the live edges' positions (NULL: every edge, in the first round) ... */
+    int64_t n_live;
+    uint32_t *list[2];            /* n each: ... in one of these, the other the next round's */
+    uint32_t *end_lo, *end_hi;    /* per live edge: the roots of its ends at the round's start; then the
+                                     flags and ranks that list the next round's live edges */
     int *marked;                  /* 1: the round marked an edge */
 } rounds_state;
 
@@ -63,49 +75,110 @@ static __device__ double gap_of_bits(uint64_t bits)
     return __longlong_as_double((long long)bits);
 }
 
-static __global__ void k_init(const double *gap, int64_t n, uint32_t *parent, uint64_t *least, uint8_t *was_root)
+/* The position of the j-th live edge. */
+static __device__ uint32_t live_edge(const uint32_t *live, int64_t j)
+{
+    return live ? live[j] : (uint32_t)j;
+}
+
+static __global__ void k_init(const double *gap, int64_t n, uint32_t *parent, uint64_t *least)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
         parent[i] = (uint32_t)i;
         least[i] = (uint64_t)__double_as_longlong(gap[i]);
-        was_root[i] = 1;
     }
 }
 
-static __global__ void k_pick(const gemst_parts_edge *tree, const uint8_t *mark, int64_t m, const uint32_t *parent,
-                              uint32_t *pick)
+/* Each live edge's ends' roots, and its position offered to both. */
+static __global__ void k_pick(const gemst_parts_edge *tree, const uint32_t *live, int64_t count, uint32_t *parent,
+                              uint32_t *end_lo, uint32_t *end_hi, uint32_t *pick)
 {
-    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= m || mark[k] != UNMARKED)
+    const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= count)
         return;
-    const uint32_t a = parent[tree[k].lo], b = parent[tree[k].hi];
+    const uint32_t k = live_edge(live, j);
+    const uint32_t a = gemst_uf_find(parent, tree[k].lo), b = gemst_uf_find(parent, tree[k].hi);
+    end_lo[j] = a;
+    end_hi[j] = b;
     if (a == b) /* not in a forest */
         return;
     atomicMin((unsigned int *)&pick[a], (unsigned int)k);
     atomicMin((unsigned int *)&pick[b], (unsigned int)k);
 }
 
-static __global__ void k_test(const gemst_parts_edge *tree, int64_t n, const uint32_t *parent, const uint32_t *pick,
+/* A live edge that a root at its end picked is marked (NEW) when shorter
+ * than that root's smallest low. */
+static __global__ void k_test(const gemst_parts_edge *tree, const uint32_t *live, int64_t count,
+                              const uint32_t *end_lo, const uint32_t *end_hi, const uint32_t *pick,
                               const uint64_t *least, uint8_t *mark, int *marked)
 {
-    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= n || parent[r] != (uint32_t)r || pick[r] == GEMST_NONE)
+    const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= count)
         return;
-    const uint32_t k = pick[r];
-    if (tree[k].d2 < gemst_parts_lower(gap_of_bits(least[r]))) {
-        mark[k] = NEW; /* both ends' roots may mark it: the same byte */
-        *marked = 1;
-    }
+    const uint32_t k = live_edge(live, j), end[2] = {end_lo[j], end_hi[j]};
+    for (int e = 0; e < 2; e++)
+        if (pick[end[e]] == k && tree[k].d2 < gemst_parts_lower(gap_of_bits(least[end[e]]))) {
+            mark[k] = NEW; /* both ends' roots may mark it: the same byte */
+            *marked = 1;
+        }
 }
 
-static __global__ void k_join(const gemst_parts_edge *tree, int64_t m, uint32_t *parent, uint8_t *mark)
+/* Each NEW edge joins its ends' components; every root's pick is cleared
+ * for the next round (the tests have read them). */
+static __global__ void k_join(const gemst_parts_edge *tree, const uint32_t *live, int64_t count,
+                              const uint32_t *end_lo, const uint32_t *end_hi, uint32_t *parent, uint32_t *pick,
+                              const uint8_t *mark)
 {
-    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= m || mark[k] != NEW)
+    const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= count)
+        return;
+    const uint32_t k = live_edge(live, j);
+    pick[end_lo[j]] = GEMST_NONE;
+    pick[end_hi[j]] = GEMST_NONE;
+    if (mark[k] == NEW)
+        gemst_uf_unite(parent, tree[k].lo, tree[k].hi);
+}
+
+/* Each NEW edge becomes SAFE, and each root at its ends that the join
+ * hooked gives its smallest gap to its new root.  Every root the join
+ * hooked is such an end: the roots it finds for a NEW edge's ends are the
+ * round's starting roots of NEW edges' ends, or roots they were hooked
+ * under. */
+static __global__ void k_least(const uint32_t *live, int64_t count, const uint32_t *end_lo, const uint32_t *end_hi,
+                               uint32_t *parent, uint64_t *least, uint8_t *mark)
+{
+    const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= count)
+        return;
+    const uint32_t k = live_edge(live, j);
+    if (mark[k] != NEW)
         return;
     mark[k] = SAFE;
-    gemst_uf_unite(parent, tree[k].lo, tree[k].hi);
+    const uint32_t end[2] = {end_lo[j], end_hi[j]};
+    for (int e = 0; e < 2; e++)
+        if (gemst_load_relaxed(&parent[end[e]]) != end[e]) /* no longer a root: nothing writes its least now */
+            atomicMin((unsigned long long *)&least[gemst_uf_find(parent, end[e])], (unsigned long long)least[end[e]]);
+}
+
+/* 1 where a live edge stays live: unmarked, between two components. */
+static __global__ void k_still_live(const gemst_parts_edge *tree, const uint32_t *live, int64_t count,
+                                    uint32_t *parent, const uint8_t *mark, uint32_t *flag)
+{
+    const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= count)
+        return;
+    const uint32_t k = live_edge(live, j);
+    flag[j] = mark[k] == UNMARKED && gemst_uf_find(parent, tree[k].lo) != gemst_uf_find(parent, tree[k].hi);
+}
+
+/* The live edges that stay, in order (rank: the flags' inclusive count). */
+static __global__ void k_keep_live(const uint32_t *live, int64_t count, const uint32_t *flag, const uint32_t *rank,
+                                   uint32_t *out)
+{
+    const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < count && flag[j])
+        out[rank[j] - 1] = live_edge(live, j);
 }
 
 static __global__ void k_flatten(uint32_t *parent, int64_t n, uint32_t *next)
@@ -113,15 +186,6 @@ static __global__ void k_flatten(uint32_t *parent, int64_t n, uint32_t *next)
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         next[i] = gemst_uf_find(parent, (uint32_t)i);
-}
-
-static __global__ void k_least(const uint32_t *parent, int64_t n, uint64_t *least, uint8_t *was_root)
-{
-    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n && was_root[i] && parent[i] != (uint32_t)i) {
-        atomicMin((unsigned long long *)&least[parent[i]], (unsigned long long)least[i]);
-        was_root[i] = 0;
-    }
 }
 
 /* 1 where point i is a root. */
@@ -181,30 +245,51 @@ static int count_flags(gemst_dmem *mem, const uint32_t *flag, uint32_t *rank, in
     return GRIDEMST_OK;
 }
 
-/* One round; *any: whether it marked an edge (then joined). */
-static int round_once(rounds_state *r, int64_t n, int64_t m, int *any, gridemst_error *err, cudaStream_t s)
+/* The list array that does not hold the live edges. */
+static uint32_t *other_list(const rounds_state *r)
 {
-    const unsigned points = gemst_blocks((uint64_t)n), edges = gemst_blocks((uint64_t)m);
-    GEMST_CU(cudaMemsetAsync(r->pick, 0xff, sizeof *r->pick * (size_t)n, s)); /* GEMST_NONE */
-    GEMST_CU(cudaMemsetAsync(r->marked, 0, sizeof *r->marked, s));
-    k_pick<<<edges, GEMST_THREADS, 0, s>>>(r->tree, r->mark, m, r->parent, r->pick);
+    return r->live == r->list[0] ? r->list[1] : r->list[0];
+}
+
+/* The live edges that stay live after a round's join, listed into the
+ * other list array (end_lo and end_hi are free then: they hold the flags
+ * and their ranks). */
+static int keep_live(gemst_dmem *mem, rounds_state *r, gridemst_error *err)
+{
+    const unsigned blocks = gemst_blocks((uint64_t)r->n_live);
+    uint32_t *flag = r->end_lo, *rank = r->end_hi, total;
+    k_still_live<<<blocks, GEMST_THREADS, 0, mem->s>>>(r->tree, r->live, r->n_live, r->parent, r->mark, flag);
     GEMST_LAUNCHED();
-    k_test<<<points, GEMST_THREADS, 0, s>>>(r->tree, n, r->parent, r->pick, r->least, r->mark, r->marked);
+    GEMST_TRY(count_flags(mem, flag, rank, r->n_live, &total, err));
+    uint32_t *next = other_list(r);
+    k_keep_live<<<blocks, GEMST_THREADS, 0, mem->s>>>(r->live, r->n_live, flag, rank, next);
+    GEMST_LAUNCHED();
+    r->live = next;
+    r->n_live = total;
+    return GRIDEMST_OK;
+}
+
+/* One round; *any: whether it marked an edge (then joined). */
+static int round_once(gemst_dmem *mem, rounds_state *r, int *any, gridemst_error *err)
+{
+    const cudaStream_t s = mem->s;
+    const unsigned blocks = gemst_blocks((uint64_t)r->n_live);
+    GEMST_CU(cudaMemsetAsync(r->marked, 0, sizeof *r->marked, s));
+    k_pick<<<blocks, GEMST_THREADS, 0, s>>>(r->tree, r->live, r->n_live, r->parent, r->end_lo, r->end_hi, r->pick);
+    GEMST_LAUNCHED();
+    k_test<<<blocks, GEMST_THREADS, 0, s>>>(r->tree, r->live, r->n_live, r->end_lo, r->end_hi, r->pick, r->least,
+                                            r->mark, r->marked);
     GEMST_LAUNCHED();
     GEMST_CU(cudaMemcpyAsync(any, r->marked, sizeof *any, cudaMemcpyDeviceToHost, s));
     GEMST_CU(cudaStreamSynchronize(s));
     if (!*any)
         return GRIDEMST_OK;
-    k_join<<<edges, GEMST_THREADS, 0, s>>>(r->tree, m, r->parent, r->mark);
+    k_join<<<blocks, GEMST_THREADS, 0, s>>>(r->tree, r->live, r->n_live, r->end_lo, r->end_hi, r->parent, r->pick,
+                                            r->mark);
     GEMST_LAUNCHED();
-    k_flatten<<<points, GEMST_THREADS, 0, s>>>(r->parent, n, r->next);
+    k_least<<<blocks, GEMST_THREADS, 0, s>>>(r->live, r->n_live, r->end_lo, r->end_hi, r->parent, r->least, r->mark);
     GEMST_LAUNCHED();
-    uint32_t *flat = r->next;
-    r->next = r->parent;
-    r->parent = flat;
-    k_least<<<points, GEMST_THREADS, 0, s>>>(r->parent, n, r->least, r->was_root);
-    GEMST_LAUNCHED();
-    return GRIDEMST_OK;
+    return keep_live(mem, r, err);
 }
 
 /* The rounds, from the tree and the gaps on the device; the marks and the
@@ -219,24 +304,35 @@ static int mark(gemst_dmem *mem, const gemst_contract_task *t, rounds_state *r, 
     else
         GEMST_DALLOC(mem, r->mark, m, "a part's safe edges");
     GEMST_DALLOC(mem, r->parent, n, "a part's safe components");
-    GEMST_DALLOC(mem, r->next, n, "a part's safe components");
     GEMST_DALLOC(mem, r->pick, n, "a part's picked edges");
     GEMST_DALLOC(mem, r->least, n, "a part's components' gaps");
-    GEMST_DALLOC(mem, r->was_root, n, "a part's safe components");
+    GEMST_DALLOC(mem, r->list[0], n, "a part's live edges"); /* m < n; n: the flatten's output at the end */
+    GEMST_DALLOC(mem, r->list[1], n, "a part's live edges");
+    GEMST_DALLOC(mem, r->end_lo, n, "a part's live edges");
+    GEMST_DALLOC(mem, r->end_hi, n, "a part's live edges");
     GEMST_DALLOC(mem, r->marked, 1, "a part's safe edges");
+    r->live = NULL;
+    r->n_live = m;
     GEMST_CU(cudaMemsetAsync(r->mark, UNMARKED, (size_t)(m > 0 ? m : 1), s));
-    k_init<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(t->gap, n, r->parent, r->least, r->was_root);
+    GEMST_CU(cudaMemsetAsync(r->pick, 0xff, sizeof *r->pick * (size_t)n, s)); /* GEMST_NONE */
+    k_init<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(t->gap, n, r->parent, r->least);
     GEMST_LAUNCHED();
     int most = 2; /* ceil(log2 n) + 2 rounds at most (docs/partitioned.md): more would be a fault */
     for (int64_t size = 1; size < n; size *= 2)
         most++;
-    for (int any = m > 0; any;) {
+    for (int any = m > 0; any && r->n_live > 0;) {
         if (times->rounds == most)
             return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the safe edges of %lld points unsettled after %d rounds",
                               (long long)n, most);
-        GEMST_TRY(round_once(r, n, m, &any, err, s));
+        GEMST_TRY(round_once(mem, r, &any, err));
         times->rounds++;
     }
+    /* flat for the numbering: every point's parent its root (into another
+     * array: a find that halves paths may still write into this one) */
+    uint32_t *flat = other_list(r);
+    k_flatten<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(r->parent, n, flat);
+    GEMST_LAUNCHED();
+    r->parent = flat;
     return GRIDEMST_OK;
 }
 

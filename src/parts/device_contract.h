@@ -65,7 +65,7 @@ typedef struct gemst_contract_times {
     double safe_ms;               /* the rounds' kernels, waited for */
     double components_ms;         /* the numbering, the uncertain edges' list, the components' gaps */
     double copy_ms;               /* the tree's copy to the device and the results' to host memory */
-    int rounds;                   /* rounds run, the last one marking nothing */
+    int rounds;                   /* rounds run, the last one marking nothing or leaving no live edge */
 } gemst_contract_times;
 
 int gemst_device_contract(gridemst_context *ctx, const gemst_contract_task *t, gemst_contract_out *out,
