@@ -16,12 +16,12 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 harnesses="tsplib text binary"
 
 # The readers and what they call, compiled into every harness.
-sources="src/util.c src/tools/pointset.c src/tools/tsplib.c src/tools/tsplib_metric.c src/tools/text.c
+sources="src/util.c src/tools/pointset.c src/tools/lines.c src/tools/tsplib.c src/tools/tsplib_metric.c src/tools/text.c
 src/tools/binary.c"
 # -fno-sanitize-recover: UBSan findings abort (libFuzzer saves the input)
 # instead of printing and going on.
 cflags="-std=c11 -g -O1 -Wall -Wextra -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
--D_POSIX_C_SOURCE=200809L -I$top_srcdir/src -I$top_builddir"
+-D_POSIX_C_SOURCE=200809L -I$top_srcdir/src -I$top_builddir -I$top_builddir/src"
 
 out=$top_builddir/fuzz
 

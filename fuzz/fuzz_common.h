@@ -84,7 +84,7 @@ static inline void fuzz_check_warning(void *ctx, const char *message)
 static inline void fuzz_check_result(int rc, const gridemst_error *err, const gemst_pointset *ps, gridemst_dtype dtype)
 {
     if (rc != GRIDEMST_OK) {
-        if (err->code != rc || ps->n != 0 || ps->coords || ps->tsp.orig)
+        if ((int)err->code != rc || ps->n != 0 || ps->coords || ps->tsp.orig)
             abort();
         fuzz_check_message(err->message);
         return;

@@ -7,10 +7,15 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "testutil.h"
 #include "tools/io.h"
@@ -821,6 +826,513 @@ START_TEST(tsplib_byte_order_mark)
 }
 END_TEST
 
+/* ----------------------------------------------------------------- mapped or piped */
+
+/* A named regular text or TSPLIB file is mapped and its lines are split
+ * among threads; a pipe is read line by line.  The same bytes must give
+ * the same points, or the same message, both ways.  The files made here
+ * hold 1 to 2 MB: several of the reader's ranges (64 KiB at least) at 2,
+ * 3 and 8 threads. */
+
+enum { BIG_POINTS = 40000 };
+
+/* Bytes built up by the generators. */
+typedef struct byte_buf {
+    char *b;
+    size_t len, cap;
+} byte_buf;
+
+static void buf_add(byte_buf *t, const void *bytes, size_t len)
+{
+    if (t->len + len + 1 > t->cap) {
+        t->cap = 2 * (t->len + len + 1);
+        t->b = realloc(t->b, t->cap);
+        ck_assert_ptr_nonnull(t->b);
+    }
+    memcpy(t->b + t->len, bytes, len);
+    t->len += len;
+    t->b[t->len] = '\0';
+}
+
+#ifdef __GNUC__
+__attribute__((format(printf, 2, 3)))
+#endif
+static void buf_printf(byte_buf *t, const char *fmt, ...)
+{
+    char s[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(s, sizeof s, fmt, ap);
+    va_end(ap);
+    ck_assert(k >= 0 && (size_t)k < sizeof s);
+    buf_add(t, s, (size_t)k);
+}
+
+/* A line end, CRLF one time in four. */
+static void end_line(byte_buf *t, uint64_t *rng)
+{
+    const int crlf = rng_below(rng, 4) == 0;
+    buf_add(t, crlf ? "\r\n" : "\n", crlf ? 2 : 1);
+}
+
+/* A finite number in one of the forms strtod reads, form 0 to 11.  The
+ * last, a double's extremes, is too large for GEO angles (about 5.7e307
+ * at most). */
+enum { NUMBER_FORMS = 12 };
+static void number_text(char *s, size_t size, int form, uint64_t *rng)
+{
+    const double u = rng_unit(rng) * 2 - 1;
+    const char *sign = u < -0.5 ? "-" : u < 0 ? "+" : "";
+    switch (form) {
+    case 0: snprintf(s, size, "%.17g", u * 1e3); break;
+    case 1: snprintf(s, size, "%d", (int)(u * 1e6)); break;
+    case 2: snprintf(s, size, "%+.3f", u * 100); break;
+    case 3: snprintf(s, size, "%.6e", u * 1e-5); break;
+    case 4: snprintf(s, size, "%.4E", u * 1e12); break;
+    case 5: snprintf(s, size, "%s.%03d", sign, (int)(fabs(u) * 1000)); break; /* .5, +.5, -.5 */
+    case 6: snprintf(s, size, "%d.", (int)(u * 1000)); break;                  /* 5. */
+    case 7: snprintf(s, size, u < 0 ? "%a" : "%A", u * 3); break;              /* hexadecimal */
+    case 8: snprintf(s, size, "%s", u < 0 ? "4e-320" : "-0"); break;           /* subnormal, -0 */
+    case 9: /* underflow to 0; more digits than a double holds */
+        snprintf(s, size, "%s", u < 0 ? "1e-400" : "0.1000000000000000055511151231257827021181583404541015625");
+        break;
+    case 10: snprintf(s, size, "00%.2f", fabs(u) * 10); break; /* leading zeros */
+    default: snprintf(s, size, "%s", u < 0 ? "1.7976931348623157e308" : "-2.2250738585072014e-308"); break;
+    }
+}
+
+/* A number appended to t, its value into *value. */
+static void put_number(byte_buf *t, int forms, uint64_t *rng, double *value)
+{
+    char s[128];
+    number_text(s, sizeof s, (int)rng_below(rng, (uint64_t)forms), rng);
+    *value = strtod(s, NULL);
+    buf_add(t, s, strlen(s));
+}
+
+/* A line put in the place of point (or node) `point`; the generator sets
+ * its line number. */
+typedef struct bad_point {
+    int64_t point;
+    const char *text; /* without its line end */
+    size_t len;
+    int64_t line;
+} bad_point;
+
+#define BAD(point, text) {(point), (text), sizeof(text) - 1, 0}
+
+/* Puts the bad line meant for point i, if any, as line number `line`;
+ * whether there was one. */
+static int put_bad_line(byte_buf *t, bad_point *bad, int n_bad, int64_t i, int64_t line)
+{
+    for (int k = 0; k < n_bad; k++) {
+        if (bad[k].point == i) {
+            buf_add(t, bad[k].text, bad[k].len);
+            bad[k].line = line;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A comment, a blank line or a line of blanks, now and then. */
+static int64_t put_filler(byte_buf *t, uint64_t *rng)
+{
+    static const char *const fillers[] = {"# a comment, with commas, 1 2 3", "", "  \t ", "\r", "   # indented"};
+    if (rng_below(rng, 6) != 0)
+        return 0;
+    const char *f = fillers[rng_below(rng, sizeof fillers / sizeof fillers[0])];
+    buf_add(t, f, strlen(f));
+    end_line(t, rng);
+    return 1;
+}
+
+/* A generated text file: 2 or 3 numbers a point; a byte-order mark, a
+ * header line and a final newline, or not. */
+typedef struct text_shape {
+    int dim, bom, header, final_newline;
+} text_shape;
+
+/* A text file of BIG_POINTS points of every form, blanks, commas or both
+ * between them, comments and blank lines between them; their values into
+ * want (BIG_POINTS * dim) where not NULL. */
+static void make_text(byte_buf *t, const text_shape *s, uint64_t seed, double *want, bad_point *bad, int n_bad)
+{
+    static const char *const gaps[] = {" ", "\t", ",", " , ", ",  ", "   "};
+    uint64_t rng = seed;
+    int64_t line = 0;
+    if (s->bom)
+        buf_add(t, "\xEF\xBB\xBF", 3);
+    if (s->header) {
+        buf_printf(t, "# made by test_io\n%s", s->dim == 3 ? "x, y, z  # columns" : "\tlon\tlat ");
+        end_line(t, &rng);
+        line += 2;
+    }
+    for (int64_t i = 0; i < BIG_POINTS; i++) {
+        line += put_filler(t, &rng);
+        line++;
+        if (!put_bad_line(t, bad, n_bad, i, line)) {
+            if (rng_below(&rng, 5) == 0)
+                buf_add(t, "  ", 2);
+            for (int d = 0; d < s->dim; d++) {
+                double v;
+                if (d > 0) {
+                    const char *gap = gaps[rng_below(&rng, sizeof gaps / sizeof gaps[0])];
+                    buf_add(t, gap, strlen(gap));
+                }
+                put_number(t, NUMBER_FORMS, &rng, &v);
+                if (want)
+                    want[i * s->dim + d] = v;
+            }
+            if (rng_below(&rng, 7) == 0)
+                buf_add(t, " # a note", 9);
+        }
+        if (i + 1 < BIG_POINTS || s->final_newline)
+            end_line(t, &rng);
+    }
+}
+
+/* One read of a point file. */
+typedef struct read_outcome {
+    char name[1024]; /* the path, as messages name it */
+    int rc;
+    gridemst_error err;
+    gemst_pointset ps;
+    warnings warned;
+} read_outcome;
+
+static void read_into(read_outcome *o, gemst_format fmt)
+{
+    o->rc = gemst_read_points(o->name, fmt, &o->ps, catch_warning, &o->warned, &o->err);
+}
+
+/* Through a pipe that a child process fills: the line-by-line path. */
+static void read_piped(const byte_buf *t, gemst_format fmt, read_outcome *o)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        close(fds[0]);
+        for (size_t done = 0; done < t->len;) {
+            ssize_t k = write(fds[1], t->b + done, t->len - done);
+            if (k <= 0)
+                _exit(1); /* the reader stopped at an error and closed the pipe */
+            done += (size_t)k;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    snprintf(o->name, sizeof o->name, "/proc/self/fd/%d", fds[0]);
+    read_into(o, fmt);
+    close(fds[0]);
+    ck_assert_int_eq(waitpid(child, NULL, 0), child);
+}
+
+/* The message after the name it starts with. */
+static const char *after_name(const char *message, const char *name)
+{
+    const size_t k = strlen(name);
+    ck_assert_msg(strncmp(message, name, k) == 0, "'%s' does not start with '%s'", message, name);
+    return message + k;
+}
+
+static void expect_same_points(const gemst_pointset *a, const gemst_pointset *b)
+{
+    ck_assert_int_eq(a->n, b->n);
+    ck_assert_int_eq(a->dim, b->dim);
+    ck_assert_int_eq(a->dtype, b->dtype);
+    ck_assert_int_eq(a->header_line, b->header_line);
+    ck_assert_int_eq(memcmp(a->header, b->header, sizeof a->header), 0);
+    ck_assert_int_eq(memcmp(a->coords, b->coords, (size_t)(a->n * a->dim) * sizeof(double)), 0);
+    ck_assert_int_eq(a->is_tsplib, b->is_tsplib);
+    ck_assert_int_eq(memcmp(a->tsp.name, b->tsp.name, sizeof a->tsp.name), 0);
+    ck_assert_int_eq(memcmp(a->tsp.edge_weight_type, b->tsp.edge_weight_type, sizeof a->tsp.edge_weight_type), 0);
+    ck_assert_int_eq(a->tsp.orig_dim, b->tsp.orig_dim);
+    if (a->is_tsplib)
+        ck_assert_int_eq(memcmp(a->tsp.orig, b->tsp.orig, (size_t)(a->n * a->tsp.orig_dim) * sizeof(double)), 0);
+}
+
+static void set_threads(int threads)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+}
+
+static int max_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+/* Reads t from a named file on `threads` threads and through a pipe, and
+ * expects the same outcome; the file's is left in *mapped. */
+static void read_both_ways(const byte_buf *t, gemst_format fmt, int threads, read_outcome *mapped)
+{
+    const int threads_before = max_threads();
+    read_outcome piped = {0};
+    memset(mapped, 0, sizeof *mapped);
+    snprintf(mapped->name, sizeof mapped->name, "%s", write_tmp(fmt == GEMST_FORMAT_TSPLIB ? "big.tsp" : "big.txt",
+                                                                t->b, t->len));
+    set_threads(threads);
+    read_into(mapped, fmt);
+    set_threads(threads_before);
+    read_piped(t, fmt, &piped);
+    ck_assert_int_eq(mapped->rc, piped.rc);
+    ck_assert_int_eq(mapped->warned.count, piped.warned.count);
+    if (mapped->warned.count > 0)
+        ck_assert_str_eq(after_name(mapped->warned.last, mapped->name), after_name(piped.warned.last, piped.name));
+    if (mapped->rc != GRIDEMST_OK) {
+        ck_assert_int_eq(mapped->err.code, piped.err.code);
+        ck_assert_str_eq(after_name(mapped->err.message, mapped->name), after_name(piped.err.message, piped.name));
+    } else {
+        expect_same_points(&mapped->ps, &piped.ps);
+    }
+    gemst_pointset_free(&piped.ps);
+}
+
+static const int big_threads[] = {2, 3, 8};
+enum { BIG_THREAD_COUNTS = sizeof big_threads / sizeof big_threads[0] };
+
+START_TEST(mapped_text_points)
+{
+    /* byte-order mark, header, final newline: each with and without, in 2D and 3D */
+    static const text_shape shapes[] = {{3, 1, 1, 1}, {2, 1, 0, 0}, {3, 0, 0, 0}, {2, 0, 1, 1}, {3, 1, 0, 1}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const int dim = shapes[s].dim;
+        double *want = xcalloc((size_t)BIG_POINTS * dim, sizeof *want);
+        byte_buf t = {0};
+        make_text(&t, &shapes[s], 100 + s, want, NULL, 0);
+        for (int k = 0; k < BIG_THREAD_COUNTS; k++) {
+            read_outcome o;
+            read_both_ways(&t, GEMST_FORMAT_TEXT, big_threads[k], &o);
+            ck_assert_msg(o.rc == GRIDEMST_OK, "shape %zu, %d threads: %s", s, big_threads[k], o.err.message);
+            ck_assert_int_eq(o.ps.header_line, shapes[s].header ? 2 : 0);
+            ck_assert_int_eq(o.ps.n, BIG_POINTS);
+            ck_assert_int_eq(memcmp(o.ps.coords, want, (size_t)BIG_POINTS * dim * sizeof *want), 0);
+            gemst_pointset_free(&o.ps);
+        }
+        free(t.b);
+        free(want);
+    }
+}
+END_TEST
+
+/* t, read both ways at each thread count: the same message, which names
+ * the line of `named` (t is freed). */
+static void big_file_fails(byte_buf *t, gemst_format fmt, const bad_point *named, const char *problem)
+{
+    for (int k = 0; k < BIG_THREAD_COUNTS; k++) {
+        read_outcome o;
+        read_both_ways(t, fmt, big_threads[k], &o);
+        char want[1200];
+        snprintf(want, sizeof want, "%s:%lld: %s", o.name, (long long)named->line, problem);
+        ck_assert_int_eq(o.rc, GRIDEMST_ERR_INPUT);
+        ck_assert_str_eq(o.err.message, want);
+    }
+    free(t->b);
+}
+
+/* A 2D text file with bad lines put in, failing on bad[named]'s. */
+static void big_text_fails(bad_point *bad, int n_bad, int named, const char *problem)
+{
+    static const text_shape shape = {2, 0, 1, 1};
+    byte_buf t = {0};
+    make_text(&t, &shape, 7, NULL, bad, n_bad);
+    big_file_fails(&t, GEMST_FORMAT_TEXT, &bad[named], problem);
+}
+
+START_TEST(mapped_text_errors)
+{
+    const int64_t n = BIG_POINTS;
+    const char *not_a_number = "field 2 is not a number: '4x'";
+    const char *nul = "NUL byte in a text line (is this a binary file?)";
+    /* where the bad line lies: the first range, a middle one, the last line */
+    bad_point first[] = {BAD(n / 20, "3 4x")}, middle[] = {BAD(n * 45 / 100, "3 4x")}, last[] = {BAD(n - 1, "3 4x")};
+    big_text_fails(first, 1, 0, not_a_number);
+    big_text_fails(middle, 1, 0, not_a_number);
+    big_text_fails(last, 1, 0, not_a_number);
+    /* two bad lines in different ranges, either kind first: the first is named */
+    bad_point two[] = {BAD(n * 3 / 10, "3 4x"), BAD(n * 8 / 10, "1 2\0 3")};
+    big_text_fails(two, 2, 0, not_a_number);
+    bad_point two_nul_first[] = {BAD(n * 3 / 10, "1 2\0 3"), BAD(n * 8 / 10, "3 4x")};
+    big_text_fails(two_nul_first, 2, 0, nul);
+    /* and in one range */
+    bad_point near[] = {BAD(n * 40 / 100, "3 4x"), BAD(n * 40 / 100 + 3, "1 2\0 3")};
+    big_text_fails(near, 2, 0, not_a_number);
+    bad_point near_nul_first[] = {BAD(n * 40 / 100, "1 2\0 3"), BAD(n * 40 / 100 + 3, "3 4x")};
+    big_text_fails(near_nul_first, 2, 0, nul);
+    /* each kind of problem, in a middle range */
+    bad_point fields[] = {BAD(n / 2, "1 2 3")}, empty[] = {BAD(n / 2, "1,,2")}, lone_nul[] = {BAD(n / 2, "\0")};
+    big_text_fails(fields, 1, 0, "expected 2 numbers, found 3");
+    big_text_fails(empty, 1, 0, "empty field (a comma at the start or end of the line, or two commas in a row)");
+    big_text_fails(lone_nul, 1, 0, nul);
+    bad_point range[] = {BAD(n / 2, "1e999 0")}, nonfinite[] = {BAD(n / 2, "0 nan")};
+    big_text_fails(range, 1, 0, "field 1 is out of range: '1e999'");
+    big_text_fails(nonfinite, 1, 0, "field 2 is not a finite number: 'nan'");
+    /* the first point's three numbers fix the dimension: every later line is wrong, the second named */
+    bad_point three[] = {BAD(0, "1 2 3"), BAD(1, "5 6")};
+    big_text_fails(three, 2, 1, "expected 3 numbers, found 2");
+}
+END_TEST
+
+typedef struct tsp_shape {
+    const char *type; /* EDGE_WEIGHT_TYPE */
+    int dim;          /* coordinates per node */
+    int nodes;
+    const char *end;  /* what follows the nodes: "EOF", another section, or nothing */
+    int junk;         /* lines after the end, which are not read */
+    int final_newline;
+} tsp_shape;
+
+/* A TSPLIB file of nodes whose ids are shuffled, with gaps, some
+ * negative; each node's coordinates into want at the rank of its id. */
+static void make_tsplib(byte_buf *t, const tsp_shape *s, uint64_t seed, double *want, bad_point *bad, int n_bad)
+{
+    uint64_t rng = seed;
+    int64_t *rank = xcalloc((size_t)s->nodes, sizeof *rank);
+    for (int64_t i = 0; i < s->nodes; i++)
+        rank[i] = i;
+    for (int64_t i = s->nodes - 1; i > 0; i--) {
+        int64_t j = (int64_t)rng_below(&rng, (uint64_t)i + 1), r = rank[i];
+        rank[i] = rank[j];
+        rank[j] = r;
+    }
+    buf_printf(t, "NAME : big\r\nCOMMENT : made by test_io: ids shuffled\nTYPE : TSP\nDIMENSION : %d\n"
+                  "EDGE_WEIGHT_TYPE : %s\n\nNODE_COORD_SECTION\n",
+               s->nodes, s->type);
+    int64_t line = 7;
+    /* GEO takes angles: no number of the last form */
+    const int forms = strcmp(s->type, "GEO") == 0 ? NUMBER_FORMS - 1 : NUMBER_FORMS;
+    for (int64_t i = 0; i < s->nodes; i++) {
+        if (rng_below(&rng, 10) == 0) {
+            buf_add(t, " \t", 2);
+            end_line(t, &rng);
+            line++;
+        }
+        line++;
+        if (!put_bad_line(t, bad, n_bad, i, line)) {
+            buf_printf(t, "%s%lld", rng_below(&rng, 3) == 0 ? "   " : "", (long long)(3 * rank[i] - 7));
+            for (int d = 0; d < s->dim; d++) {
+                double v;
+                const char *gap = rng_below(&rng, 2) ? " " : " \t ";
+                buf_add(t, gap, strlen(gap));
+                put_number(t, forms, &rng, &v);
+                if (want)
+                    want[rank[i] * s->dim + d] = v;
+            }
+        }
+        if (i + 1 < s->nodes || *s->end || s->final_newline)
+            end_line(t, &rng);
+    }
+    if (*s->end)
+        buf_printf(t, "%s%s", s->end, s->junk || s->final_newline ? "\n" : "");
+    static const char junk[] = "not a node line, with 4x fields\n", junk_nul[] = "1 2\0 3\n";
+    for (int k = 0; k < s->junk; k++)
+        buf_add(t, k % 1000 == 999 ? junk_nul : junk, k % 1000 == 999 ? sizeof junk_nul - 1 : sizeof junk - 1);
+    free(rank);
+}
+
+START_TEST(mapped_tsplib_nodes)
+{
+    static const tsp_shape shapes[] = {
+        {"EUC_2D", 2, BIG_POINTS, "EOF", 0, 1},
+        {"EUC_3D", 3, BIG_POINTS, "", 0, 0},
+        {"GEO", 2, BIG_POINTS, "EOF", 0, 0},
+        {"MAN_2D", 2, BIG_POINTS, "EOF", 0, 1},             /* a warning, the same both ways */
+        {"CEIL_2D", 2, BIG_POINTS / 2, "EOF", 30000, 1},     /* about half the file after the end */
+        {"ATT", 2, BIG_POINTS / 2, "DISPLAY_DATA_SECTION", 30000, 0},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const int dim = shapes[s].dim;
+        double *want = xcalloc((size_t)shapes[s].nodes * dim, sizeof *want);
+        byte_buf t = {0};
+        make_tsplib(&t, &shapes[s], 200 + s, want, NULL, 0);
+        for (int k = 0; k < BIG_THREAD_COUNTS; k++) {
+            read_outcome o;
+            read_both_ways(&t, GEMST_FORMAT_TSPLIB, big_threads[k], &o);
+            ck_assert_msg(o.rc == GRIDEMST_OK, "%s, %d threads: %s", shapes[s].type, big_threads[k], o.err.message);
+            ck_assert_int_eq(o.ps.n, shapes[s].nodes);
+            ck_assert_int_eq(o.warned.count, strcmp(shapes[s].type, "MAN_2D") == 0);
+            ck_assert_int_eq(memcmp(o.ps.tsp.orig, want, (size_t)shapes[s].nodes * dim * sizeof *want), 0);
+            gemst_pointset_free(&o.ps);
+        }
+        free(t.b);
+        free(want);
+    }
+}
+END_TEST
+
+/* A TSPLIB file with bad lines put in, failing on bad[named]'s. */
+static void big_tsplib_fails(const tsp_shape *shape, bad_point *bad, int n_bad, int named, const char *problem)
+{
+    byte_buf t = {0};
+    make_tsplib(&t, shape, 9, NULL, bad, n_bad);
+    big_file_fails(&t, GEMST_FORMAT_TSPLIB, &bad[named], problem);
+}
+
+START_TEST(mapped_tsplib_errors)
+{
+    const int64_t n = BIG_POINTS;
+    const tsp_shape shape = {"EUC_2D", 2, BIG_POINTS, "EOF", 0, 1};
+    const char *nul = "NUL byte in a text line (is this a binary file?)";
+    bad_point first[] = {BAD(n / 20, "1.5 0 0")}, middle[] = {BAD(n * 45 / 100, "1.5 0 0")},
+              last[] = {BAD(n - 1, "1.5 0 0")};
+    big_tsplib_fails(&shape, first, 1, 0, "node id is not an integer: '1.5'");
+    big_tsplib_fails(&shape, middle, 1, 0, "node id is not an integer: '1.5'");
+    big_tsplib_fails(&shape, last, 1, 0, "node id is not an integer: '1.5'");
+    bad_point two[] = {BAD(n * 3 / 10, "8 1 x"), BAD(n * 8 / 10, "9 1\0 1")};
+    big_tsplib_fails(&shape, two, 2, 0, "field 3 is not a number: 'x'");
+    bad_point two_nul_first[] = {BAD(n * 3 / 10, "9 1\0 1"), BAD(n * 8 / 10, "8 1 x")};
+    big_tsplib_fails(&shape, two_nul_first, 2, 0, nul);
+    bad_point fields[] = {BAD(n / 2, "7 1")}, nonfinite[] = {BAD(n / 2, "7 1 inf")};
+    big_tsplib_fails(&shape, fields, 1, 0, "expected a node id and 2 coordinates, found 2 fields");
+    big_tsplib_fails(&shape, nonfinite, 1, 0, "field 3 is not a finite number: 'inf'");
+    /* an id no other node has, twice, far apart: the second is named */
+    bad_point twice[] = {BAD(n / 5, "1000000 0 0"), BAD(n * 4 / 5, "1000000 1 1")};
+    byte_buf lines = {0};
+    make_tsplib(&lines, &shape, 9, NULL, twice, 2); /* for the first one's line, in the message */
+    free(lines.b);
+    char dup[128];
+    snprintf(dup, sizeof dup, "duplicate node id 1000000 (first on line %lld)", (long long)twice[0].line);
+    big_tsplib_fails(&shape, twice, 2, 1, dup);
+    /* a bad line before the end counts, none after it: junk fills the later ranges */
+    const tsp_shape short_shape = {"EUC_2D", 2, BIG_POINTS / 2, "EOF", 30000, 1};
+    bad_point before_end[] = {BAD(n / 4, "1 2 3 4")};
+    big_tsplib_fails(&short_shape, before_end, 1, 0, "expected a node id and 2 coordinates, found 4 fields");
+    /* GEO angles beyond about 5.7e307 degrees */
+    const tsp_shape geo = {"GEO", 2, BIG_POINTS, "EOF", 0, 1};
+    bad_point far[] = {BAD(n * 6 / 10, "5 1e308 0")};
+    big_tsplib_fails(&geo, far, 1, 0, "GEO coordinate out of range: '1e308'");
+}
+END_TEST
+
+/* DIMENSION is checked against the nodes read before the end, both ways. */
+START_TEST(mapped_tsplib_dimension)
+{
+    const tsp_shape shape = {"EUC_2D", 2, BIG_POINTS, "EOF", 0, 1};
+    bad_point gone[] = {BAD(BIG_POINTS / 2, "")};
+    byte_buf t = {0};
+    make_tsplib(&t, &shape, 11, NULL, gone, 1);
+    for (int k = 0; k < BIG_THREAD_COUNTS; k++) {
+        read_outcome o;
+        read_both_ways(&t, GEMST_FORMAT_TSPLIB, big_threads[k], &o);
+        char want[1200];
+        snprintf(want, sizeof want, "%s:4: DIMENSION says %d but NODE_COORD_SECTION has %d nodes", o.name,
+                 BIG_POINTS, BIG_POINTS - 1);
+        ck_assert_str_eq(o.err.message, want);
+    }
+    free(t.b);
+}
+END_TEST
+
 /* ----------------------------------------------------------------- formats */
 
 START_TEST(format_names)
@@ -1056,6 +1568,15 @@ static Suite *io_suite(void)
     tcase_add_test(tsplib, tsplib_bad_files);
     tcase_add_test(tsplib, tsplib_byte_order_mark);
     suite_add_tcase(s, tsplib);
+
+    TCase *mapped = tcase_create("mapped");
+    tcase_set_timeout(mapped, 120); /* 1 to 2 MB files, read 6 times each; slower under sanitizers */
+    tcase_add_test(mapped, mapped_text_points);
+    tcase_add_test(mapped, mapped_text_errors);
+    tcase_add_test(mapped, mapped_tsplib_nodes);
+    tcase_add_test(mapped, mapped_tsplib_errors);
+    tcase_add_test(mapped, mapped_tsplib_dimension);
+    suite_add_tcase(s, mapped);
 
     TCase *format = tcase_create("format");
     tcase_add_test(format, format_names);

@@ -4,10 +4,12 @@
  *
  * Readers open their input with gemst_input_open ("-" is standard input; a
  * directory is refused up front: fopen accepts one and only the first read
- * fails), read lines with gemst_lines_next (getline: no limit on the line
- * length; a UTF-8 byte-order mark before the first line is dropped) and
- * numbers with gemst_scan_double.  Writers go through gemst_output, which
- * remembers the first write error so that one message reports it at the end.
+ * fails), or with gemst_lines_open for text, whose lines gemst_lines_next
+ * gives one by one (no limit on the line length; a UTF-8 byte-order mark
+ * before the first line is dropped) and gemst_read_body gives a format's
+ * reader on all threads (lines.c); numbers are read with gemst_scan_double.
+ * Writers go through gemst_output, which remembers the first write error so
+ * that one message reports it at the end.
  */
 #ifndef GEMST_IO_INTERNAL_H
 #define GEMST_IO_INTERNAL_H
@@ -104,77 +106,82 @@ static inline void gemst_input_close(FILE *f)
         fclose(f);
 }
 
-/* A text file read line by line, counting lines from 1. */
+/* A text file's lines, counted from 1: read from a stream (standard input,
+ * a pipe, a device) or copied one by one from bytes in memory (a mapped
+ * file, or one range of it). */
 typedef struct gemst_lines {
-    FILE *f;
-    const char *path; /* as messages name it (gemst_input_name) */
+    FILE *f;                /* the stream read, or NULL for bytes in memory */
+    const char *next, *end; /* in memory: the bytes not read yet */
+    const char *line_at;    /* in memory: where the last line read began */
+    void *map;              /* the file's mapping, owned (NULL: none) ... */
+    size_t map_bytes;       /* ... of this many bytes */
+    const char *path;       /* as messages name it (gemst_input_name) */
     char *buf;
     size_t cap;
-    char *line;       /* the last line read, within buf */
-    int replay;       /* gemst_lines_next gives the last line again */
+    char *line;             /* the last line read, within buf */
+    int replay;             /* gemst_lines_next gives the last line again */
     int64_t lineno;
 } gemst_lines;
 
-static inline int gemst_lines_open(gemst_lines *ln, const char *path, gridemst_error *err)
-{
-    memset(ln, 0, sizeof *ln);
-    ln->path = gemst_input_name(path);
-    return gemst_input_open(path, &ln->f, err);
-}
+/* Opens path ("-": standard input).  A named regular file is mapped,
+ * read-only, so that gemst_read_body can split its lines among threads; a
+ * file that cannot be mapped is read as a stream. */
+int gemst_lines_open(gemst_lines *ln, const char *path, gridemst_error *err);
 
-static inline void gemst_lines_close(gemst_lines *ln)
-{
-    gemst_input_close(ln->f);
-    free(ln->buf);
-    memset(ln, 0, sizeof *ln);
-}
+/* Lines from the bytes [start, end), numbered after lines_before; path
+ * names them in messages.  Nothing is owned but the line buffer. */
+void gemst_lines_in_memory(gemst_lines *ln, const char *path, const char *start, const char *end,
+                           int64_t lines_before);
 
-/* Makes the next gemst_lines_next give the line it gave last (as it was
- * then, if the caller has not changed it), so that a first look at a line
- * may leave it to the reader proper. */
-static inline void gemst_lines_unread(gemst_lines *ln)
-{
-    ln->replay = ln->line != NULL;
-}
+void gemst_lines_close(gemst_lines *ln);
+
+/* Makes the next gemst_lines_next give the line it gave last (from a
+ * stream as it was then, if the caller has not changed it; from memory as
+ * the file has it), so that a first look at a line may leave it to the
+ * reader proper. */
+void gemst_lines_unread(gemst_lines *ln);
 
 /* A UTF-8 byte-order mark, which some editors write at the start of a file. */
 #define GEMST_UTF8_BOM "\xEF\xBB\xBF"
 
 /* Reads the next line without its '\n' into *line (NULL at the end of the
- * file).  A NUL byte inside a line is refused: the text after it would be
+ * input).  A NUL byte inside a line is refused: the text after it would be
  * lost silently (a binary file read as text).  A byte-order mark at the
  * start of the first line is dropped. */
-static inline int gemst_lines_next(gemst_lines *ln, char **line, gridemst_error *err)
-{
-    if (ln->replay) {
-        ln->replay = 0;
-        *line = ln->line;
-        return GRIDEMST_OK;
-    }
-    ln->line = NULL;
-    errno = 0;
-    ssize_t len = getline(&ln->buf, &ln->cap, ln->f);
-    *line = NULL;
-    if (len < 0) {
-        if (errno == ENOMEM)
-            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "%s:%lld: out of memory for a line", ln->path,
-                              (long long)ln->lineno + 1);
-        if (ferror(ln->f))
-            return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: cannot read: %s", ln->path, strerror(errno));
-        return GRIDEMST_OK;
-    }
-    ln->lineno++;
-    if (len > 0 && ln->buf[len - 1] == '\n')
-        ln->buf[--len] = '\0';
-    if (strlen(ln->buf) != (size_t)len)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s:%lld: NUL byte in a text line (is this a binary file?)",
-                          ln->path, (long long)ln->lineno);
-    ln->line = ln->buf;
-    if (ln->lineno == 1 && strncmp(ln->line, GEMST_UTF8_BOM, 3) == 0)
-        ln->line += 3;
-    *line = ln->line;
-    return GRIDEMST_OK;
-}
+int gemst_lines_next(gemst_lines *ln, char **line, gridemst_error *err);
+
+/* What a line after a file's header is to the reader of its format. */
+typedef enum gemst_line_kind {
+    GEMST_LINE_SKIP, /* nothing to read: blank, or a comment */
+    GEMST_LINE_ITEM, /* a point or a node, to read or to refuse */
+    GEMST_LINE_END   /* the end of the items: it and the lines after it are not read */
+} gemst_line_kind;
+
+/* How a format reads the body of its files, the lines after the header,
+ * one item a line, each into its place in the format's arrays.  kind and
+ * read may run on several threads at once, each on lines and items of its
+ * own. */
+typedef struct gemst_body {
+    void *reader;      /* the format's state, handed to room and read */
+    const char *items; /* what messages call the items: "points", "nodes" */
+    /* What *line is; it may move *line past leading blanks and cut the line short. */
+    gemst_line_kind (*kind)(char **line);
+    /* Room for count items, exactly when exact is set (the count is
+     * known), else grown geometrically (items arrive one by one); 0, or
+     * -1 when memory runs out. */
+    int (*room)(void *reader, int64_t count, int exact);
+    /* Reads the item on line into item index; ln numbers the line for messages. */
+    int (*read)(void *reader, const gemst_lines *ln, char *line, int64_t index, gridemst_error *err);
+} gemst_body;
+
+/* Reads the body from ln's next line to the end of the input or to a line
+ * of kind GEMST_LINE_END, and says in *count how many items it read.
+ * From a stream, line by line; from a mapped file, on all threads: the
+ * lines are split into ranges, each range's items counted, room made
+ * once for all of them, and the ranges read into their places.  Both ways
+ * read the same items and fail with the same message: that of the first
+ * bad line in the file. */
+int gemst_read_body(gemst_lines *ln, const gemst_body *body, int64_t *count, gridemst_error *err);
 
 /* Fails with GRIDEMST_ERR_INPUT and "PATH:LINE: problem" (printf-style). */
 #ifdef __GNUC__
@@ -251,6 +258,21 @@ static inline void *gemst_grow(void *p, size_t *cap, size_t need, size_t elem)
     void *q = realloc(p, c * elem);
     if (q)
         *cap = c;
+    return q;
+}
+
+/* Room for need elements of size elem: grown geometrically in p, as
+ * gemst_grow does, or when exact is set (the count known up front, p
+ * NULL) a new block of exactly need elements (at least one). */
+static inline void *gemst_room(void *p, size_t *cap, size_t need, size_t elem, int exact)
+{
+    if (!exact)
+        return gemst_grow(p, cap, need, elem);
+    if (need == 0)
+        need = 1;
+    void *q = need <= SIZE_MAX / elem ? malloc(need * elem) : NULL;
+    if (q)
+        *cap = need;
     return q;
 }
 

@@ -25,7 +25,7 @@ typedef struct tsp_node {
 } tsp_node;
 
 typedef struct tsp_reader {
-    gemst_lines *ln;
+    gemst_lines *ln;                   /* the file (the body's lines may come from readers of its ranges) */
     gemst_pointset *out;               /* name and edge_weight_type go straight here */
     const gemst_tsp_metric_info *metric;
     int64_t dimension;                 /* DIMENSION, or -1 until read */
@@ -150,82 +150,92 @@ static int read_header(tsp_reader *r, gridemst_error *err)
     }
 }
 
-static int parse_id(const tsp_reader *r, const char *s, const char *e, int64_t *id, gridemst_error *err)
+static int parse_id(const gemst_lines *ln, const char *s, const char *e, int64_t *id, gridemst_error *err)
 {
     char *stop;
     errno = 0;
     long long v = strtoll(s, &stop, 10);
     if (stop != e || errno == ERANGE)
-        return gemst_lines_bad_token(r->ln, err, "node id is not an integer", s, e);
+        return gemst_lines_bad_token(ln, err, "node id is not an integer", s, e);
     *id = v;
-    return GRIDEMST_OK;
-}
-
-static int append_node(tsp_reader *r, int64_t id, const double *p, gridemst_error *err)
-{
-    const int dim = r->metric->dim;
-    double *xyz = gemst_grow(r->xyz, &r->xyz_cap, (size_t)(r->n + 1) * (size_t)dim, sizeof *xyz);
-    if (xyz)
-        r->xyz = xyz;
-    tsp_node *nodes = xyz ? gemst_grow(r->nodes, &r->nodes_cap, (size_t)(r->n + 1), sizeof *nodes) : NULL;
-    if (!nodes)
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "%s:%lld: out of memory after %lld nodes", r->ln->path,
-                          (long long)r->ln->lineno, (long long)r->n);
-    r->nodes = nodes;
-    memcpy(xyz + r->n * dim, p, (size_t)dim * sizeof *p);
-    nodes[r->n] = (tsp_node){id, r->ln->lineno, r->n};
-    r->n++;
     return GRIDEMST_OK;
 }
 
 /* A coordinate, field number `field` of its line.  GEO ones are angles in
  * DDD.MM: beyond about 5.7e307 their radians overflow to infinity, and the
  * unit vector would be NaN. */
-static int read_coordinate(const tsp_reader *r, int64_t field, const char *s, const char *e, double *out,
-                           gridemst_error *err)
+static int read_coordinate(const tsp_reader *r, const gemst_lines *ln, int64_t field, const char *s, const char *e,
+                           double *out, gridemst_error *err)
 {
-    int rc = gemst_lines_number(r->ln, field, s, e, out, err);
+    int rc = gemst_lines_number(ln, field, s, e, out, err);
     if (rc == GRIDEMST_OK && r->metric->metric == GEMST_TSP_GEO && !isfinite(gemst_tsp_geo_radians(*out)))
-        return gemst_lines_bad_token(r->ln, err, "GEO coordinate out of range", s, e);
+        return gemst_lines_bad_token(ln, err, "GEO coordinate out of range", s, e);
     return rc;
 }
 
 /* "id x y" or "id x y z". */
-static int read_node(tsp_reader *r, char *line, gridemst_error *err)
+static int read_node(const tsp_reader *r, const gemst_lines *ln, char *line, int64_t *id, double *p,
+                     gridemst_error *err)
 {
     const int want = r->metric->dim + 1;
-    int64_t id = 0, count = 0;
-    double p[3];
+    int64_t count = 0;
     char *cursor = line, *s, *e;
     while (gemst_next_field(&cursor, 0, count == 0, &s, &e) > 0) {
         int rc = GRIDEMST_OK;
         if (count == 0)
-            rc = parse_id(r, s, e, &id, err);
+            rc = parse_id(ln, s, e, id, err);
         else if (count < want)
-            rc = read_coordinate(r, count + 1, s, e, &p[count - 1], err);
+            rc = read_coordinate(r, ln, count + 1, s, e, &p[count - 1], err);
         if (rc != GRIDEMST_OK)
             return rc;
         count++;
     }
     if (count != want)
-        return gemst_lines_fail(r->ln, err, "expected a node id and %d coordinates, found %lld fields", want - 1,
+        return gemst_lines_fail(ln, err, "expected a node id and %d coordinates, found %lld fields", want - 1,
                                 (long long)count);
-    return append_node(r, id, p, err);
+    return GRIDEMST_OK;
 }
 
-static int read_nodes(tsp_reader *r, gridemst_error *err)
+/* The node section ends at EOF, at the next section or at the end of the file. */
+static gemst_line_kind node_line_kind(char **line)
 {
-    for (;;) {
-        char *line;
-        int rc = gemst_lines_next(r->ln, &line, err);
-        if (rc != GRIDEMST_OK || !line)
-            return rc;
-        line = gemst_trim_end(gemst_skip_blanks(line));
-        if (key_is(line, "EOF") || key_is_section(line))
-            return GRIDEMST_OK;
-        if (*line != '\0' && (rc = read_node(r, line, err)) != GRIDEMST_OK)
-            return rc;
+    *line = gemst_trim_end(gemst_skip_blanks(*line));
+    if (key_is(*line, "EOF") || key_is_section(*line))
+        return GEMST_LINE_END;
+    return **line == '\0' ? GEMST_LINE_SKIP : GEMST_LINE_ITEM;
+}
+
+/* Room for count nodes: their coordinates and their ids. */
+static int make_room(void *reader, int64_t count, int exact)
+{
+    tsp_reader *r = reader;
+    const size_t dim = (size_t)r->metric->dim;
+    if ((uint64_t)count > SIZE_MAX / 3 / sizeof *r->nodes)
+        return -1;
+    double *xyz = gemst_room(r->xyz, &r->xyz_cap, (size_t)count * dim, sizeof *xyz, exact);
+    if (!xyz)
+        return -1;
+    r->xyz = xyz;
+    tsp_node *nodes = gemst_room(r->nodes, &r->nodes_cap, (size_t)count, sizeof *nodes, exact);
+    if (!nodes)
+        return -1;
+    r->nodes = nodes;
+    return 0;
+}
+
+/* Node index: its coordinates, and its id and line for the ranking. */
+static int read_node_into(void *reader, const gemst_lines *ln, char *line, int64_t index, gridemst_error *err)
+{
+    const tsp_reader *r = reader;
+    const int dim = r->metric->dim;
+    int64_t id = 0;
+    double p[3];
+    int rc = read_node(r, ln, line, &id, p, err);
+    if (rc == GRIDEMST_OK) {
+        memcpy(r->xyz + (size_t)index * dim, p, (size_t)dim * sizeof *p);
+        r->nodes[index] = (tsp_node){id, ln->lineno, index};
     }
+    return rc;
 }
 
 static int by_id_then_line(const void *pa, const void *pb)
@@ -305,9 +315,10 @@ int gemst_read_tsplib_lines(gemst_lines *ln, gemst_pointset *out, gemst_warn_fn 
 {
     memset(out, 0, sizeof *out);
     tsp_reader r = {.ln = ln, .out = out, .dimension = -1};
+    const gemst_body body = {&r, "nodes", node_line_kind, make_room, read_node_into};
     int rc = read_header(&r, err);
     if (rc == GRIDEMST_OK)
-        rc = read_nodes(&r, err);
+        rc = gemst_read_body(ln, &body, &r.n, err);
     if (rc == GRIDEMST_OK)
         rc = rank_nodes(&r, err);
     if (rc == GRIDEMST_OK)
