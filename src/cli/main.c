@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "cli/args.h"
 #include "cli/clusters.h"
@@ -90,6 +93,10 @@ static int load_points(job *j)
     const cli_args *a = j->args;
     double t0 = cli_now_ms();
     int rc;
+#ifdef _OPENMP
+    if (a->opt.threads > 0) /* the readers and the generators run on OpenMP's default count */
+        omp_set_num_threads(a->opt.threads);
+#endif
     if (a->generate) {
         snprintf(j->label, sizeof j->label, "generate:%s:n=%lld:dim=%d:seed=%lld", gemst_gen_kind_name(a->kind),
                  (long long)a->n, a->dim, (long long)a->seed);
