@@ -246,6 +246,15 @@ static int by_id_then_line(const void *pa, const void *pb)
     return (a->line > b->line) - (a->line < b->line);
 }
 
+/* Whether the nodes come in strictly ascending ids, as most files list them. */
+static int ids_ascending(const tsp_node *nodes, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++)
+        if (nodes[i].id <= nodes[i - 1].id)
+            return 0;
+    return 1;
+}
+
 /* Orders the nodes by id (point index = rank of the id); refuses a repeated id. */
 static int rank_nodes(tsp_reader *r, gridemst_error *err)
 {
@@ -253,7 +262,7 @@ static int rank_nodes(tsp_reader *r, gridemst_error *err)
         return gemst_fail(err, GRIDEMST_ERR_INPUT,
                           "%s:%lld: DIMENSION says %lld but NODE_COORD_SECTION has %lld nodes", r->ln->path,
                           (long long)r->dimension_line, (long long)r->dimension, (long long)r->n);
-    if (r->n > 1) /* nodes is NULL when there are none */
+    if (r->n > 1 && !ids_ascending(r->nodes, r->n)) /* nodes is NULL when there are none */
         qsort(r->nodes, (size_t)r->n, sizeof *r->nodes, by_id_then_line);
     for (int64_t i = 1; i < r->n; i++)
         if (r->nodes[i].id == r->nodes[i - 1].id)
