@@ -8,7 +8,9 @@
  * smallest gap the least of its points' gaps taken here, and the uncertain
  * edges the unmarked positions in order, with the edges themselves.  The
  * same again with the tree read from device memory and the marks left
- * there, as a part of a solve over several GPUs has them.
+ * there, as a part of a solve over several GPUs has them, and with the
+ * points numbered in a shuffled order (the rounds work on places, and no
+ * result may depend on their order).
  *
  * The trees are random trees, paths, stars and forests (tests/safe_trees.h)
  * with continuous or tied lengths; the gaps continuous, tied with lows
@@ -16,7 +18,8 @@
  * level), all zero (nothing safe), or huge and infinite (everything safe).
  * Then the real parts of a few sets split 3 ways: their trees, and their
  * gaps as the device computed and kept them (gemst_part_gaps, the points'
- * arrays kept on the device), against the host's gaps.
+ * arrays kept on the device), against the host's gaps, and with the points
+ * in the order by key the gaps kept, as a solve numbers them.
  *
  * One GPU is enough; skipped (exit 77) without one.
  */
@@ -68,8 +71,9 @@ static double *make_gaps(gap_kind kind, gemst_parts_edge *e, int64_t m, int64_t 
  * gaps at gap_on_device; out's arrays allocated here.  on_device: the tree
  * read from device memory and the marks left there (as a part of a solve
  * over several GPUs has them), then copied into out->safe here. */
-static void device_contract(const gemst_parts_edge *e, int64_t m, const double *gap_on_device, int64_t n,
-                            int on_device, gemst_contract_out *out, const char *what)
+static void device_contract(const gemst_parts_edge *e, int64_t m, const double *gap_on_device,
+                            const uint32_t *order, int64_t n, int on_device, gemst_contract_out *out,
+                            const char *what)
 {
     out->safe = xcalloc((size_t)m + 1, 1);
     out->comp = xcalloc((size_t)n + 1, sizeof *out->comp);
@@ -81,7 +85,7 @@ static void device_contract(const gemst_parts_edge *e, int64_t m, const double *
         CUDA_OK(cudaMalloc((void **)&mark, (size_t)m + 1));
         CUDA_OK(cudaMemcpy(tree, e, sizeof *tree * (size_t)m, cudaMemcpyHostToDevice));
     }
-    const gemst_contract_task t = {on_device ? NULL : e, m, gap_on_device, NULL, n, 2, tree, mark};
+    const gemst_contract_task t = {on_device ? NULL : e, m, gap_on_device, NULL, n, 2, tree, mark, order};
     gemst_contract_times times;
     memset(&times, 0, sizeof times);
     gridemst_error err;
@@ -108,38 +112,65 @@ static void free_out(gemst_contract_out *out)
     free(out->uncertain_edge);
 }
 
-/* The same contraction with the tree and the marks on the device as with
- * them in host memory. */
-static void check_on_device(const gemst_parts_edge *e, int64_t m, const double *gap_on_device, int64_t n,
-                            const gemst_contract_out *host, const char *what)
+/* The same contraction another way (how: the tree and the marks on the
+ * device, the points in another order) as `want`. */
+static void check_same(const gemst_parts_edge *e, int64_t m, const double *gap_on_device, const uint32_t *order,
+                       int64_t n, int on_device, const gemst_contract_out *want, const char *how, const char *what)
 {
-    gemst_contract_out dev;
-    device_contract(e, m, gap_on_device, n, 1, &dev, what);
-    REQUIRE(dev.n_uncertain == host->n_uncertain && dev.n_comp == host->n_comp,
-            "%s: %lld uncertain edges and %u components with the tree on the device, %lld and %u", what,
-            (long long)dev.n_uncertain, dev.n_comp, (long long)host->n_uncertain, host->n_comp);
-    REQUIRE(memcmp(dev.safe, host->safe, (size_t)m) == 0 &&
-                memcmp(dev.comp, host->comp, sizeof *dev.comp * (size_t)n) == 0 &&
-                memcmp(dev.uncertain, host->uncertain, sizeof *dev.uncertain * (size_t)dev.n_uncertain) == 0 &&
-                memcmp(dev.comp_gap, host->comp_gap, sizeof *dev.comp_gap * dev.n_comp) == 0,
-            "%s: the marks, components or gaps differ with the tree on the device", what);
-    free_out(&dev);
+    gemst_contract_out got;
+    device_contract(e, m, gap_on_device, order, n, on_device, &got, what);
+    REQUIRE(got.n_uncertain == want->n_uncertain && got.n_comp == want->n_comp,
+            "%s: %lld uncertain edges and %u components %s, %lld and %u", what, (long long)got.n_uncertain,
+            got.n_comp, how, (long long)want->n_uncertain, want->n_comp);
+    REQUIRE(memcmp(got.safe, want->safe, (size_t)m) == 0 &&
+                memcmp(got.comp, want->comp, sizeof *got.comp * (size_t)n) == 0 &&
+                memcmp(got.uncertain, want->uncertain, sizeof *got.uncertain * (size_t)got.n_uncertain) == 0 &&
+                memcmp(got.comp_gap, want->comp_gap, sizeof *got.comp_gap * got.n_comp) == 0,
+            "%s: the marks, components or gaps differ %s", what, how);
+    free_out(&got);
+}
+
+/* A random order of n points, in device memory. */
+static uint32_t *shuffled_order(int64_t n, uint64_t seed)
+{
+    uint32_t *order = xcalloc((size_t)n + 1, sizeof *order), *on_device = NULL;
+    for (int64_t i = 0; i < n; i++)
+        order[i] = (uint32_t)i;
+    uint64_t rng = seed;
+    for (int64_t i = n - 1; i > 0; i--) {
+        rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+        const int64_t j = (int64_t)((rng >> 33) % (uint64_t)(i + 1));
+        const uint32_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    CUDA_OK(cudaMalloc((void **)&on_device, sizeof *order * (size_t)(n + 1)));
+    CUDA_OK(cudaMemcpy(on_device, order, sizeof *order * (size_t)n, cudaMemcpyHostToDevice));
+    free(order);
+    return on_device;
 }
 
 /* The device's contraction against the host's, for one tree and its
  * gaps: in host memory, and on the device (kept: the same values there;
- * NULL: copied there here). */
-static void check_contraction(const gemst_parts_edge *e, int64_t m, const double *gap, const double *kept, int64_t n,
-                              const char *what)
+ * NULL: copied there here), with the points in their own order, in
+ * `order` (device memory, or NULL), and shuffled: the same results. */
+static void check_contraction(const gemst_parts_edge *e, int64_t m, const double *gap, const double *kept,
+                              const uint32_t *order, int64_t n, const char *what)
 {
     double *gap_on_device = NULL;
     if (!kept) {
         CUDA_OK(cudaMalloc((void **)&gap_on_device, sizeof *gap * (size_t)n));
         CUDA_OK(cudaMemcpy(gap_on_device, gap, sizeof *gap * (size_t)n, cudaMemcpyHostToDevice));
     }
+    const double *gaps = kept ? kept : gap_on_device;
     gemst_contract_out got;
-    device_contract(e, m, kept ? kept : gap_on_device, n, 0, &got, what);
-    check_on_device(e, m, kept ? kept : gap_on_device, n, &got, what);
+    device_contract(e, m, gaps, NULL, n, 0, &got, what);
+    check_same(e, m, gaps, NULL, n, 1, &got, "with the tree on the device", what);
+    if (order)
+        check_same(e, m, gaps, order, n, 1, &got, "with the points in the order by key", what);
+    uint32_t *shuffled = shuffled_order(n, (uint64_t)n * 7919 + (uint64_t)m);
+    check_same(e, m, gaps, shuffled, n, 0, &got, "with the points shuffled", what);
+    CUDA_OK(cudaFree(shuffled));
     if (gap_on_device)
         CUDA_OK(cudaFree(gap_on_device));
 
@@ -208,7 +239,7 @@ START_TEST(test_trees)
             char what[128];
             snprintf(what, sizeof what, "%s of %lld points, %s lengths, %s, seed %llu", shape_name[sh],
                      (long long)sizes[s], tied ? "tied" : "continuous", gap_name[kind], (unsigned long long)seed);
-            check_contraction(e, m, gap, NULL, sizes[s], what);
+            check_contraction(e, m, gap, NULL, NULL, sizes[s], what);
             free(e);
             free(gap);
         }
@@ -223,7 +254,7 @@ START_TEST(test_large)
     int64_t m;
     gemst_parts_edge *e = make_tree(_i ? SHAPE_PATH : SHAPE_RANDOM, n, 0, &rng, &m);
     double *gap = make_gaps(GAPS_SPREAD, e, m, n, 0, &rng);
-    check_contraction(e, m, gap, NULL, n, _i ? "a path of 10^6 points" : "a random tree of 10^6 points");
+    check_contraction(e, m, gap, NULL, NULL, n, _i ? "a path of 10^6 points" : "a random tree of 10^6 points");
     free(e);
     free(gap);
 }
@@ -281,7 +312,9 @@ START_TEST(test_parts)
         REQUIRE(rc == GRIDEMST_OK && g, "%s: gaps: %s", what, rc == GRIDEMST_OK ? "none kept" : err.message);
         REQUIRE(!part[p].w && !part[p].gap && !part[p].by_gap && !part[p].cell_of,
                 "%s: the points' arrays came to host memory, kept on the device", what);
-        check_contraction(part[p].tree, part[p].n_tree, host.gap, gemst_device_gaps_gap(g), part[p].n, what);
+        REQUIRE(gemst_device_gaps_by_key(g), "%s: the order by key was not kept for the contraction", what);
+        check_contraction(part[p].tree, part[p].n_tree, host.gap, gemst_device_gaps_gap(g), gemst_device_gaps_by_key(g),
+                          part[p].n, what);
         gemst_device_gaps_free(g);
         CUDA_OK(cudaFree(coords));
         host.coords = NULL; /* part[p]'s */

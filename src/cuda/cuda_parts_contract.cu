@@ -3,14 +3,18 @@
  * edges by Boruvka rounds, as parts/safe_rounds.c marks them, then the
  * safe components, their smallest gaps and the uncertain edges' list.
  *
- * The rounds keep a union-find over the part's points whose roots are the
- * components' smallest points (finds halve paths: every value they read or
- * write is an ancestor), and at each root the smallest gap of its component
- * (as bits: non-negative doubles order as their bits).  A round reads only
- * the live edges, the unmarked ones between two components, listed by
- * position: the first round takes most of a part's edges into components,
- * and the later ones then cost what is left.  Each round, every step a
- * kernel over the live edges:
+ * The rounds number the part's points by *place*: in the order of their
+ * keys (gemst_device_gaps_by_key), where a tree edge's ends, neighbours in
+ * space, lie near each other, rather than in the order of their ids, which
+ * scatters them over the whole part.  They keep a union-find over the
+ * places (finds halve paths: every value they read or write is an
+ * ancestor), and at each root the smallest gap of its component (as bits:
+ * non-negative doubles order as their bits).  A round reads only the live
+ * edges, the unmarked ones between two components, each with its ends'
+ * places; the first round lists every edge, sorted by its lower end's place
+ * so that neighbouring threads read neighbouring entries, and each round
+ * lists the edges that stay live in the same order.  Each round, every step
+ * a kernel over the live edges:
  *
  *   pick     each offers its position to the roots of both its ends (an
  *            atomic minimum: the least incident edge, the tree being in
@@ -20,23 +24,25 @@
  *            least of the points' lows: the bound is non-decreasing); the
  *            picks and tests read only the round's starting state, as the
  *            host's reference does;
- *   join     each NEW edge joins its ends' components, the larger root
- *            hooked under the smaller by compare-and-swap;
+ *   join     each NEW edge joins its ends' components, the root of the
+ *            larger point hooked under the other by compare-and-swap;
  *   least    each root hooked this round gives its smallest gap to its new
  *            root (an atomic minimum; a root that receives was not hooked);
  *   live     the edges still unmarked and between two components are
  *            listed again (a prefix count).
  *
  * A round that marks nothing ends them, as does one that leaves no live
- * edge: its state is the fixed point, and the marks are the reference's.
- * There are at most ceil(log2 n) + 2 rounds (docs/partitioned.md); a run
- * past them fails instead of looping.  Then every point's root (into
- * another array: a find that halves paths may still write its ancestors
- * into this one), a prefix count of the roots numbers the components in
- * the order of their smallest points, each root's smallest gap becomes its
- * component's, and a prefix count of the uncertain edges lists them in
- * order.
+ * edge: its state is the fixed point, and the marks are the reference's
+ * (picks and tests do not depend on how the points are numbered).  There
+ * are at most ceil(log2 n) + 2 rounds (docs/partitioned.md); a run past
+ * them fails instead of looping.  A join hooks the root of the larger point
+ * under the other, so that each root is its component's smallest point:
+ * then every place's root, a prefix count (by point) of the roots' points
+ * numbers the components in the order of their smallest points, as the
+ * host does, each root's smallest gap becomes its component's, and a
+ * prefix count of the uncertain edges lists them in order.
  */
+#include <cub/cub.cuh>
 #include <stdlib.h>
 
 #include "context.h"
@@ -52,21 +58,27 @@
 #define SAFE 1
 #define NEW 2
 
-/* The rounds' state on the device.  A round reads only its live edges:
- * the unmarked edges between two components, listed by position, so that
- * the rounds after the first (which take most edges into components) cost
- * what is left of the tree, not the whole tree. */
+/* Edges listed by their position in the tree and the places of their ends. */
+typedef struct {
+    uint32_t *pos, *lo, *hi; /* n entries each */
+} edge_list;
+
+/* The rounds' state on the device.  The rounds number the points by place:
+ * place r holds point by_key[r], so that a tree edge's ends, neighbours in
+ * space, lie near each other in the union-find's arrays; and they read only
+ * the live edges (unmarked, between two components), listed by their lower
+ * end's place, so that neighbouring threads read neighbouring entries. */
 typedef struct {
     const gemst_parts_edge *tree; /* m */
-    uint8_t *mark;                /* m */
-    uint32_t *parent;             /* n: the union-find, its paths halved as it is read */
-    uint32_t *pick;               /* n: at a root, its least incident live edge (GEMST_NONE: none) */
-    uint64_t *least;              /* n: at a root, its component's smallest gap (bits) */
-    uint32_t *live;               /* the live edges' positions (NULL: every edge, in the first round) ... */
+    uint8_t *mark;                /* m, by position */
+    const uint32_t *by_key;       /* n: the point at each place (NULL: place = point) */
+    uint32_t *parent;             /* n, by place: the union-find, its paths halved as it is read */
+    uint32_t *pick;               /* n, by place: at a root, its least incident live edge (GEMST_NONE: none) */
+    uint64_t *least;              /* n, by place: at a root, its component's smallest gap (bits) */
+    edge_list live, spare;        /* the live edges, and room for the next round's */
     int64_t n_live;
-    uint32_t *list[2];            /* n each: ... in one of these, the other the next round's */
-    uint32_t *end_lo, *end_hi;    /* per live edge: the roots of its ends at the round's start; then the
-                                     flags and ranks that list the next round's live edges */
+    uint32_t *end_lo, *end_hi;    /* per live edge: the roots of its ends at the round's start; between
+                                     rounds, the flags and ranks that list the next round's live edges */
     int *marked;                  /* 1: the round marked an edge */
 } rounds_state;
 
@@ -75,30 +87,59 @@ static __device__ double gap_of_bits(uint64_t bits)
     return __longlong_as_double((long long)bits);
 }
 
-/* The position of the j-th live edge. */
-static __device__ uint32_t live_edge(const uint32_t *live, int64_t j)
+/* The point at place r. */
+static __device__ uint32_t point_at(const uint32_t *by_key, int64_t r)
 {
-    return live ? live[j] : (uint32_t)j;
+    return by_key ? by_key[r] : (uint32_t)r;
 }
 
-static __global__ void k_init(const double *gap, int64_t n, uint32_t *parent, uint64_t *least)
+/* Each point's place. */
+static __global__ void k_places(const uint32_t *by_key, int64_t n, uint32_t *place)
 {
-    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        parent[i] = (uint32_t)i;
-        least[i] = (uint64_t)__double_as_longlong(gap[i]);
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < n)
+        place[point_at(by_key, r)] = (uint32_t)r;
+}
+
+/* Each edge's position, and its lower end's place (the sort's key). */
+static __global__ void k_edge_lo(const gemst_parts_edge *tree, int64_t m, const uint32_t *place, uint32_t *lo,
+                                 uint32_t *pos)
+{
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < m) {
+        lo[k] = place[tree[k].lo];
+        pos[k] = (uint32_t)k;
+    }
+}
+
+/* Each listed edge's higher end's place. */
+static __global__ void k_edge_hi(const gemst_parts_edge *tree, const uint32_t *pos, int64_t m, const uint32_t *place,
+                                 uint32_t *hi)
+{
+    const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < m)
+        hi[j] = place[tree[pos[j]].hi];
+}
+
+static __global__ void k_init(const double *gap, const uint32_t *by_key, int64_t n, uint32_t *parent,
+                              uint64_t *least)
+{
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < n) {
+        parent[r] = (uint32_t)r;
+        least[r] = (uint64_t)__double_as_longlong(gap[point_at(by_key, r)]);
     }
 }
 
 /* Each live edge's ends' roots, and its position offered to both. */
-static __global__ void k_pick(const gemst_parts_edge *tree, const uint32_t *live, int64_t count, uint32_t *parent,
-                              uint32_t *end_lo, uint32_t *end_hi, uint32_t *pick)
+static __global__ void k_pick(edge_list live, int64_t count, uint32_t *parent, uint32_t *end_lo, uint32_t *end_hi,
+                              uint32_t *pick)
 {
     const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= count)
         return;
-    const uint32_t k = live_edge(live, j);
-    const uint32_t a = gemst_uf_find(parent, tree[k].lo), b = gemst_uf_find(parent, tree[k].hi);
+    const uint32_t k = live.pos[j];
+    const uint32_t a = gemst_uf_find(parent, live.lo[j]), b = gemst_uf_find(parent, live.hi[j]);
     end_lo[j] = a;
     end_hi[j] = b;
     if (a == b) /* not in a forest */
@@ -109,14 +150,14 @@ static __global__ void k_pick(const gemst_parts_edge *tree, const uint32_t *live
 
 /* A live edge that a root at its end picked is marked (NEW) when shorter
  * than that root's smallest low. */
-static __global__ void k_test(const gemst_parts_edge *tree, const uint32_t *live, int64_t count,
-                              const uint32_t *end_lo, const uint32_t *end_hi, const uint32_t *pick,
-                              const uint64_t *least, uint8_t *mark, int *marked)
+static __global__ void k_test(const gemst_parts_edge *tree, edge_list live, int64_t count, const uint32_t *end_lo,
+                              const uint32_t *end_hi, const uint32_t *pick, const uint64_t *least, uint8_t *mark,
+                              int *marked)
 {
     const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= count)
         return;
-    const uint32_t k = live_edge(live, j), end[2] = {end_lo[j], end_hi[j]};
+    const uint32_t k = live.pos[j], end[2] = {end_lo[j], end_hi[j]};
     for (int e = 0; e < 2; e++)
         if (pick[end[e]] == k && tree[k].d2 < gemst_parts_lower(gap_of_bits(least[end[e]]))) {
             mark[k] = NEW; /* both ends' roots may mark it: the same byte */
@@ -124,20 +165,36 @@ static __global__ void k_test(const gemst_parts_edge *tree, const uint32_t *live
         }
 }
 
+/* Joins the trees of places a and b: the root of the larger point hooked
+ * under the other by compare-and-swap, retried from the roots found again
+ * when another thread hooked it first.  Every root is then its component's
+ * smallest point's place. */
+static __device__ void unite_by_point(uint32_t *parent, const uint32_t *by_key, uint32_t a, uint32_t b)
+{
+    for (;;) {
+        a = gemst_uf_find(parent, a);
+        b = gemst_uf_find(parent, b);
+        if (a == b)
+            return;
+        const int a_first = point_at(by_key, a) < point_at(by_key, b);
+        const uint32_t later = a_first ? b : a, first = a_first ? a : b;
+        if (gemst_atomic_cas_u32(&parent[later], later, first) == later)
+            return;
+    }
+}
+
 /* Each NEW edge joins its ends' components; every root's pick is cleared
  * for the next round (the tests have read them). */
-static __global__ void k_join(const gemst_parts_edge *tree, const uint32_t *live, int64_t count,
-                              const uint32_t *end_lo, const uint32_t *end_hi, uint32_t *parent, uint32_t *pick,
-                              const uint8_t *mark)
+static __global__ void k_join(edge_list live, int64_t count, const uint32_t *end_lo, const uint32_t *end_hi,
+                              const uint32_t *by_key, uint32_t *parent, uint32_t *pick, const uint8_t *mark)
 {
     const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= count)
         return;
-    const uint32_t k = live_edge(live, j);
     pick[end_lo[j]] = GEMST_NONE;
     pick[end_hi[j]] = GEMST_NONE;
-    if (mark[k] == NEW)
-        gemst_uf_unite(parent, tree[k].lo, tree[k].hi);
+    if (mark[live.pos[j]] == NEW)
+        unite_by_point(parent, by_key, live.lo[j], live.hi[j]);
 }
 
 /* Each NEW edge becomes SAFE, and each root at its ends that the join
@@ -145,13 +202,13 @@ static __global__ void k_join(const gemst_parts_edge *tree, const uint32_t *live
  * hooked is such an end: the roots it finds for a NEW edge's ends are the
  * round's starting roots of NEW edges' ends, or roots they were hooked
  * under. */
-static __global__ void k_least(const uint32_t *live, int64_t count, const uint32_t *end_lo, const uint32_t *end_hi,
+static __global__ void k_least(edge_list live, int64_t count, const uint32_t *end_lo, const uint32_t *end_hi,
                                uint32_t *parent, uint64_t *least, uint8_t *mark)
 {
     const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= count)
         return;
-    const uint32_t k = live_edge(live, j);
+    const uint32_t k = live.pos[j];
     if (mark[k] != NEW)
         return;
     mark[k] = SAFE;
@@ -162,51 +219,58 @@ static __global__ void k_least(const uint32_t *live, int64_t count, const uint32
 }
 
 /* 1 where a live edge stays live: unmarked, between two components. */
-static __global__ void k_still_live(const gemst_parts_edge *tree, const uint32_t *live, int64_t count,
-                                    uint32_t *parent, const uint8_t *mark, uint32_t *flag)
+static __global__ void k_still_live(edge_list live, int64_t count, uint32_t *parent, const uint8_t *mark,
+                                    uint32_t *flag)
 {
     const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= count)
-        return;
-    const uint32_t k = live_edge(live, j);
-    flag[j] = mark[k] == UNMARKED && gemst_uf_find(parent, tree[k].lo) != gemst_uf_find(parent, tree[k].hi);
+    if (j < count)
+        flag[j] = mark[live.pos[j]] == UNMARKED &&
+                  gemst_uf_find(parent, live.lo[j]) != gemst_uf_find(parent, live.hi[j]);
 }
 
 /* The live edges that stay, in order (rank: the flags' inclusive count). */
-static __global__ void k_keep_live(const uint32_t *live, int64_t count, const uint32_t *flag, const uint32_t *rank,
-                                   uint32_t *out)
+static __global__ void k_keep_live(edge_list live, int64_t count, const uint32_t *flag, const uint32_t *rank,
+                                   edge_list out)
 {
     const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < count && flag[j])
-        out[rank[j] - 1] = live_edge(live, j);
+    if (j < count && flag[j]) {
+        const uint32_t to = rank[j] - 1;
+        out.pos[to] = live.pos[j];
+        out.lo[to] = live.lo[j];
+        out.hi[to] = live.hi[j];
+    }
 }
 
-static __global__ void k_flatten(uint32_t *parent, int64_t n, uint32_t *next)
+/* Each place's root (into another array: a find that halves paths may
+ * still write its ancestors into this one). */
+static __global__ void k_flatten(uint32_t *parent, int64_t n, uint32_t *root)
 {
-    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        next[i] = gemst_uf_find(parent, (uint32_t)i);
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < n)
+        root[r] = gemst_uf_find(parent, (uint32_t)r);
 }
 
-/* 1 where point i is a root. */
-static __global__ void k_roots(const uint32_t *parent, int64_t n, uint32_t *flag)
+/* 1 at each component's smallest point, its root's (flag: 0 before). */
+static __global__ void k_firsts(const uint32_t *root, const uint32_t *by_key, int64_t n, uint32_t *flag)
 {
-    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        flag[i] = parent[i] == (uint32_t)i;
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < n && root[r] == (uint32_t)r)
+        flag[point_at(by_key, r)] = 1;
 }
 
-/* Each point's component (rank: the roots' inclusive count), and at each
- * root its component's smallest gap. */
-static __global__ void k_components(const uint32_t *parent, const uint32_t *rank, const uint64_t *least, int64_t n,
-                                    uint32_t *comp, uint64_t *comp_gap)
+/* Each point's component, numbered in the order of the components'
+ * smallest points (rank: the firsts' inclusive count, by point), and each
+ * component's smallest gap. */
+static __global__ void k_components(const uint32_t *root, const uint32_t *rank, const uint64_t *least,
+                                    const uint32_t *by_key, int64_t n, uint32_t *comp, uint64_t *comp_gap)
 {
-    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= n)
         return;
-    comp[i] = rank[parent[i]] - 1;
-    if (parent[i] == (uint32_t)i)
-        comp_gap[rank[i] - 1] = least[i];
+    const uint32_t c = rank[point_at(by_key, root[r])] - 1;
+    comp[point_at(by_key, r)] = c;
+    if (root[r] == (uint32_t)r)
+        comp_gap[c] = least[r];
 }
 
 /* 1 where edge k is uncertain. */
@@ -245,26 +309,49 @@ static int count_flags(gemst_dmem *mem, const uint32_t *flag, uint32_t *rank, in
     return GRIDEMST_OK;
 }
 
-/* The list array that does not hold the live edges. */
-static uint32_t *other_list(const rounds_state *r)
+/* The first round's list: every edge, by its lower end's place (a stable
+ * radix sort over the bits a place needs), with its ends' places. */
+static int list_edges(gemst_dmem *mem, rounds_state *r, int64_t n, int64_t m, gridemst_error *err)
 {
-    return r->live == r->list[0] ? r->list[1] : r->list[0];
+    const cudaStream_t s = mem->s;
+    uint32_t *place = r->end_lo; /* free until the rounds */
+    k_places<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(r->by_key, n, place);
+    GEMST_LAUNCHED();
+    k_edge_lo<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(r->tree, m, place, r->spare.lo, r->spare.pos);
+    GEMST_LAUNCHED();
+    int bits = 1;
+    while (bits < 32 && ((int64_t)1 << bits) < n)
+        bits++;
+    cub::DoubleBuffer<uint32_t> keys(r->spare.lo, r->live.lo), values(r->spare.pos, r->live.pos);
+    size_t bytes = 0;
+    void *temp;
+    GEMST_CU(cub::DeviceRadixSort::SortPairs(NULL, bytes, keys, values, m, 0, bits, s));
+    GEMST_TRY(gemst_dalloc(mem, &temp, bytes, "sorting a part's tree edges by place", err));
+    GEMST_CU(cub::DeviceRadixSort::SortPairs(temp, bytes, keys, values, m, 0, bits, s));
+    gemst_dfree(mem, temp);
+    r->live = (edge_list){values.Current(), keys.Current(), r->live.hi};
+    r->spare = (edge_list){values.Alternate(), keys.Alternate(), r->spare.hi};
+    k_edge_hi<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(r->tree, r->live.pos, m, place, r->live.hi);
+    GEMST_LAUNCHED();
+    r->n_live = m;
+    return GRIDEMST_OK;
 }
 
 /* The live edges that stay live after a round's join, listed into the
- * other list array (end_lo and end_hi are free then: they hold the flags
- * and their ranks). */
+ * spare lists, which become the live ones (end_lo and end_hi are free then:
+ * they hold the flags and their ranks). */
 static int keep_live(gemst_dmem *mem, rounds_state *r, gridemst_error *err)
 {
     const unsigned blocks = gemst_blocks((uint64_t)r->n_live);
     uint32_t *flag = r->end_lo, *rank = r->end_hi, total;
-    k_still_live<<<blocks, GEMST_THREADS, 0, mem->s>>>(r->tree, r->live, r->n_live, r->parent, r->mark, flag);
+    k_still_live<<<blocks, GEMST_THREADS, 0, mem->s>>>(r->live, r->n_live, r->parent, r->mark, flag);
     GEMST_LAUNCHED();
     GEMST_TRY(count_flags(mem, flag, rank, r->n_live, &total, err));
-    uint32_t *next = other_list(r);
-    k_keep_live<<<blocks, GEMST_THREADS, 0, mem->s>>>(r->live, r->n_live, flag, rank, next);
+    k_keep_live<<<blocks, GEMST_THREADS, 0, mem->s>>>(r->live, r->n_live, flag, rank, r->spare);
     GEMST_LAUNCHED();
-    r->live = next;
+    const edge_list was = r->live;
+    r->live = r->spare;
+    r->spare = was;
     r->n_live = total;
     return GRIDEMST_OK;
 }
@@ -275,7 +362,7 @@ static int round_once(gemst_dmem *mem, rounds_state *r, int *any, gridemst_error
     const cudaStream_t s = mem->s;
     const unsigned blocks = gemst_blocks((uint64_t)r->n_live);
     GEMST_CU(cudaMemsetAsync(r->marked, 0, sizeof *r->marked, s));
-    k_pick<<<blocks, GEMST_THREADS, 0, s>>>(r->tree, r->live, r->n_live, r->parent, r->end_lo, r->end_hi, r->pick);
+    k_pick<<<blocks, GEMST_THREADS, 0, s>>>(r->live, r->n_live, r->parent, r->end_lo, r->end_hi, r->pick);
     GEMST_LAUNCHED();
     k_test<<<blocks, GEMST_THREADS, 0, s>>>(r->tree, r->live, r->n_live, r->end_lo, r->end_hi, r->pick, r->least,
                                             r->mark, r->marked);
@@ -284,7 +371,7 @@ static int round_once(gemst_dmem *mem, rounds_state *r, int *any, gridemst_error
     GEMST_CU(cudaStreamSynchronize(s));
     if (!*any)
         return GRIDEMST_OK;
-    k_join<<<blocks, GEMST_THREADS, 0, s>>>(r->tree, r->live, r->n_live, r->end_lo, r->end_hi, r->parent, r->pick,
+    k_join<<<blocks, GEMST_THREADS, 0, s>>>(r->live, r->n_live, r->end_lo, r->end_hi, r->by_key, r->parent, r->pick,
                                             r->mark);
     GEMST_LAUNCHED();
     k_least<<<blocks, GEMST_THREADS, 0, s>>>(r->live, r->n_live, r->end_lo, r->end_hi, r->parent, r->least, r->mark);
@@ -292,10 +379,10 @@ static int round_once(gemst_dmem *mem, rounds_state *r, int *any, gridemst_error
     return keep_live(mem, r, err);
 }
 
-/* The rounds, from the tree and the gaps on the device; the marks and the
- * flat union-find left in *r. */
-static int mark(gemst_dmem *mem, const gemst_contract_task *t, rounds_state *r, gemst_contract_times *times,
-                gridemst_error *err)
+/* The rounds, from the tree and the gaps on the device; the marks, and
+ * each place's root in *root (n entries of device memory, allocated here). */
+static int mark(gemst_dmem *mem, const gemst_contract_task *t, rounds_state *r, uint32_t **root,
+                gemst_contract_times *times, gridemst_error *err)
 {
     const int64_t n = t->n, m = t->m;
     const cudaStream_t s = mem->s;
@@ -303,51 +390,51 @@ static int mark(gemst_dmem *mem, const gemst_contract_task *t, rounds_state *r, 
         r->mark = t->mark_on_device;
     else
         GEMST_DALLOC(mem, r->mark, m, "a part's safe edges");
+    r->by_key = t->by_key;
     GEMST_DALLOC(mem, r->parent, n, "a part's safe components");
     GEMST_DALLOC(mem, r->pick, n, "a part's picked edges");
     GEMST_DALLOC(mem, r->least, n, "a part's components' gaps");
-    GEMST_DALLOC(mem, r->list[0], n, "a part's live edges"); /* m < n; n: the flatten's output at the end */
-    GEMST_DALLOC(mem, r->list[1], n, "a part's live edges");
-    GEMST_DALLOC(mem, r->end_lo, n, "a part's live edges");
-    GEMST_DALLOC(mem, r->end_hi, n, "a part's live edges");
+    uint32_t **const lists[] = {&r->live.pos, &r->live.lo, &r->live.hi, &r->spare.pos, &r->spare.lo, &r->spare.hi,
+                                &r->end_lo, &r->end_hi};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) /* m < n; n: the places' arrays too */
+        GEMST_DALLOC(mem, *lists[k], n, "a part's live edges");
     GEMST_DALLOC(mem, r->marked, 1, "a part's safe edges");
-    r->live = NULL;
-    r->n_live = m;
     GEMST_CU(cudaMemsetAsync(r->mark, UNMARKED, (size_t)(m > 0 ? m : 1), s));
     GEMST_CU(cudaMemsetAsync(r->pick, 0xff, sizeof *r->pick * (size_t)n, s)); /* GEMST_NONE */
-    k_init<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(t->gap, n, r->parent, r->least);
+    k_init<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(t->gap, r->by_key, n, r->parent, r->least);
     GEMST_LAUNCHED();
+    r->n_live = 0;
+    if (m > 0)
+        GEMST_TRY(list_edges(mem, r, n, m, err));
     int most = 2; /* ceil(log2 n) + 2 rounds at most (docs/partitioned.md): more would be a fault */
     for (int64_t size = 1; size < n; size *= 2)
         most++;
-    for (int any = m > 0; any && r->n_live > 0;) {
+    for (int any = 1; any && r->n_live > 0;) {
         if (times->rounds == most)
             return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the safe edges of %lld points unsettled after %d rounds",
                               (long long)n, most);
         GEMST_TRY(round_once(mem, r, &any, err));
         times->rounds++;
     }
-    /* flat for the numbering: every point's parent its root (into another
-     * array: a find that halves paths may still write into this one) */
-    uint32_t *flat = other_list(r);
-    k_flatten<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(r->parent, n, flat);
+    *root = r->spare.pos;
+    k_flatten<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(r->parent, n, *root);
     GEMST_LAUNCHED();
-    r->parent = flat;
     return GRIDEMST_OK;
 }
 
 /* The components' numbers and smallest gaps, and the uncertain edges'
  * list, on the device: *comp (n; t->comp_on_device where given),
  * *comp_gap (out->n_comp), *list (out->n_uncertain). */
-static int number(gemst_dmem *mem, const gemst_contract_task *t, const rounds_state *r, uint32_t **comp,
-                  uint64_t **comp_gap, uint32_t **list, gemst_contract_out *out, gridemst_error *err)
+static int number(gemst_dmem *mem, const gemst_contract_task *t, const rounds_state *r, const uint32_t *root,
+                  uint32_t **comp, uint64_t **comp_gap, uint32_t **list, gemst_contract_out *out,
+                  gridemst_error *err)
 {
     const int64_t n = t->n, m = t->m;
     const cudaStream_t s = mem->s;
-    uint32_t *flag, *rank, total;
-    GEMST_DALLOC(mem, flag, n, "a part's safe components"); /* and its uncertain edges: m < n */
-    GEMST_DALLOC(mem, rank, n, "a part's safe components");
-    k_roots<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(r->parent, n, flag);
+    const unsigned blocks = gemst_blocks((uint64_t)n);
+    uint32_t *flag = r->end_lo, *rank = r->end_hi, total; /* the rounds are done with them */
+    GEMST_CU(cudaMemsetAsync(flag, 0, sizeof *flag * (size_t)n, s));
+    k_firsts<<<blocks, GEMST_THREADS, 0, s>>>(root, r->by_key, n, flag);
     GEMST_LAUNCHED();
     GEMST_TRY(count_flags(mem, flag, rank, n, &total, err));
     out->n_comp = total;
@@ -356,8 +443,7 @@ static int number(gemst_dmem *mem, const gemst_contract_task *t, const rounds_st
     else
         GEMST_DALLOC(mem, *comp, n, "a part's safe components");
     GEMST_DALLOC(mem, *comp_gap, total, "a part's components' gaps");
-    k_components<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(r->parent, rank, r->least, n, *comp,
-                                                                     *comp_gap);
+    k_components<<<blocks, GEMST_THREADS, 0, s>>>(root, rank, r->least, r->by_key, n, *comp, *comp_gap);
     GEMST_LAUNCHED();
     out->n_uncertain = 0;
     GEMST_DALLOC(mem, *list, m, "a part's uncertain edges");
@@ -391,12 +477,13 @@ static int run(gemst_dmem *mem, const gemst_contract_task *t, gemst_contract_out
         r.tree = tree;
     }
     times->copy_ms += gemst_lap_ms(&t0);
-    GEMST_TRY(mark(mem, t, &r, times, err));
+    uint32_t *root;
+    GEMST_TRY(mark(mem, t, &r, &root, times, err));
     GEMST_CU(cudaStreamSynchronize(mem->s));
     times->safe_ms += gemst_lap_ms(&t0);
     uint32_t *comp, *list;
     uint64_t *comp_gap;
-    GEMST_TRY(number(mem, t, &r, &comp, &comp_gap, &list, out, err));
+    GEMST_TRY(number(mem, t, &r, root, &comp, &comp_gap, &list, out, err));
     gemst_parts_edge *edges;
     GEMST_DALLOC(mem, edges, out->n_uncertain, "a part's uncertain edges");
     if (out->n_uncertain > 0) {

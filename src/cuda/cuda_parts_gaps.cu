@@ -208,6 +208,11 @@ static int run(const gemst_gaps_task *t, const gemst_gaps_points *points, gemst_
         times->copy_ms += gemst_lap_ms(&t0);
     }
 
+    if (!points) { /* the contraction numbers its points in this order */
+        GEMST_DALLOC(&g->mem, g->by_key, n, "the part's order by key");
+        GEMST_CU(cudaMemcpyAsync(g->by_key, by_key.Current(), sizeof *g->by_key * (size_t)n,
+                                 cudaMemcpyDeviceToDevice, s));
+    }
     /* the points by gap: non-negative doubles order as their bits.  The buffers of the sort by key, read
        before on this stream (the order by key: copied above, or not needed), become the sort's; the gaps stay */
     uint32_t *order = by_key.Alternate();
@@ -302,6 +307,22 @@ extern "C" const double *gemst_device_gaps_gap(const gemst_device_gaps *g)
 extern "C" uint32_t *gemst_device_gaps_comp(gemst_device_gaps *g)
 {
     return g->comp;
+}
+
+extern "C" const uint32_t *gemst_device_gaps_by_key(const gemst_device_gaps *g)
+{
+    return g->by_key;
+}
+
+extern "C" void gemst_device_gaps_drop_by_key(gemst_device_gaps *g)
+{
+    if (!g->by_key)
+        return;
+    gemst_device_scope on(g->ctx->device);
+    if (on.ok)
+        gemst_dfree(&g->mem, g->by_key);
+    (void)cudaGetLastError(); /* freeing: nothing to report to */
+    g->by_key = NULL;
 }
 
 extern "C" void gemst_device_gaps_free(gemst_device_gaps *g)

@@ -29,6 +29,7 @@ struct gemst_device_gaps {
     double *w;            /* 3 n: working coordinates */
     uint32_t *cell_of;    /* n: each point's cell */
     uint32_t *by_gap;     /* n: the points by ascending gap */
+    uint32_t *by_key;     /* n: the points by ascending key, until the contraction has read them */
     uint32_t *comp;       /* n: each point's safe component in the part, from the contraction */
     const uint32_t *id;   /* n: each point's id in the whole set, where the part's device holds them (not
                              owned; device_store.h), or NULL */

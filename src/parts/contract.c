@@ -167,11 +167,13 @@ static int contract_on_device(const gemst_parts_ctx *c, int p, gemst_part *part,
                                       part->n,
                                       gemst_parts_threads(c, part->n),
                                       part->device_tree,
-                                      marks};
+                                      marks,
+                                      gemst_device_gaps_by_key(g)};
     gemst_contract_out out = {part->safe, part->comp, part->uncertain, 0, 0, NULL, NULL, 0.0};
     gemst_contract_times times = {0, 0, 0, 0};
     if (rc == GRIDEMST_OK)
         rc = gemst_device_contract(ctx, &task, &out, &times, err);
+    gemst_device_gaps_drop_by_key(g);
     part->n_uncertain = out.n_uncertain;
     part->n_comp = out.n_comp;
     part->comp_gap = out.comp_gap;

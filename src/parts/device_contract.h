@@ -44,6 +44,8 @@ typedef struct gemst_contract_task {
     int threads;                  /* the host's threads that take the copies to host memory */
     const gemst_parts_edge *device_tree; /* the tree in device memory instead (tree unread), or NULL */
     uint8_t *mark_on_device;      /* device memory of m entries where the safe flags stay, or NULL */
+    const uint32_t *by_key;       /* device memory: the n points in an order that keeps neighbours near
+                                     (by key: gemst_device_gaps_by_key), or NULL: their own order */
 } gemst_contract_task;
 
 /* Where it goes: host memory the caller allocated, but comp_gap. */

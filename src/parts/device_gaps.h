@@ -28,6 +28,12 @@
  *   gemst_device_gaps_comp   where that contraction leaves each point's
  *                            component (n entries in device memory), when
  *                            the points stay on the device; else NULL
+ *   gemst_device_gaps_by_key the points in the order of their keys (n
+ *                            entries in device memory), when the points
+ *                            stay on the device, for the contraction to
+ *                            number them in space's order; else NULL
+ *   gemst_device_gaps_drop_by_key  frees that order (the contraction is
+ *                            done with it)
  *   gemst_device_gaps_free   frees *out (NULL: nothing)
  *
  * Both add the time they took to *times: the kernels and sorts (waited for)
@@ -91,6 +97,8 @@ int gemst_device_gaps_cells(gemst_device_gaps *g, const gemst_gaps_cells *cells,
                             gridemst_error *err);
 const double *gemst_device_gaps_gap(const gemst_device_gaps *g);
 uint32_t *gemst_device_gaps_comp(gemst_device_gaps *g);
+const uint32_t *gemst_device_gaps_by_key(const gemst_device_gaps *g);
+void gemst_device_gaps_drop_by_key(gemst_device_gaps *g);
 void gemst_device_gaps_free(gemst_device_gaps *g);
 
 #ifdef __cplusplus

@@ -30,6 +30,17 @@ uint32_t *gemst_device_gaps_comp(gemst_device_gaps *g)
     return NULL;
 }
 
+const uint32_t *gemst_device_gaps_by_key(const gemst_device_gaps *g)
+{
+    (void)g;
+    return NULL;
+}
+
+void gemst_device_gaps_drop_by_key(gemst_device_gaps *g)
+{
+    (void)g;
+}
+
 void gemst_device_gaps_free(gemst_device_gaps *g)
 {
     (void)g;
