@@ -52,6 +52,9 @@ typedef struct gemst_tree {
     int host_registered;
     size_t host_capacity;    /* bytes of a registered `edges` */
     gridemst_device_edges device_edges; /* owned by gridemst_solve */
+    gemst_device_share *share; /* or the tree's shares on several devices (malloc'd, each holding its
+                                  context's reference), owned by gridemst_solve */
+    int n_shares;
     void *part_edges;        /* raw_tree: the n_edges edges (gemst_parts_edge, parts/parts.h) in
                                 the edge order, in device memory of the solve's context's pool, which
                                 the caller frees */

@@ -51,14 +51,26 @@ struct gridemst_context {
 
 #define GEMST_CONTEXT_OPEN 0x63746578u /* "ctex" */
 
+/* One device's share of a tree left on several devices: the sorted
+ * tree's edges first .. first + n_edges - 1, in the pool of ctx, whose
+ * reference the share holds. */
+typedef struct gemst_device_share {
+    gridemst_context *ctx;
+    gridemst_device_edges edges;
+    int64_t first, n_edges;
+} gemst_device_share;
+
 /* What gridemst_result_free releases besides host edges from malloc: the
  * device edges (freed into their context's pool, whose reference the
- * result holds), or host edges registered with CUDA (host_tree.h), which go
- * back to the caller's context as a spare, or are unregistered and freed. */
+ * result holds) or the shares of a tree over several devices, or host
+ * edges registered with CUDA (host_tree.h), which go back to the caller's
+ * context as a spare, or are unregistered and freed. */
 struct gemst_result_owner {
     gridemst_context *ctx;   /* the context holding device_edges, or taking the host edges back; or NULL */
     int host_registered;     /* result.edges is registered with CUDA ... */
     size_t host_capacity;    /* ... over this many bytes */
+    gemst_device_share *share; /* malloc'd, n_shares of them, or NULL */
+    int n_shares;
 };
 
 /* The context a solve with options opt runs on: opt->context, checked to be
@@ -78,9 +90,14 @@ int gemst_context_keep_spare(gridemst_context *ctx, void *p, size_t capacity);
 void gemst_context_retain(gridemst_context *ctx);
 void gemst_context_release(gridemst_context *ctx);
 
-/* Frees what owner holds of result (the device edges, or unregisters the
- * host edges before the caller frees them) and owner itself. */
+/* Frees what owner holds of result (the device edges or shares, or
+ * unregisters the host edges before the caller frees them) and owner
+ * itself. */
 void gemst_result_owner_free(struct gemst_result_owner *owner, gridemst_result *result);
+
+/* Frees n_shares shares' edges, drops their contexts' references, and
+ * frees the array (NULL: nothing). */
+void gemst_free_device_shares(gemst_device_share *share, int n_shares);
 
 #ifdef __cplusplus
 }

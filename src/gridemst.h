@@ -187,7 +187,11 @@ typedef enum gridemst_result_place {
     GRIDEMST_RESULT_DEVICE = 1 /* result.device_edges, in the memory of the CUDA device that
                                   solved: nothing but a few counters comes to the host.
                                   CUDA backend only (GRIDEMST_ERR_INVALID_ARGUMENT on the CPU
-                                  backend; AUTO then means CUDA, with no fall back to the CPU) */
+                                  backend; AUTO then means CUDA, with no fall back to the CPU).
+                                  A solve over several devices (options.n_devices) leaves
+                                  the tree spread over them in consecutive shares, one a
+                                  device (gridemst_result_device_share); its
+                                  result.device_edges arrays are then NULL */
 } gridemst_result_place;
 
 /*
@@ -323,12 +327,13 @@ typedef struct gridemst_options {
                                      device devices[p], all parts' trees at once and the
                                      exchanges between parts over NCCL, one process driving
                                      every device (docs/partitioned.md).  The identical tree,
-                                     in host memory.  0 (default): one device, options.device;
+                                     in host memory, or with result DEVICE left on the
+                                     devices, a share on each.  0 (default): one device, options.device;
                                      1: the one device devices[0]; k >= 2 (at most 64): k devices
                                      (partitions must be 0 or k); GRIDEMST_ALL_DEVICES: every
                                      device present (one device: the plain solve on it).  With
                                      two devices or more: device, cuda_stream and context must
-                                     be left at their defaults, result HOST, min_samples < 2,
+                                     be left at their defaults, min_samples < 2,
                                      host input; a library built without NCCL (configure
                                      --with-nccl) fails with GRIDEMST_ERR_UNSUPPORTED.  NCCL's
                                      NVLink multicast is turned off (the environment variable
@@ -352,10 +357,12 @@ typedef struct gridemst_edge {
 } gridemst_edge;
 
 /* The tree in device memory (GRIDEMST_RESULT_DEVICE): three arrays of
- * n_edges entries on CUDA device `device`, sorted like result.edges.  They
- * belong to the result: free them with gridemst_result_free, once the
- * caller's own work on them is done (the free is ordered on the stream the
- * solve ran on). */
+ * n_edges entries on CUDA device `device`, sorted like result.edges (or a
+ * share of them: gridemst_result_device_share).  They belong to the result:
+ * free them with gridemst_result_free, once the caller's own work on them
+ * is done (the free is ordered on the stream the solve ran on; a solve over
+ * several devices ran on streams of its own, so the caller's work on its
+ * shares must have finished). */
 typedef struct gridemst_device_edges {
     uint32_t *u;  /* smaller endpoint ids (the caller's 0-based indices) */
     uint32_t *v;  /* larger endpoint ids */
@@ -513,8 +520,9 @@ typedef struct gridemst_result {
     int64_t n_edges;        /* n - 1, or 0 when n < 2 */
     gridemst_edge *edges;   /* sorted by (w, u, v); free with gridemst_result_free; NULL with
                                a device result */
-    gridemst_device_edges device_edges; /* with GRIDEMST_RESULT_DEVICE (NULL arrays otherwise
-                               or when n < 2) */
+    gridemst_device_edges device_edges; /* with GRIDEMST_RESULT_DEVICE on one device (NULL arrays
+                               otherwise, when n < 2, or over several devices: see
+                               gridemst_result_device_share) */
     double total_weight;    /* sum of w, added in groups of 1024 edges in edge order, then
                                the groups' sums the same way (the same value on every
                                backend) */
@@ -594,6 +602,27 @@ GRIDEMST_API int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_opti
  * empties *result (its struct_size stays, so that it can be solved into
  * again); safe on an empty result. */
 GRIDEMST_API void gridemst_result_free(gridemst_result *result);
+
+/* The number of shares a tree in device memory lies in: 1 for a device
+ * result of one device, one a device for a device result of a solve over
+ * several devices, 0 for a tree in host memory or of no edges. */
+GRIDEMST_API int gridemst_result_device_shares(const gridemst_result *result);
+
+/*
+ * Share k (0 <= k < gridemst_result_device_shares) of a tree in device
+ * memory: into *edges its three arrays, on device edges->device, which hold
+ * the sorted tree's edges *first to *first + *n_edges - 1 (the shares follow
+ * each other in the tree's order, share 0 from the first edge).  The arrays
+ * belong to the result, as result.device_edges do, and come from a memory
+ * pool of their device: read them with that device current (cudaSetDevice),
+ * as another device may not map them.  For a device result of one device,
+ * share 0 is result.device_edges, all of them.  A NULL result or
+ * edges, or k out of range: GRIDEMST_ERR_INVALID_ARGUMENT, nothing written
+ * (first and n_edges may be NULL).
+ */
+GRIDEMST_API gridemst_status gridemst_result_device_share(const gridemst_result *result, int k,
+                                                          gridemst_device_edges *edges, int64_t *first,
+                                                          int64_t *n_edges);
 
 /*
  * Makes a context (see gridemst_context) on CUDA device `device`, working

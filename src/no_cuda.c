@@ -38,3 +38,9 @@ void gemst_result_owner_free(struct gemst_result_owner *owner, gridemst_result *
     (void)result;
     free(owner);
 }
+
+void gemst_free_device_shares(gemst_device_share *share, int n_shares)
+{
+    (void)n_shares;
+    free(share);
+}

@@ -146,3 +146,17 @@ void gemst_edges_order_ties(gridemst_edge *edges, int64_t m, int threads)
     if (out_of_order)
         sort_equal_lengths(edges, m);
 }
+
+int gemst_finish_host_tree(gemst_tree *tree, int threads, gridemst_error *err)
+{
+    tree->edges = gemst_edges_alloc(tree->n_edges, threads);
+    if (!tree->edges)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld result edges",
+                          (long long)tree->n_edges);
+    gemst_edges_from_tree(tree, tree->edges, threads);
+    gemst_edges_order_ties(tree->edges, tree->n_edges, threads);
+    if (gemst_edges_total(tree->edges, tree->n_edges, threads, &tree->total_weight) != 0)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory summing the tree");
+    tree->finished = 1;
+    return GRIDEMST_OK;
+}

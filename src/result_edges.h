@@ -32,6 +32,10 @@ int gemst_group_sums_total(const double *sums, int64_t groups, int threads, doub
  * order (see solve.c). */
 void gemst_edges_order_ties(gridemst_edge *edges, int64_t m, int threads);
 
+/* A host tree (lo, hi, d2) in the result's form: tree->edges in caller
+ * units, ties in (u, v) order, the total; finished. */
+int gemst_finish_host_tree(gemst_tree *tree, int threads, gridemst_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,7 +13,8 @@
 #include "parts/parts.h"
 
 /* A partitioned solve runs on the CPU backend, or on the CUDA backend with
- * a part per device (devices.h), with a tree in host memory. */
+ * a part per device (devices.h), with a tree in host memory or, over
+ * several devices, left on them. */
 static int check_partitions(const gridemst_options *o, gridemst_error *err)
 {
     if (o->partitions < 0 || o->partitions > GEMST_MAX_PARTS)
@@ -25,9 +26,12 @@ static int check_partitions(const gridemst_options *o, gridemst_error *err)
         return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
                           "partitions run on the cpu backend, or on the cuda backend with one part per device "
                           "(n_devices)");
-    if (o->result == GRIDEMST_RESULT_DEVICE || o->context)
+    if (o->context)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "a partitioned solve makes its own contexts");
+    if (o->result == GRIDEMST_RESULT_DEVICE && o->n_devices == 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
-                          "a partitioned solve gives its tree in host memory, with no context");
+                          "a partitioned solve leaves its tree in device memory only over several devices "
+                          "(n_devices)");
     if (o->min_samples >= 2)
         return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
                           "a partitioned solve gives the Euclidean tree only, not the mutual-reachability tree");
@@ -246,16 +250,22 @@ static int overflowing_weights(gridemst_result *result, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* The same for a tree in device memory, whose lengths are looked at on the
- * host (a rare case: only points near the largest double get here). */
+/* The same for a tree in device memory (its shares), whose lengths are
+ * looked at on the host (a rare case: only points near the largest double
+ * get here). */
 static int overflowing_device_weights(gridemst_result *result, gridemst_error *err)
 {
     int rc = GRIDEMST_ERR_INTERNAL;
 #ifdef GRIDEMST_HAVE_CUDA
     double *w = malloc(sizeof *w * (size_t)result->n_edges);
-    rc = w ? gemst_cuda_copy_to_host(result->device_edges.device, result->device_edges.w, w,
-                                     sizeof *w * (size_t)result->n_edges, err)
-           : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    rc = w ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    for (int k = 0; rc == GRIDEMST_OK && k < gridemst_result_device_shares(result); k++) {
+        gridemst_device_edges share;
+        int64_t first = 0, count = 0;
+        rc = gridemst_result_device_share(result, k, &share, &first, &count);
+        if (rc == GRIDEMST_OK)
+            rc = gemst_cuda_copy_to_host(share.device, share.w, w + first, sizeof *w * (size_t)count, err);
+    }
     int64_t bad = -1;
     for (int64_t k = 0; rc == GRIDEMST_OK && k < result->n_edges && bad < 0; k++)
         if (!isfinite(w[k]))
@@ -295,22 +305,6 @@ static int cuda_solve(gemst_problem *pb, const gridemst_options *opt, double one
 }
 #endif
 
-/* The CPU backend's tree in the result's form: the edges in caller units,
- * ties in (u, v) order, the total. */
-static int finish_cpu_tree(const gemst_problem *pb, gemst_tree *tree, gridemst_error *err)
-{
-    tree->edges = gemst_edges_alloc(tree->n_edges, pb->opt.threads);
-    if (!tree->edges)
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld result edges",
-                          (long long)tree->n_edges);
-    gemst_edges_from_tree(tree, tree->edges, pb->opt.threads);
-    gemst_edges_order_ties(tree->edges, tree->n_edges, pb->opt.threads);
-    if (gemst_edges_total(tree->edges, tree->n_edges, pb->opt.threads, &tree->total_weight) != 0)
-        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory summing the tree");
-    tree->finished = 1;
-    return GRIDEMST_OK;
-}
-
 /* Moves the finished tree into the result, with what frees it. */
 static int adopt_tree(gemst_problem *pb, gemst_tree *tree, gridemst_result *result, gridemst_error *err)
 {
@@ -321,12 +315,16 @@ static int adopt_tree(gemst_problem *pb, gemst_tree *tree, gridemst_result *resu
             return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
         result->owner->host_registered = tree->host_registered;
         result->owner->host_capacity = tree->host_capacity;
-        /* the device edges need their context; host edges go back to the
-           caller's context as a spare */
-        if (device || pb->opt.context) {
+        /* the device edges need their context (the shares hold their own);
+           host edges go back to the caller's context as a spare */
+        if ((device || pb->opt.context) && pb->ctx) {
             result->owner->ctx = pb->ctx;
             gemst_context_retain(pb->ctx);
         }
+        result->owner->share = tree->share;
+        result->owner->n_shares = tree->n_shares;
+        tree->share = NULL;
+        tree->n_shares = 0;
     }
     result->edges = tree->edges;
     result->device_edges = tree->device_edges;
@@ -404,11 +402,12 @@ static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, i
         if (!pb.on_device)
             rc = gemst_host_bbox(pb.coords, dtype, n, dim, 1, lo, hi, err);
     } else if (rc == GRIDEMST_OK && !tree.finished) {
-        rc = finish_cpu_tree(&pb, &tree, err);
+        rc = gemst_finish_host_tree(&tree, pb.opt.threads, err);
     }
     if (rc == GRIDEMST_OK)
         rc = adopt_tree(&pb, &tree, result, err);
     free(tree.edges); /* a failed CPU solve's; the CUDA backend frees its own */
+    gemst_free_device_shares(tree.share, tree.n_shares); /* unless the result took them */
     gemst_tree_free(&tree);
     if (pb.ctx)
         gemst_context_release(pb.ctx);

@@ -28,6 +28,7 @@
 #include "testutil.h"
 #include "gridemst.h"
 #include "parts_sets.h"
+#include "several_devices.h"
 
 static int gpus; /* CUDA devices present */
 
@@ -259,10 +260,6 @@ START_TEST(test_bad_requests)
     o.device = 1;
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
     o.device = 0;
-    o.result = GRIDEMST_RESULT_DEVICE;
-    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
-    REQUIRE(strstr(err.message, "host memory") != NULL, "message: %s", err.message);
-    o.result = GRIDEMST_RESULT_HOST;
     o.min_samples = 2;
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_UNSUPPORTED);
     REQUIRE(strstr(err.message, "mutual-reachability") != NULL, "message: %s", err.message);
@@ -306,31 +303,9 @@ START_TEST(test_non_finite)
 }
 END_TEST
 
-/* 77 where this machine or build cannot solve over several devices. */
-static int can_run(void)
-{
-    gpus = gridemst_cuda_device_count();
-    if (gpus < 2) {
-        printf("%d CUDA device%s: a solve over several needs 2 or more: skipped\n", gpus, gpus == 1 ? "" : "s");
-        return 0;
-    }
-    double xyz[6] = {0, 0, 1, 1, 2, 0};
-    gridemst_result r = GRIDEMST_RESULT_INIT;
-    gridemst_error err;
-    gridemst_options o = options(GRIDEMST_BACKEND_AUTO, GRIDEMST_PRECISION_FLOAT);
-    o.n_devices = GRIDEMST_ALL_DEVICES;
-    int rc = gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err);
-    gridemst_result_free(&r);
-    if (rc == GRIDEMST_ERR_UNSUPPORTED) {
-        printf("%s: skipped\n", err.message);
-        return 0;
-    }
-    return 1; /* a failure here fails the tests below too */
-}
-
 int main(void)
 {
-    if (!can_run())
+    if ((gpus = several_devices()) == 0)
         return 77;
     printf("%d CUDA devices\n", gpus);
     Suite *s = suite_create("multigpu");

@@ -350,9 +350,13 @@ START_TEST(test_bad_options)
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_OK);
     REQUIRE(r.stats.backend == GRIDEMST_BACKEND_CPU && r.n_edges == 2, "auto: backend %d, %lld edges",
             (int)r.stats.backend, (long long)r.n_edges);
+    gridemst_device_edges share;
+    REQUIRE_CMP(gridemst_result_device_shares(&r), ==, 0); /* a tree in host memory */
+    REQUIRE_CMP(gridemst_result_device_share(&r, 0, &share, NULL, NULL), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
     gridemst_result_free(&r);
-    o.result = GRIDEMST_RESULT_DEVICE;
-    REQUIRE(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err) != GRIDEMST_OK, "a device result was accepted");
+    o.result = GRIDEMST_RESULT_DEVICE; /* only over several devices */
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
+    REQUIRE(strstr(err.message, "several devices") != NULL, "message: %s", err.message);
     xyz[3] = NAN; /* point 1, in the second of two slices */
     o = cpu_options(2, GRIDEMST_PRECISION_FLOAT);
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INPUT);

@@ -197,6 +197,29 @@ extern "C" int gemst_context_for_solve(const gridemst_options *opt, gridemst_con
     return GRIDEMST_OK;
 }
 
+/* Frees device edges into context c's pool (ordered on its stream) and
+ * drops the reference they held. */
+static void free_device_edges(gridemst_context *c, const gridemst_device_edges *edges)
+{
+    {
+        gemst_device_scope on(c->device);
+        void *arrays[] = {edges->u, edges->v, edges->w};
+        for (int i = 0; i < 3; i++)
+            if (arrays[i])
+                c->pool ? cudaFreeAsync(arrays[i], (cudaStream_t)c->stream) : cudaFree(arrays[i]);
+        (void)cudaGetLastError();
+    }
+    gemst_context_release(c);
+}
+
+extern "C" void gemst_free_device_shares(gemst_device_share *share, int n_shares)
+{
+    for (int k = 0; k < n_shares; k++)
+        if (share[k].ctx)
+            free_device_edges(share[k].ctx, &share[k].edges);
+    free(share);
+}
+
 extern "C" void gemst_result_owner_free(struct gemst_result_owner *owner, gridemst_result *result)
 {
     gridemst_context *c = owner->ctx;
@@ -205,14 +228,8 @@ extern "C" void gemst_result_owner_free(struct gemst_result_owner *owner, gridem
             gemst_host_tree_free_pinned(result->edges, owner->host_capacity);
         result->edges = NULL;
     }
-    if (c) {
-        gemst_device_scope on(c->device);
-        void *arrays[] = {result->device_edges.u, result->device_edges.v, result->device_edges.w};
-        for (int i = 0; i < 3; i++)
-            if (arrays[i])
-                c->pool ? cudaFreeAsync(arrays[i], (cudaStream_t)c->stream) : cudaFree(arrays[i]);
-        (void)cudaGetLastError();
-        gemst_context_release(c);
-    }
+    if (c)
+        free_device_edges(c, &result->device_edges);
+    gemst_free_device_shares(owner->share, owner->n_shares);
     free(owner);
 }

@@ -159,6 +159,17 @@ static __global__ void k_result_edges(const result_edge *e, int64_t n, gridemst_
     }
 }
 
+/* The edges as the three arrays of a share left on the device. */
+static __global__ void k_share_arrays(const result_edge *e, int64_t n, uint32_t *u, uint32_t *v, double *w)
+{
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n) {
+        u[k] = e[k].u;
+        v[k] = e[k].v;
+        w[k] = e[k].w;
+    }
+}
+
 /* What the assembly holds per device. */
 typedef struct {
     result_edge *edge;      /* its part's safe edges, sorted (NCCL sends them: peer memory) */
@@ -435,22 +446,80 @@ static int copy_share(gemst_device_part *dp, const device_share *sh, gridemst_ed
     return GRIDEMST_OK;
 }
 
-/* Into sums, the groups of out's m lengths that no device summed whole. */
-static void sum_other_groups(const gridemst_edge *out, int64_t m, double *sums, const uint8_t *summed)
+/* Device p's merged share left there as the three arrays of *kept (from
+ * its context's pool, outside the assembly's allocations; kept holds the
+ * context's reference), and its groups' sums, queued on its stream. */
+static int keep_share(gemst_devices *d, int p, const device_share *sh, int64_t at, int64_t m, double *sums,
+                      uint8_t *summed, gemst_device_share *kept, gridemst_error *err)
 {
-    const int64_t G = GEMST_TOTAL_GROUP;
-    for (int64_t g = 0; g * G < m; g++)
-        if (!summed[g]) {
-            double s = 0.0;
-            for (int64_t e = g * G; e < m && e < (g + 1) * G; e++)
-                s += out[e].w;
-            sums[g] = s;
-        }
+    gemst_device_part *dp = &d->part[p];
+    const int64_t n = sh->n_got;
+    kept->first = at;
+    kept->edges.device = d->ordinal[p];
+    if (n == 0)
+        return GRIDEMST_OK;
+    gemst_context_retain(d->ctx[p]);
+    kept->ctx = d->ctx[p];
+    gridemst_device_edges *e = &kept->edges;
+    cudaMemPool_t pool = dp->mem.pool;
+    GEMST_TRY(gemst_dalloc_kept(pool, dp->mem.s, (void **)&e->u, sizeof *e->u * (size_t)n, "the tree's endpoints",
+                                err));
+    GEMST_TRY(gemst_dalloc_kept(pool, dp->mem.s, (void **)&e->v, sizeof *e->v * (size_t)n, "the tree's endpoints",
+                                err));
+    GEMST_TRY(gemst_dalloc_kept(pool, dp->mem.s, (void **)&e->w, sizeof *e->w * (size_t)n, "the tree's lengths",
+                                err));
+    kept->n_edges = n;
+    k_share_arrays<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, dp->mem.s>>>(sh->got, n, e->u, e->v, e->w);
+    GEMST_LAUNCHED();
+    return sum_groups(dp, e->w, n, at, m, sums, summed, err);
 }
 
+/* The lengths of edges first .. first + count - 1 of the whole tree, from
+ * the devices' copies (host memory out, or the kept shares), into w. */
+static int lengths_of(gemst_devices *d, const gridemst_edge *out, const gemst_device_share *kept, int64_t first,
+                      int64_t count, double *w, gridemst_error *err)
+{
+    if (out) {
+        for (int64_t k = 0; k < count; k++)
+            w[k] = out[first + k].w;
+        return GRIDEMST_OK;
+    }
+    for (int p = 0; p < d->count; p++) {
+        const int64_t lo = kept[p].first > first ? kept[p].first : first;
+        const int64_t end = kept[p].first + kept[p].n_edges, hi = end < first + count ? end : first + count;
+        if (lo < hi) {
+            GEMST_CU(cudaSetDevice(d->ordinal[p]));
+            GEMST_CU(cudaMemcpy(w + (lo - first), kept[p].edges.w + (lo - kept[p].first),
+                                sizeof *w * (size_t)(hi - lo), cudaMemcpyDeviceToHost));
+        }
+    }
+    return GRIDEMST_OK;
+}
+
+/* Into sums, the groups of the m lengths that no device summed whole
+ * (they straddle two devices' shares: one at most between two). */
+static int sum_other_groups(gemst_devices *d, const gridemst_edge *out, const gemst_device_share *kept, int64_t m,
+                            double *sums, const uint8_t *summed, gridemst_error *err)
+{
+    const int64_t G = GEMST_TOTAL_GROUP;
+    double w[GEMST_TOTAL_GROUP];
+    for (int64_t g = 0; g * G < m; g++)
+        if (!summed[g]) {
+            const int64_t count = m - g * G < G ? m - g * G : G;
+            GEMST_TRY(lengths_of(d, out, kept, g * G, count, w, err));
+            double s = 0.0;
+            for (int64_t e = 0; e < count; e++)
+                s += w[e];
+            sums[g] = s;
+        }
+    return GRIDEMST_OK;
+}
+
+/* The whole set's tree into out (host memory, registered or not), or
+ * with out NULL left on the devices in the shares of kept. */
 static int assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary, int64_t n_points,
-                    double scale, gridemst_edge *out, int registered, device_share *sh, double *sums,
-                    uint8_t *summed, gridemst_error *err)
+                    double scale, gridemst_edge *out, int registered, gemst_device_share *kept, device_share *sh,
+                    double *sums, uint8_t *summed, gridemst_error *err)
 {
     const int P = d->count;
     for (int p = 0; p < P; p++) {
@@ -506,8 +575,10 @@ static int assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t 
         gemst_dfree(&dp->peer_mem, sh[p].edge);
         sh[p].edge = NULL;
         rc = merge_runs(dp, &sh[p], P + 1, err);
-        if (rc == GRIDEMST_OK)
+        if (rc == GRIDEMST_OK && out)
             rc = copy_share(dp, &sh[p], out, at, n_points - 1, registered, sums, summed, &staged[p], err);
+        else if (rc == GRIDEMST_OK)
+            rc = keep_share(d, p, &sh[p], at, n_points - 1, sums, summed, &kept[p], err);
         at += sh[p].n_got;
     }
     for (int p = 0; p < P; p++) { /* every queued copy lands before a return */
@@ -516,14 +587,84 @@ static int assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t 
         if (e == cudaSuccess)
             e = cudaStreamSynchronize(dp->mem.s);
         if (e != cudaSuccess && rc == GRIDEMST_OK)
-            rc = gemst_cuda_fail(err, e, "copying the tree to host memory", __FILE__, __LINE__);
+            rc = gemst_cuda_fail(err, e, out ? "copying the tree to host memory" : "putting the tree together",
+                                 __FILE__, __LINE__);
         gemst_dfree(&dp->mem, staged[p]);
         gemst_dfree(&dp->peer_mem, sh[p].got);
         gemst_dfree(&dp->peer_mem, sh[p].edge);
     }
     if (rc == GRIDEMST_OK)
-        sum_other_groups(out, n_points - 1, sums, summed);
+        rc = sum_other_groups(d, out, kept, n_points - 1, sums, summed, err);
     return rc;
+}
+
+/* Edges first .. first + count - 1 of the host tree `edges` as device
+ * p's share *kept (host arrays of the share's form copied there). */
+static int upload_share(gemst_devices *d, int p, const gridemst_edge *edges, int64_t first, int64_t count,
+                        gemst_device_share *kept, gridemst_error *err)
+{
+    kept->first = first;
+    kept->edges.device = d->ordinal[p];
+    if (count == 0)
+        return GRIDEMST_OK;
+    GEMST_CU(cudaSetDevice(d->ordinal[p]));
+    gemst_context_retain(d->ctx[p]);
+    kept->ctx = d->ctx[p];
+    gridemst_device_edges *e = &kept->edges;
+    gemst_device_part *dp = &d->part[p];
+    const size_t n = (size_t)count;
+    GEMST_TRY(gemst_dalloc_kept(dp->mem.pool, dp->mem.s, (void **)&e->u, sizeof *e->u * n, "the tree's endpoints",
+                                err));
+    GEMST_TRY(gemst_dalloc_kept(dp->mem.pool, dp->mem.s, (void **)&e->v, sizeof *e->v * n, "the tree's endpoints",
+                                err));
+    GEMST_TRY(gemst_dalloc_kept(dp->mem.pool, dp->mem.s, (void **)&e->w, sizeof *e->w * n, "the tree's lengths",
+                                err));
+    kept->n_edges = count;
+    uint32_t *u = (uint32_t *)malloc(sizeof *u * n), *v = (uint32_t *)malloc(sizeof *v * n);
+    double *w = (double *)malloc(sizeof *w * n);
+    int rc = u && v && w ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    for (size_t k = 0; rc == GRIDEMST_OK && k < n; k++) {
+        u[k] = (uint32_t)edges[first + (int64_t)k].u;
+        v[k] = (uint32_t)edges[first + (int64_t)k].v;
+        w[k] = edges[first + (int64_t)k].w;
+    }
+    const void *from[] = {u, v, w};
+    void *to[] = {e->u, e->v, e->w};
+    const size_t bytes[] = {sizeof *u * n, sizeof *v * n, sizeof *w * n};
+    for (int a = 0; a < 3 && rc == GRIDEMST_OK; a++) {
+        cudaError_t ce = cudaMemcpyAsync(to[a], from[a], bytes[a], cudaMemcpyHostToDevice, dp->mem.s);
+        if (ce == cudaSuccess)
+            ce = cudaStreamSynchronize(dp->mem.s);
+        if (ce != cudaSuccess)
+            rc = gemst_cuda_fail(err, ce, "copying the tree to its devices", __FILE__, __LINE__);
+    }
+    free(u);
+    free(v);
+    free(w);
+    return rc;
+}
+
+extern "C" int gemst_devices_share_edges(gemst_devices *d, gemst_tree *tree, gridemst_error *err)
+{
+    gemst_device_scope back; /* the caller's device back on return */
+    gemst_device_share *kept = (gemst_device_share *)calloc((size_t)d->count, sizeof *kept);
+    if (!kept)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    const int64_t m = tree->n_edges;
+    int rc = GRIDEMST_OK;
+    for (int p = 0; p < d->count && rc == GRIDEMST_OK; p++) {
+        const int64_t first = m * p / d->count, end = m * (p + 1) / d->count;
+        rc = upload_share(d, p, tree->edges, first, end - first, &kept[p], err);
+    }
+    if (rc != GRIDEMST_OK) {
+        gemst_free_device_shares(kept, d->count);
+        return rc;
+    }
+    tree->share = kept;
+    tree->n_shares = d->count;
+    free(tree->edges); /* from gemst_edges_alloc, not registered */
+    tree->edges = NULL;
+    return GRIDEMST_OK;
 }
 
 extern "C" void gemst_devices_ready_tree(gemst_devices *d, int64_t m, int threads)
@@ -532,33 +673,45 @@ extern "C" void gemst_devices_ready_tree(gemst_devices *d, int64_t m, int thread
 }
 
 extern "C" int gemst_devices_assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary,
-                                      int64_t n_points, double scale, int threads, gemst_tree *tree,
+                                      int64_t n_points, double scale, int threads, int keep, gemst_tree *tree,
                                       gridemst_error *err)
 {
-    gemst_device_scope keep; /* the caller's device back on return */
+    gemst_device_scope back; /* the caller's device back on return */
     const int64_t m = n_points - 1;
-    gridemst_edge *out = gemst_host_tree_finish(&d->room);
-    if (!out)
+    gridemst_edge *out = NULL;
+    gemst_device_share *kept = NULL;
+    if (keep)
+        kept = (gemst_device_share *)calloc((size_t)d->count, sizeof *kept);
+    else
+        out = gemst_host_tree_finish(&d->room);
+    if (!out && !kept)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld result edges", (long long)m);
     /* the total in the library's order: each device sums the groups of lengths within its share */
     const int64_t groups = (m + GEMST_TOTAL_GROUP - 1) / GEMST_TOTAL_GROUP;
     device_share *sh = (device_share *)calloc((size_t)d->count, sizeof *sh);
     double *sums = (double *)malloc(sizeof *sums * (size_t)(groups > 0 ? groups : 1));
     uint8_t *summed = (uint8_t *)calloc((size_t)(groups > 0 ? groups : 1), 1);
-    int rc = sh && sums && summed ? assemble(d, boundary, n_boundary, n_points, scale, out, d->room.registered, sh,
-                                             sums, summed, err)
+    int rc = sh && sums && summed ? assemble(d, boundary, n_boundary, n_points, scale, out, d->room.registered, kept,
+                                             sh, sums, summed, err)
                                   : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     if (rc == GRIDEMST_OK && gemst_group_sums_total(sums, groups, threads, &tree->total_weight) != 0)
         rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory summing the tree");
     free(sh);
     free(sums);
     free(summed);
-    if (rc != GRIDEMST_OK)
+    if (rc != GRIDEMST_OK) {
+        gemst_free_device_shares(kept, kept ? d->count : 0);
         return rc;
-    tree->edges = out;
-    tree->host_registered = d->room.registered;
-    tree->host_capacity = d->room.capacity;
-    d->room.edges = NULL; /* the tree's now */
+    }
+    if (kept) {
+        tree->share = kept;
+        tree->n_shares = d->count;
+    } else {
+        tree->edges = out;
+        tree->host_registered = d->room.registered;
+        tree->host_capacity = d->room.capacity;
+        d->room.edges = NULL; /* the tree's now */
+    }
     tree->n_edges = m;
     tree->finished = 1;
     return GRIDEMST_OK;

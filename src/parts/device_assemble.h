@@ -23,8 +23,18 @@
  *   gemst_devices_assemble      the tree of the whole set, n_points - 1
  *                               edges in the result's (w, u, v) order, into
  *                               that array, which tree takes (edges,
- *                               host_registered, host_capacity), with its
+ *                               host_registered, host_capacity), or with
+ *                               `keep` left on the devices, a share each
+ *                               (tree->share, one a device, in order; the
+ *                               host array is then not readied); with its
  *                               n_edges and total_weight; finished
+ *   gemst_devices_share_edges   a finished tree in host memory (edges from
+ *                               gemst_edges_alloc, freed here) put on the
+ *                               devices as their shares, the same number of
+ *                               edges each but for rounding: a device result
+ *                               of a tree the host put together (parts of
+ *                               fewer than 2 points, or the safe edges
+ *                               marked on the host)
  *
  * The assembly is a sample sort of the edges across the devices.  Each
  * device turns its part's safe edges into the result's ids (the part's
@@ -36,7 +46,9 @@
  * order; each device sends every other its edges in that device's range
  * over NCCL, with the boundary's edges (host memory, the boundary's ids)
  * in that range from the host, merges what it received, and copies it to
- * its place in the array.  Every edge is where a sort of the whole tree
+ * its place in the array, or keeps it as its share of the tree: three
+ * arrays from its context's pool, which the share holds until the result
+ * is freed (the devices' closing then gives back the rest of the pool).  Every edge is where a sort of the whole tree
  * puts it: the bytes are those of the host's assembly.  The total weight
  * is summed in the library's order (GEMST_TOTAL_GROUP, common.h): each
  * device adds the groups of lengths that lie whole in its share, the host
@@ -63,8 +75,9 @@ int gemst_devices_keep_tree(gemst_devices *d, int p, void *edges, int64_t m, con
 int gemst_devices_tree_marks(gemst_devices *d, int p, uint8_t **marks, gridemst_error *err);
 int gemst_devices_tree_to_host(gemst_devices *d, int p, gemst_parts_edge *to, int threads, gridemst_error *err);
 void gemst_devices_ready_tree(gemst_devices *d, int64_t m, int threads);
+int gemst_devices_share_edges(gemst_devices *d, gemst_tree *tree, gridemst_error *err);
 int gemst_devices_assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary, int64_t n_points,
-                           double scale, int threads, gemst_tree *tree, gridemst_error *err);
+                           double scale, int threads, int keep, gemst_tree *tree, gridemst_error *err);
 
 #ifdef __cplusplus
 }

@@ -115,9 +115,15 @@ void gemst_devices_ready_tree(gemst_devices *d, int64_t m, int threads)
     (void)d, (void)m, (void)threads;
 }
 
-int gemst_devices_assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary, int64_t n_points,
-                           double scale, int threads, gemst_tree *tree, gridemst_error *err)
+int gemst_devices_share_edges(gemst_devices *d, gemst_tree *tree, gridemst_error *err)
 {
-    (void)d, (void)boundary, (void)n_boundary, (void)n_points, (void)scale, (void)threads, (void)tree;
+    (void)d, (void)tree;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to leave a tree on in a build without NCCL");
+}
+
+int gemst_devices_assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary, int64_t n_points,
+                           double scale, int threads, int keep, gemst_tree *tree, gridemst_error *err)
+{
+    (void)d, (void)boundary, (void)n_boundary, (void)n_points, (void)scale, (void)threads, (void)keep, (void)tree;
     return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to assemble a tree on in a build without NCCL");
 }

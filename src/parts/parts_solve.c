@@ -13,6 +13,7 @@
 #include "parts/halo.h"
 #include "parts/merge_edges.h"
 #include "parts/store.h"
+#include "result_edges.h"
 
 void gemst_part_free(gemst_part *part)
 {
@@ -73,14 +74,23 @@ static int assemble(const gemst_parts_ctx *c, gemst_part *parts, gemst_parts_edg
 }
 
 /* The same on the devices (device_assemble.h), where the parts' trees
- * stayed. */
+ * stayed; a device result stays there. */
 static int assemble_on_devices(const gemst_parts_ctx *c, const gemst_parts_edge *boundary, int64_t n_boundary,
                                gemst_tree *tree, gridemst_error *err)
 {
+    const int keep = c->pb->opt.result == GRIDEMST_RESULT_DEVICE;
     const int rc = gemst_devices_assemble(c->xchg.devices, boundary, n_boundary, c->pb->n, c->frame.scale,
-                                          c->threads, tree, err);
+                                          c->threads, keep, tree, err);
     tree->scale = c->frame.scale;
     return rc;
+}
+
+/* A device result whose tree the host put together (no part kept a tree
+ * on its device): finished in host memory, then put on the devices. */
+static int shares_from_host(const gemst_parts_ctx *c, gemst_tree *tree, gridemst_error *err)
+{
+    const int rc = gemst_finish_host_tree(tree, c->threads, err);
+    return rc == GRIDEMST_OK ? gemst_devices_share_edges(c->xchg.devices, tree, err) : rc;
 }
 
 /* *most = ms where ms is more. */
@@ -172,7 +182,7 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     /* After the slices' copies to the devices: the tree's host array is
      * touched and registered on threads of its own, which would take cores
      * and the driver's locks from the copies. */
-    if (rc == GRIDEMST_OK && c.xchg.devices)
+    if (rc == GRIDEMST_OK && c.xchg.devices && pb->opt.result == GRIDEMST_RESULT_HOST)
         gemst_devices_ready_tree(c.xchg.devices, pb->n - 1, c.threads);
     if (rc == GRIDEMST_OK) {
         ps->smallest_part = pb->n;
@@ -198,6 +208,8 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
         t0 = gemst_now_ms();
         rc = on_devices ? assemble_on_devices(&c, boundary, components - 1, tree, err)
                         : assemble(&c, parts, boundary, components - 1, tree, err);
+        if (rc == GRIDEMST_OK && !on_devices && c.xchg.devices && pb->opt.result == GRIDEMST_RESULT_DEVICE)
+            rc = shares_from_host(&c, tree, err);
         ps->merge_ms += gemst_now_ms() - t0;
     }
     ps->exchanged_bytes = c.xchg.bytes;
