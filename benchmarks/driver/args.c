@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/device_list.h"
+
 #ifdef __GNUC__
 __attribute__((format(printf, 3, 4)))
 #endif
@@ -175,6 +177,7 @@ enum {
     OPT_PRECISION,
     OPT_THREADS,
     OPT_DEVICE,
+    OPT_DEVICES,
     OPT_OCCUPANCY,
     OPT_CROWDED,
     OPT_LATE_BVH,
@@ -200,6 +203,7 @@ static const struct option long_options[] = {
     {"precision", required_argument, NULL, OPT_PRECISION},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"device", required_argument, NULL, OPT_DEVICE},
+    {"devices", required_argument, NULL, OPT_DEVICES},
     {"occupancy", required_argument, NULL, OPT_OCCUPANCY},
     {"crowded", required_argument, NULL, OPT_CROWDED},
     {"late-bvh", required_argument, NULL, OPT_LATE_BVH},
@@ -240,6 +244,13 @@ static int apply(bench_args *a, int c, const char *v, int *given_n, char *msg, s
     case OPT_PRECISION: bad = gridemst_parse_precision(v, &a->opt.precision); break;
     case OPT_THREADS: bad = parse_int(v, 0, INT_MAX, &a->opt.threads); break;
     case OPT_DEVICE: bad = parse_int(v, 0, INT_MAX, &a->opt.device); break;
+    case OPT_DEVICES: {
+        char why[160];
+        if (gemst_parse_device_list(v, 64, a->devices, &a->opt.n_devices, why, sizeof why) != 0)
+            return fail(msg, msg_size, "--devices: %s", why);
+        a->opt.devices = a->opt.n_devices == GRIDEMST_ALL_DEVICES ? NULL : a->devices;
+        break;
+    }
     case OPT_OCCUPANCY: bad = parse_number(v, &a->opt.tuning.cell_occupancy); break;
     case OPT_CROWDED: bad = parse_int64(v, 0, INT64_MAX, &a->opt.tuning.crowded_cell); break;
     case OPT_LATE_BVH: bad = gridemst_parse_late_bvh(v, &a->opt.tuning.late_bvh); break;
@@ -306,6 +317,10 @@ int bench_parse_args(int argc, char **argv, bench_args *a, char *msg, size_t msg
     for (int k = 0; k < a->backend.count; k++)
         if (a->backend.value[k] == GRIDEMST_BACKEND_CUDA && gridemst_cuda_device_count() == 0)
             return fail(msg, msg_size, "--backend cuda: no usable CUDA device (or a build without CUDA)");
+    for (int k = 0; k < a->context.count && a->opt.n_devices != 0; k++)
+        if (a->context.value[k] == BENCH_CONTEXT_REUSE)
+            return fail(msg, msg_size, "--devices: a solve over several devices makes its own contexts: give "
+                                       "--context fresh");
     return 0;
 }
 
@@ -340,6 +355,9 @@ void bench_print_help(FILE *f)
           "  --precision P           float|double (default float)\n"
           "  --threads N             CPU threads (default 0: the OpenMP default)\n"
           "  --device N              CUDA device (default 0)\n"
+          "  --devices LIST|all      solve over these CUDA devices (needs --context fresh):\n"
+          "                          points in host memory, gridemst_solve timed by the wall\n"
+          "                          clock; --result device leaves a share on each\n"
           "  --occupancy X           target mean points per grid cell (default: the library's)\n"
           "  --crowded N             cells of more points get a grid of their own (default: the library's)\n"
           "  --late-bvh auto|never|K the grid's static pruning searches a BVH from iteration K\n"

@@ -37,7 +37,8 @@ typedef struct bench_args {
     bench_choices findmin2; /* gridemst_findmin2 values */
     bench_choices result;  /* gridemst_result_place values (CUDA; the CPU's tree is on the host) */
     bench_choices context; /* BENCH_CONTEXT_* values (CUDA) */
-    gridemst_options opt;  /* precision, threads, device, occupancy */
+    gridemst_options opt;  /* precision, threads, device or devices, occupancy */
+    int devices[64];       /* --devices LIST: opt.devices */
     int repeat;            /* timed solves per configuration */
     int warmup;            /* untimed solves before them */
     double max_seconds;    /* stop repeating once a configuration took this long; 0: never */

@@ -295,7 +295,7 @@ static int run_all(bench *b, gridemst_error *err)
     if (rc == GRIDEMST_OK)
         rc = make_configs(b, err);
     if (rc == GRIDEMST_OK)
-        rc = bench_timer_open(&b->ps, uses_cuda(a), a->opt.device, &b->timer, err);
+        rc = bench_timer_open(&b->ps, uses_cuda(a) && a->opt.n_devices == 0, a->opt.device, &b->timer, err);
     if (rc != GRIDEMST_OK)
         return rc;
     bench_csv_runs_header(b->runs);

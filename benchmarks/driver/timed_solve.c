@@ -73,29 +73,46 @@ static int elapsed(bench_timer *t, double *ms, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* A tree left in device memory, brought to host memory in the result's
- * place (for the comparison of trees, outside the timing). */
-static int device_tree_to_host(gridemst_result *res, gridemst_error *err)
+/* Share k of a tree left in device memory into edges (the whole tree's
+ * place for it). */
+static int share_to_host(const gridemst_result *res, int k, gridemst_edge *edges, gridemst_error *err)
 {
-    const gridemst_device_edges *d = &res->device_edges;
-    size_t m = (size_t)res->n_edges;
-    gridemst_edge *edges = malloc(sizeof *edges * (m ? m : 1));
+    gridemst_device_edges d;
+    int64_t first = 0, count = 0;
+    if (gridemst_result_device_share(res, k, &d, &first, &count) != GRIDEMST_OK)
+        return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "share %d of the device tree is missing", k);
+    size_t m = (size_t)count;
     uint32_t *ids = malloc(sizeof *ids * 2 * (m ? m : 1));
     double *w = malloc(sizeof *w * (m ? m : 1));
-    int rc = edges && ids && w ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    int rc = ids && w ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     if (rc == GRIDEMST_OK && m > 0) {
-        cudaError_t e = cudaMemcpy(ids, d->u, sizeof *ids * m, cudaMemcpyDeviceToHost);
+        cudaError_t e = cudaSetDevice(d.device); /* the share's memory is its device's */
         if (e == cudaSuccess)
-            e = cudaMemcpy(ids + m, d->v, sizeof *ids * m, cudaMemcpyDeviceToHost);
+            e = cudaMemcpy(ids, d.u, sizeof *ids * m, cudaMemcpyDeviceToHost);
         if (e == cudaSuccess)
-            e = cudaMemcpy(w, d->w, sizeof *w * m, cudaMemcpyDeviceToHost);
+            e = cudaMemcpy(ids + m, d.v, sizeof *ids * m, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(w, d.w, sizeof *w * m, cudaMemcpyDeviceToHost);
         if (e != cudaSuccess)
             rc = cuda_fail(err, "copying the device tree", e);
     }
-    for (size_t k = 0; rc == GRIDEMST_OK && k < m; k++)
-        edges[k] = (gridemst_edge){ids[k], ids[m + k], w[k]};
+    for (size_t j = 0; rc == GRIDEMST_OK && j < m; j++)
+        edges[first + (int64_t)j] = (gridemst_edge){ids[j], ids[m + j], w[j]};
     free(ids);
     free(w);
+    return rc;
+}
+
+/* A tree left in device memory (on one device or in shares on several),
+ * brought to host memory in the result's place (for the comparison of
+ * trees, outside the timing). */
+static int device_tree_to_host(gridemst_result *res, gridemst_error *err)
+{
+    size_t m = (size_t)res->n_edges;
+    gridemst_edge *edges = malloc(sizeof *edges * (m ? m : 1));
+    int rc = edges ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    for (int k = 0; rc == GRIDEMST_OK && k < gridemst_result_device_shares(res); k++)
+        rc = share_to_host(res, k, edges, err);
     if (rc != GRIDEMST_OK) {
         free(edges);
         gridemst_result_free(res);
@@ -161,7 +178,8 @@ int bench_timer_open(const gemst_pointset *ps, int with_device, int device, benc
 int bench_timed_solve(bench_timer *t, const gridemst_options *opt, int fresh_context, gridemst_result *res,
                       bench_times *times, gridemst_error *err)
 {
-    if (opt->backend == GRIDEMST_BACKEND_CUDA) {
+    /* over several devices the solve takes host points, as on the CPU */
+    if (opt->backend == GRIDEMST_BACKEND_CUDA && opt->n_devices == 0) {
 #ifdef GRIDEMST_HAVE_CUDA
         if (t->with_device)
             return solve_device(t, opt, fresh_context, res, times, err);
@@ -173,6 +191,10 @@ int bench_timed_solve(bench_timer *t, const gridemst_options *opt, int fresh_con
     double w0 = gemst_now_ms();
     int rc = gridemst_solve(t->ps->coords, t->ps->dtype, t->ps->n, t->ps->dim, opt, res, err);
     times->wall_ms = times->ms = gemst_now_ms() - w0;
+#ifdef GRIDEMST_HAVE_CUDA
+    if (rc == GRIDEMST_OK && opt->result == GRIDEMST_RESULT_DEVICE)
+        rc = device_tree_to_host(res, err);
+#endif
     return rc;
 }
 

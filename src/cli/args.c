@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "tools/device_list.h"
 
 typedef enum opt_id {
     OPT_OUTPUT,
@@ -288,30 +289,10 @@ static int point_count_option(parser *p, const opt_spec *o, const char *value, i
 static int devices_option(parser *p, const opt_spec *o, const char *value)
 {
     cli_args *a = p->args;
-    if (strcmp(value, "all") == 0) {
-        a->opt.n_devices = GRIDEMST_ALL_DEVICES;
-        return 0;
-    }
-    int count = 0;
-    for (const char *at = value;; count++) {
-        const size_t len = strcspn(at, ",");
-        char one[24];
-        int64_t v;
-        if (count == CLI_MAX_DEVICES)
-            return fail(p, "--%s: more than %d devices in '%s'", o->name, CLI_MAX_DEVICES, value);
-        if (len == 0 || len >= sizeof one)
-            return fail(p, "--%s: expected device numbers separated by commas, or all, got '%s'", o->name, value);
-        memcpy(one, at, len);
-        one[len] = '\0';
-        if (parse_integer(one, 0, INT_MAX, &v) != 0)
-            return fail(p, "--%s: '%s' in '%s' is not a device number", o->name, one, value);
-        a->devices[count] = (int)v;
-        if (at[len] == '\0')
-            break;
-        at += len + 1;
-    }
-    a->opt.n_devices = count + 1;
-    a->opt.devices = a->devices;
+    char why[160];
+    if (gemst_parse_device_list(value, CLI_MAX_DEVICES, a->devices, &a->opt.n_devices, why, sizeof why) != 0)
+        return fail(p, "--%s: %s", o->name, why);
+    a->opt.devices = a->opt.n_devices == GRIDEMST_ALL_DEVICES ? NULL : a->devices;
     return 0;
 }
 
