@@ -65,6 +65,8 @@ static int make_options(const pyg_request *rq, gridemst_options *opt, pyg_failur
     opt->device = rq->device;
     opt->cuda_stream = rq->stream;
     opt->result = rq->device_result ? GRIDEMST_RESULT_DEVICE : GRIDEMST_RESULT_HOST;
+    opt->n_devices = rq->n_devices < 0 ? GRIDEMST_ALL_DEVICES : rq->n_devices;
+    opt->devices = rq->n_devices > 0 ? rq->devices : NULL;
     return 0;
 }
 

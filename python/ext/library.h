@@ -40,6 +40,8 @@ typedef struct pyg_request {
     int device_result;  /* leave the tree in device memory */
     const char *precision, *backend, *index; /* option value names ("double", "auto", "auto") */
     int threads;        /* CPU threads; 0: the OpenMP default */
+    int n_devices;      /* 0: one device (device); k >= 1: devices[0 .. k-1]; -1: every device present */
+    const int *devices; /* the CUDA device ordinals of a solve over several (host points) */
     pyg_stop_fn stop;   /* may be NULL */
     void *stop_arg;
 } pyg_request;

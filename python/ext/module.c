@@ -212,15 +212,50 @@ static PyObject *run_solve(pyg_request *rq)
     return new_tree(tree, rq->device_result);
 }
 
+/* The most devices a solve over several takes (the library's limit). */
+#define MAX_DEVICES 64
+
+/* A tuple of device ordinals into ordinal[] and *count, or -1 in *count
+ * for every device (all_devices); -1 with a Python error for a bad one. */
+static int device_list(PyObject *devices, int all_devices, int *ordinal, int *count)
+{
+    *count = all_devices ? -1 : 0;
+    if (!devices || all_devices)
+        return 0;
+    if (!PyTuple_Check(devices) || PyTuple_GET_SIZE(devices) > MAX_DEVICES) {
+        PyErr_Format(PyExc_ValueError, "devices must be a tuple of at most %d device numbers", MAX_DEVICES);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(devices); k++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(devices, k));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (v < 0 || v > INT_MAX) {
+            PyErr_Format(PyExc_ValueError, "%ld is not a device number", v);
+            return -1;
+        }
+        ordinal[k] = (int)v;
+    }
+    *count = (int)PyTuple_GET_SIZE(devices);
+    return 0;
+}
+
 static PyObject *solve(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"points", "precision", "backend", "index", "threads", "device_result", NULL};
+    static char *kwlist[] = {"points", "precision", "backend", "index", "threads", "device_result", "devices",
+                             "all_devices", NULL};
     (void)self;
     PyArrayObject *points;
+    PyObject *devices = NULL;
+    int all_devices = 0, ordinal[MAX_DEVICES];
     pyg_request rq = {.precision = "double", .backend = "auto", .index = "auto"};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|$sssip", kwlist, &PyArray_Type, &points, &rq.precision,
-                                     &rq.backend, &rq.index, &rq.threads, &rq.device_result))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|$sssipOp", kwlist, &PyArray_Type, &points, &rq.precision,
+                                     &rq.backend, &rq.index, &rq.threads, &rq.device_result, &devices,
+                                     &all_devices))
         return NULL;
+    if (device_list(devices, all_devices, ordinal, &rq.n_devices) != 0)
+        return NULL;
+    rq.devices = ordinal;
     int type = PyArray_TYPE(points);
     if (PyArray_NDIM(points) != 2 || (type != NPY_FLOAT32 && type != NPY_FLOAT64) ||
         !PyArray_IS_C_CONTIGUOUS(points) || !PyArray_ISALIGNED(points)) {
@@ -269,7 +304,7 @@ static PyObject *cuda_device_count(PyObject *self, PyObject *unused)
 
 static PyMethodDef module_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))solve, METH_VARARGS | METH_KEYWORDS,
-     "solve(points, *, precision, backend, index, threads, device_result) -> Tree"},
+     "solve(points, *, precision, backend, index, threads, device_result, devices, all_devices) -> Tree"},
     {"solve_device", (PyCFunction)(void (*)(void))solve_device, METH_VARARGS | METH_KEYWORDS,
      "solve_device(address, n, dim, float64, device, stream, *, precision, backend, index, threads, "
      "device_result) -> Tree"},

@@ -18,3 +18,4 @@ def test_public_functions_document_their_options():
               gridemst.SingleLinkage):
         assert "{options}" not in f.__doc__
         assert 'backend : {"auto", "cpu", "cuda"}, default="auto"' in f.__doc__
+        assert 'devices : None, "all" or sequence of int, default=None' in f.__doc__

@@ -83,6 +83,11 @@ def test_dlpack_capsules_are_read_as_dlpack_describes_them():
         _gridemst.dlpack_tensor(object())
 
 
+def test_several_devices_take_host_points_only():
+    with pytest.raises(ValueError, match="devices takes points in host memory"):
+        gridemst.emst(CudaArray(BOGUS, (10, 3), "<f8"), devices="all")
+
+
 @pytest.mark.skipif(has_cuda, reason="a CUDA device is present")
 def test_gpu_points_without_a_device_raise_gridemst_error():
     with pytest.raises(gridemst.GridemstError) as caught:
@@ -156,6 +161,21 @@ def test_clustering_takes_gpu_points(on_device):
     assert np.array_equal(gridemst.fcluster(points, 9, "maxclust"), gridemst.fcluster(X, 9, "maxclust"))
     assert np.array_equal(gridemst.SingleLinkage(n_clusters=9).fit_predict(points),
                           gridemst.SingleLinkage(n_clusters=9).fit_predict(X))
+
+
+@pytest.mark.skipif(gridemst.cuda_device_count() < 2, reason="fewer than 2 CUDA devices")
+@pytest.mark.parametrize("devices", ["all", [1, 0]])
+def test_several_devices_give_the_same_tree(devices):
+    X = random_points(200000, 3, seed=7)
+    try:
+        got = gridemst.emst(X, devices=devices)
+    except gridemst.GridemstError as e:
+        if "NCCL" not in str(e):
+            raise
+        pytest.skip(str(e))
+    assert same_tree(got, gridemst.emst(X, backend="cpu"))
+    labels = gridemst.fcluster(X, 0.01, devices=devices)
+    assert np.array_equal(labels, gridemst.fcluster(X, 0.01, backend="cpu"))
 
 
 def test_cupy_adopts_and_gives_arrays(cuda):

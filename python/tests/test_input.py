@@ -80,6 +80,12 @@ def test_non_real_points_are_refused():
     ("threads", 2.5, "threads must be None or an integer >= 1; got 2.5"),
     ("threads", True, "threads must be None or an integer >= 1; got True"),
     ("result", "both", "result must be 'host' or 'device'; got 'both'"),
+    ("devices", "every", "devices must be None, 'all' or a sequence of device numbers; got 'every'"),
+    ("devices", 2, "devices must be None, 'all' or a sequence of device numbers; got 2"),
+    ("devices", [0, -1], r"devices must hold device numbers \(integers >= 0\); got -1"),
+    ("devices", [0, 1.0], r"devices must hold device numbers \(integers >= 0\); got 1.0"),
+    ("devices", [True], r"devices must hold device numbers \(integers >= 0\); got True"),
+    ("devices", [], r"devices must name at least one device; got \[\]"),
 ])
 def test_bad_options_are_named(option, value, message):
     with pytest.raises(ValueError, match=message):
@@ -93,6 +99,19 @@ def test_cuda_requests_without_a_device_raise_gridemst_error():
             gridemst.emst(random_points(10, 2), **options)
         assert caught.value.status in ("unsupported", "no CUDA device")
         assert isinstance(caught.value, RuntimeError)
+
+
+@pytest.mark.skipif(has_cuda, reason="a CUDA device is present")
+def test_several_devices_without_a_device_raise_gridemst_error():
+    for devices in ["all", [0, 1], (1, 0)]:
+        with pytest.raises(gridemst.GridemstError) as caught:
+            gridemst.emst(random_points(10, 2), devices=devices)
+        assert caught.value.status in ("unsupported", "no CUDA device")
+
+
+def test_several_devices_leave_no_tree_on_them_here():
+    with pytest.raises(ValueError, match="with devices the tree comes to host memory"):
+        gridemst.emst(random_points(10, 2), devices=[0, 1], result="device")
 
 
 def test_device_result_on_the_cpu_backend_is_a_value_error():

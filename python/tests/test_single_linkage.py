@@ -91,7 +91,7 @@ def test_bad_parameters_are_named_at_fit(params, message):
 
 
 PARAMS = dict(n_clusters=None, distance_threshold=None, min_cluster_size=1, precision="double", backend="auto",
-              threads=None, index="auto")
+              threads=None, index="auto", devices=None)
 
 
 def test_get_params_and_set_params():

@@ -6,7 +6,7 @@ from ._solve import options_doc, solve
 
 @options_doc
 def linkage(X, method="single", metric="euclidean", *, precision="double", backend="auto", threads=None,
-            index="auto"):
+            index="auto", devices=None):
     """Single-linkage hierarchy of 2D or 3D points, in SciPy's form.
 
     A drop-in for ``scipy.cluster.hierarchy.linkage(X, "single")`` on
@@ -44,7 +44,7 @@ def linkage(X, method="single", metric="euclidean", *, precision="double", backe
         raise ValueError("gridemst's linkage is single linkage only; got method=%r" % (method,))
     if metric != "euclidean":
         raise ValueError("gridemst's linkage is Euclidean only; got metric=%r" % (metric,))
-    tree = solve(X, precision, backend, threads, index)
+    tree = solve(X, precision, backend, threads, index, devices=devices)
     return tree.linkage()
 
 
@@ -56,7 +56,7 @@ def check_positive_int(name, value):
 
 @options_doc
 def fcluster(X, t, criterion="distance", *, min_cluster_size=1, precision="double", backend="auto",
-             threads=None, index="auto"):
+             threads=None, index="auto", devices=None):
     """Flat single-linkage clusters of 2D or 3D points.
 
     Like ``scipy.cluster.hierarchy.fcluster(linkage(X, "single"), t,
@@ -102,11 +102,11 @@ def fcluster(X, t, criterion="distance", *, min_cluster_size=1, precision="doubl
     min_size = check_positive_int("min_cluster_size", min_cluster_size)
     if criterion == "maxclust":
         k = check_positive_int("t", t)
-        tree = solve(X, precision, backend, threads, index)
+        tree = solve(X, precision, backend, threads, index, devices=devices)
         return tree.clusters_k(k, min_size)[0]
     if criterion == "distance":
         if not isinstance(t, numbers.Real) or not t >= 0:
             raise ValueError("t must be a distance >= 0; got %r" % (t,))
-        tree = solve(X, precision, backend, threads, index)
+        tree = solve(X, precision, backend, threads, index, devices=devices)
         return tree.clusters_cut(float(t), min_size)[0]
     raise ValueError("criterion must be 'distance' or 'maxclust'; got %r" % (criterion,))

@@ -56,7 +56,7 @@ class SingleLinkage(ClusterMixin, BaseEstimator):
     """
 
     def __init__(self, n_clusters=None, distance_threshold=None, min_cluster_size=1, *, precision="double",
-                 backend="auto", threads=None, index="auto"):
+                 backend="auto", threads=None, index="auto", devices=None):
         self.n_clusters = n_clusters
         self.distance_threshold = distance_threshold
         self.min_cluster_size = min_cluster_size
@@ -64,6 +64,7 @@ class SingleLinkage(ClusterMixin, BaseEstimator):
         self.backend = backend
         self.threads = threads
         self.index = index
+        self.devices = devices
 
     def fit(self, X, y=None):
         """Clusters X.
@@ -89,7 +90,7 @@ class SingleLinkage(ClusterMixin, BaseEstimator):
             t = self.distance_threshold
             if not isinstance(t, numbers.Real) or not t >= 0:
                 raise ValueError("distance_threshold must be a distance >= 0; got %r" % (t,))
-        tree = solve(X, self.precision, self.backend, self.threads, self.index)
+        tree = solve(X, self.precision, self.backend, self.threads, self.index, devices=self.devices)
         if self.n_clusters is not None:
             labels, count = tree.clusters_k(k, min_size)
         elif t > 0:

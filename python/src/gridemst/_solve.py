@@ -21,7 +21,12 @@ OPTIONS_DOC = """\
         or a linear BVH.  All give the same tree.  "auto" is the grid on
         the CPU; on the GPU the BVH below 100,000 points or where the
         points lie along curves, on surfaces or in clusters, else the
-        grid."""
+        grid.
+    devices : None, "all" or sequence of int, default=None
+        Solve over several GPUs of this host together: "all", or their
+        CUDA device numbers (distinct).  The identical tree, from points in
+        host memory into host memory; needs a gridemst built with NCCL.
+        None: one GPU (device 0) or the CPU, as backend says."""
 
 
 def options_doc(function):
@@ -38,13 +43,42 @@ def _threads(threads):
     return int(threads)
 
 
-def solve(X, precision="double", backend="auto", threads=None, index="auto", result="host"):
+def _devices(devices):
+    """The devices option as the extension takes it: a tuple of device
+    numbers, and whether every device is meant."""
+    if devices is None:
+        return (), False
+    if isinstance(devices, str):
+        if devices != "all":
+            raise ValueError("devices must be None, 'all' or a sequence of device numbers; got %r" % (devices,))
+        return (), True
+    try:
+        numbers_given = tuple(devices)
+    except TypeError:
+        raise ValueError("devices must be None, 'all' or a sequence of device numbers; got %r"
+                         % (devices,)) from None
+    for d in numbers_given:
+        if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 0:
+            raise ValueError("devices must hold device numbers (integers >= 0); got %r" % (d,))
+    if not numbers_given:
+        raise ValueError("devices must name at least one device; got %r" % (devices,))
+    return tuple(int(d) for d in numbers_given), False
+
+
+def solve(X, precision="double", backend="auto", threads=None, index="auto", result="host", devices=None):
     """The library's tree of X (host or GPU points), a _gridemst.Tree."""
     if result not in ("host", "device"):
         raise ValueError("result must be 'host' or 'device'; got %r" % (result,))
     options = dict(precision=precision, backend=backend, index=index, threads=_threads(threads),
                    device_result=result == "device")
     gpu = gpu_points(X)
+    if devices is not None:
+        ordinals, every = _devices(devices)
+        if gpu is not None:
+            raise ValueError("devices takes points in host memory; got an array in GPU memory")
+        if result == "device":
+            raise ValueError("with devices the tree comes to host memory: result must be 'host'")
+        return _gridemst.solve(host_points(X), devices=ordinals, all_devices=every, **options)
     if gpu is None:
         return _gridemst.solve(host_points(X), **options)
     stream = gpu.stream

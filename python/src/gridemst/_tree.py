@@ -6,7 +6,8 @@ from ._solve import options_doc, solve
 
 
 @options_doc
-def emst(X, *, precision="double", backend="auto", threads=None, index="auto", result="host"):
+def emst(X, *, precision="double", backend="auto", threads=None, index="auto", result="host",
+         devices=None):
     """Euclidean minimum spanning tree of 2D or 3D points.
 
     The tree is exact and deterministic: edges are ordered by (length,
@@ -59,12 +60,13 @@ def emst(X, *, precision="double", backend="auto", threads=None, index="auto", r
     >>> weights
     array([0.5, 3. , 4. ])
     """
-    tree = solve(X, precision, backend, threads, index, result)
+    tree = solve(X, precision, backend, threads, index, result, devices)
     return DeviceTree(tree) if result == "device" else tree.edges()
 
 
 @options_doc
-def minimum_spanning_tree(X, *, precision="double", backend="auto", threads=None, index="auto"):
+def minimum_spanning_tree(X, *, precision="double", backend="auto", threads=None, index="auto",
+                          devices=None):
     """Euclidean minimum spanning tree as a sparse matrix.
 
     Like ``scipy.sparse.csgraph.minimum_spanning_tree`` on the points'
@@ -101,7 +103,7 @@ def minimum_spanning_tree(X, *, precision="double", backend="auto", threads=None
            [0. , 0. , 0. , 0. ],
            [0. , 0. , 0. , 0. ]])
     """
-    tree = solve(X, precision, backend, threads, index)
+    tree = solve(X, precision, backend, threads, index, devices=devices)
     n = tree.n_points
     edges, weights = tree.edges()
     from scipy.sparse import csr_array
