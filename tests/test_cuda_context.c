@@ -70,8 +70,20 @@ START_TEST(test_device_result_matches_cpu)
     same_tree(&ref, &host, "host result");
     same_tree(&ref, &device, "device result");
     ck_assert_int_eq(device.device_edges.device, 0);
+    /* one device's tree is one share, the whole of device_edges; a host tree none */
+    gridemst_device_edges share;
+    int64_t first = -1, count = -1;
+    ck_assert_int_eq(gridemst_result_device_shares(&device), 1);
+    ck_assert_int_eq(gridemst_result_device_share(&device, 0, &share, &first, &count), GRIDEMST_OK);
+    ck_assert(share.u == device.device_edges.u && share.v == device.device_edges.v &&
+              share.w == device.device_edges.w && share.device == 0);
+    ck_assert(first == 0 && count == device.n_edges);
+    ck_assert_int_eq(gridemst_result_device_share(&device, 1, &share, NULL, NULL), GRIDEMST_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(gridemst_result_device_share(&device, 0, NULL, NULL, NULL), GRIDEMST_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(gridemst_result_device_shares(&host), 0);
     gridemst_result_free(&device);
     ck_assert(device.device_edges.u == NULL && device.owner == NULL);
+    ck_assert_int_eq(gridemst_result_device_shares(&device), 0);
     gridemst_result_free(&host);
     gridemst_result_free(&ref);
     gemst_pointset_free(&ps);
