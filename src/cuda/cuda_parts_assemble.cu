@@ -446,29 +446,43 @@ static int copy_share(gemst_device_part *dp, const device_share *sh, gridemst_ed
     return GRIDEMST_OK;
 }
 
-/* Device p's merged share left there as the three arrays of *kept (from
- * its context's pool, outside the assembly's allocations; kept holds the
- * context's reference), and its groups' sums, queued on its stream. */
+/* Device p's share *kept of the tree's edges first .. first + n - 1:
+ * its three arrays of n entries from the device's context's pool, outside
+ * the assembly's allocations, and the context's reference, which the
+ * share holds; no arrays for none. */
+static int make_share(gemst_devices *d, int p, int64_t first, int64_t n, gemst_device_share *kept,
+                      gridemst_error *err)
+{
+    kept->first = first;
+    kept->edges.device = d->ordinal[p];
+    if (n == 0)
+        return GRIDEMST_OK;
+    GEMST_CU(cudaSetDevice(d->ordinal[p]));
+    gemst_context_retain(d->ctx[p]);
+    kept->ctx = d->ctx[p];
+    gridemst_device_edges *e = &kept->edges;
+    const gemst_dmem *mem = &d->part[p].mem;
+    GEMST_TRY(gemst_dalloc_kept(mem->pool, mem->s, (void **)&e->u, sizeof *e->u * (size_t)n, "the tree's endpoints",
+                                err));
+    GEMST_TRY(gemst_dalloc_kept(mem->pool, mem->s, (void **)&e->v, sizeof *e->v * (size_t)n, "the tree's endpoints",
+                                err));
+    GEMST_TRY(gemst_dalloc_kept(mem->pool, mem->s, (void **)&e->w, sizeof *e->w * (size_t)n, "the tree's lengths",
+                                err));
+    kept->n_edges = n;
+    return GRIDEMST_OK;
+}
+
+/* Device p's merged share left there as *kept, and its groups' sums,
+ * queued on its stream. */
 static int keep_share(gemst_devices *d, int p, const device_share *sh, int64_t at, int64_t m, double *sums,
                       uint8_t *summed, gemst_device_share *kept, gridemst_error *err)
 {
     gemst_device_part *dp = &d->part[p];
     const int64_t n = sh->n_got;
-    kept->first = at;
-    kept->edges.device = d->ordinal[p];
+    GEMST_TRY(make_share(d, p, at, n, kept, err));
     if (n == 0)
         return GRIDEMST_OK;
-    gemst_context_retain(d->ctx[p]);
-    kept->ctx = d->ctx[p];
-    gridemst_device_edges *e = &kept->edges;
-    cudaMemPool_t pool = dp->mem.pool;
-    GEMST_TRY(gemst_dalloc_kept(pool, dp->mem.s, (void **)&e->u, sizeof *e->u * (size_t)n, "the tree's endpoints",
-                                err));
-    GEMST_TRY(gemst_dalloc_kept(pool, dp->mem.s, (void **)&e->v, sizeof *e->v * (size_t)n, "the tree's endpoints",
-                                err));
-    GEMST_TRY(gemst_dalloc_kept(pool, dp->mem.s, (void **)&e->w, sizeof *e->w * (size_t)n, "the tree's lengths",
-                                err));
-    kept->n_edges = n;
+    const gridemst_device_edges *e = &kept->edges;
     k_share_arrays<<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, dp->mem.s>>>(sh->got, n, e->u, e->v, e->w);
     GEMST_LAUNCHED();
     return sum_groups(dp, e->w, n, at, m, sums, summed, err);
@@ -603,23 +617,12 @@ static int assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t 
 static int upload_share(gemst_devices *d, int p, const gridemst_edge *edges, int64_t first, int64_t count,
                         gemst_device_share *kept, gridemst_error *err)
 {
-    kept->first = first;
-    kept->edges.device = d->ordinal[p];
+    GEMST_TRY(make_share(d, p, first, count, kept, err));
     if (count == 0)
         return GRIDEMST_OK;
-    GEMST_CU(cudaSetDevice(d->ordinal[p]));
-    gemst_context_retain(d->ctx[p]);
-    kept->ctx = d->ctx[p];
-    gridemst_device_edges *e = &kept->edges;
-    gemst_device_part *dp = &d->part[p];
+    const gridemst_device_edges *e = &kept->edges;
+    const cudaStream_t s = d->part[p].mem.s;
     const size_t n = (size_t)count;
-    GEMST_TRY(gemst_dalloc_kept(dp->mem.pool, dp->mem.s, (void **)&e->u, sizeof *e->u * n, "the tree's endpoints",
-                                err));
-    GEMST_TRY(gemst_dalloc_kept(dp->mem.pool, dp->mem.s, (void **)&e->v, sizeof *e->v * n, "the tree's endpoints",
-                                err));
-    GEMST_TRY(gemst_dalloc_kept(dp->mem.pool, dp->mem.s, (void **)&e->w, sizeof *e->w * n, "the tree's lengths",
-                                err));
-    kept->n_edges = count;
     uint32_t *u = (uint32_t *)malloc(sizeof *u * n), *v = (uint32_t *)malloc(sizeof *v * n);
     double *w = (double *)malloc(sizeof *w * n);
     int rc = u && v && w ? GRIDEMST_OK : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
@@ -632,9 +635,9 @@ static int upload_share(gemst_devices *d, int p, const gridemst_edge *edges, int
     void *to[] = {e->u, e->v, e->w};
     const size_t bytes[] = {sizeof *u * n, sizeof *v * n, sizeof *w * n};
     for (int a = 0; a < 3 && rc == GRIDEMST_OK; a++) {
-        cudaError_t ce = cudaMemcpyAsync(to[a], from[a], bytes[a], cudaMemcpyHostToDevice, dp->mem.s);
+        cudaError_t ce = cudaMemcpyAsync(to[a], from[a], bytes[a], cudaMemcpyHostToDevice, s);
         if (ce == cudaSuccess)
-            ce = cudaStreamSynchronize(dp->mem.s);
+            ce = cudaStreamSynchronize(s);
         if (ce != cudaSuccess)
             rc = gemst_cuda_fail(err, ce, "copying the tree to its devices", __FILE__, __LINE__);
     }
