@@ -93,9 +93,10 @@ int gemst_cpu_fof_f64(const gemst_fof_problem *fp, gemst_tree *forest, gridemst_
 int gemst_check_options(const gridemst_options *o, gridemst_error *err);
 
 /* GRIDEMST_OK, or the error naming the first bad argument that describes
- * a solve's points: dim 2 or 3, a count from 0 to GEMST_MAX_POINTS, coords
+ * a solve's points: dim 2 or 3, a count from 0 to max_points, coords
  * given when there are points, a known dtype (solve.c). */
-int gemst_check_points(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_error *err);
+int gemst_check_points(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int64_t max_points,
+                       gridemst_error *err);
 
 /* labels[i] for n points from the components of the m edges (linkage.c):
  * numbered 0, 1, ... in the order of each component's smallest point,

@@ -29,6 +29,10 @@
  * GEMST_NONE is reserved. */
 #define GEMST_MAX_POINTS ((int64_t)UINT32_MAX - 1)
 
+/* Largest number over several devices: as many a device's slice of the
+ * input (parts/gid.h), on 64 devices. */
+#define GEMST_MAX_SPLIT_POINTS (64 * GEMST_MAX_POINTS)
+
 /* A tree's total weight is summed in groups of this many edges, each in
  * edge order, then the groups' sums the same way until one is left: an
  * order the GPU's threads and the CPU's follow alike, so that the total is

@@ -11,7 +11,7 @@
 static int check_arguments(const void *coords, gridemst_dtype dtype, int64_t n, int dim, double b, const double *box,
                            int64_t min_size, gridemst_error *err)
 {
-    int rc = gemst_check_points(coords, dtype, n, dim, err);
+    int rc = gemst_check_points(coords, dtype, n, dim, GEMST_MAX_POINTS, err);
     if (rc != GRIDEMST_OK)
         return rc;
     if (!(b >= 0.0) || !isfinite(b))

@@ -38,15 +38,16 @@ static int check_partitions(const gridemst_options *o, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-int gemst_check_points(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_error *err)
+int gemst_check_points(const void *coords, gridemst_dtype dtype, int64_t n, int dim, int64_t max_points,
+                       gridemst_error *err)
 {
     if (dim != 2 && dim != 3)
         return gemst_fail(err, GRIDEMST_ERR_INPUT, "points must have 2 or 3 coordinates, got %d", dim);
     if (n < 0)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "point count must be >= 0, got %lld", (long long)n);
-    if (n > GEMST_MAX_POINTS)
+    if (n > max_points)
         return gemst_fail(err, GRIDEMST_ERR_INPUT, "%lld points exceed the limit of %lld", (long long)n,
-                          (long long)GEMST_MAX_POINTS);
+                          (long long)max_points);
     if (n > 0 && !coords)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "coords must not be NULL");
     if (dtype != GRIDEMST_FLOAT32 && dtype != GRIDEMST_FLOAT64)
@@ -98,6 +99,31 @@ int gemst_check_options(const gridemst_options *o, gridemst_error *err)
                           (long long)o->min_samples);
     int rc = gemst_check_devices(o, err);
     return rc == GRIDEMST_OK ? check_partitions(o, err) : rc;
+}
+
+/* n points for a solve with options o, its devices resolved: up to
+ * GEMST_MAX_POINTS, but over P devices up to P times as many (each
+ * device's slice of the input that many, parts/gid.h), with the tree in
+ * host memory (a device result names its points by 32-bit ids). */
+static int check_count(const gridemst_options *o, int64_t n, gridemst_error *err)
+{
+    const int devices = o->n_devices > 1 ? o->n_devices : 1;
+    if (n <= GEMST_MAX_POINTS)
+        return GRIDEMST_OK;
+    if (devices == 1)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT,
+                          "%lld points exceed the limit of %lld on one device or the cpu (more: over several devices, "
+                          "n_devices)",
+                          (long long)n, (long long)GEMST_MAX_POINTS);
+    if (n > devices * GEMST_MAX_POINTS)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%lld points exceed the limit of %lld over %d devices",
+                          (long long)n, (long long)(devices * GEMST_MAX_POINTS), devices);
+    if (o->result == GRIDEMST_RESULT_DEVICE)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
+                          "a tree left on the devices names its points by 32-bit ids: at most %lld points, not %lld "
+                          "(the tree of more goes to host memory)",
+                          (long long)GEMST_MAX_POINTS, (long long)n);
+    return GRIDEMST_OK;
 }
 
 /* The mutual-reachability tree (min_samples >= 2) runs on either backend,
@@ -342,7 +368,7 @@ static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, i
                       const gridemst_options *opt, gridemst_result *result, gridemst_error *err)
 {
     double t0 = gemst_now_ms();
-    int rc = gemst_check_points(coords, dtype, n, dim, err);
+    int rc = gemst_check_points(coords, dtype, n, dim, GEMST_MAX_SPLIT_POINTS, err);
     if (rc != GRIDEMST_OK)
         return rc;
 
@@ -362,6 +388,8 @@ static int solve_full(const void *coords, int on_device, gridemst_dtype dtype, i
         rc = gemst_resolve_devices(&pb, ordinal, err);
     if (rc == GRIDEMST_OK && pb.opt.n_devices > 1)
         rc = check_partitions(&pb.opt, err); /* again, with the devices' parts */
+    if (rc == GRIDEMST_OK)
+        rc = check_count(&pb.opt, n, err);
     if (rc == GRIDEMST_OK && on_device)
         rc = device_input_backend(&pb.opt, err);
     if (rc == GRIDEMST_OK && pb.opt.nns == GRIDEMST_NNS_BVH)
@@ -469,7 +497,11 @@ int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_options *opt)
     gridemst_options_init(&pb.opt);
     if (opt && gemst_struct_import(&gemst_options_kind, opt, &pb.opt, NULL) != GRIDEMST_OK)
         return -1;
-    if (n < 0 || n > GEMST_MAX_POINTS || (dim != 2 && dim != 3) || gemst_check_options(&pb.opt, NULL) != GRIDEMST_OK)
+    const int devices = pb.opt.n_devices == GRIDEMST_ALL_DEVICES ? GEMST_MAX_DEVICES
+                        : pb.opt.n_devices > 1                   ? pb.opt.n_devices
+                                                                 : 1;
+    if (n < 0 || n > devices * GEMST_MAX_POINTS || (dim != 2 && dim != 3) ||
+        gemst_check_options(&pb.opt, NULL) != GRIDEMST_OK)
         return -1;
     pb.n = n;
     pb.dim = dim;

@@ -161,7 +161,7 @@ expect_ok "-o /dev/null"
 
 # --------------------------------------------------------------- memory
 
-expect_usage "--n 5e9" "--n 5e9: more than 2\\^32 - 2 points" --generate uniform --n 5e9
+expect_usage "--n 5e9" "--n 5000000000: more than 2\\^32 - 2 points" --generate uniform --n 5e9
 expect_usage "--n 4294967295" "more than 2\\^32 - 2 points" --generate uniform --n 4294967295
 
 # An address-space limit (ulimit -v) is memory the process may not use: a

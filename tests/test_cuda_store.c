@@ -249,7 +249,7 @@ static void check_boundary(gemst_parts_ctx *c, gemst_part *host, gemst_part *dev
     int64_t components = 0;
     for (int p = 0; p < c->parts; p++)
         components += host[p].n_comp;
-    gemst_parts_edge *edges[2] = {NULL, NULL};
+    gemst_gid_edge *edges[2] = {NULL, NULL};
     gridemst_stats st[2];
     gridemst_error err;
     for (int k = 0; k < 2; k++) {

@@ -184,6 +184,13 @@ START_TEST(host_bytes_arguments)
     ck_assert_int_eq(gridemst_host_bytes(-1, 2, NULL), -1);
     ck_assert_int_eq(gridemst_host_bytes(10, 4, NULL), -1);
     ck_assert_int_eq(gridemst_host_bytes((int64_t)1 << 33, 2, NULL), -1);
+    /* more than 2^32 - 2 points over several devices: the tree in host memory */
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    o.n_devices = 3;
+    ck_assert_int_eq(gridemst_host_bytes((int64_t)1 << 33, 3, &o),
+                     (((int64_t)1 << 33) - 1) * (int64_t)sizeof(gridemst_edge));
+    ck_assert_int_eq(gridemst_host_bytes(3 * ((int64_t)UINT32_MAX - 1) + 1, 3, &o), -1);
+    gridemst_options_init(&o);
     o.threads = -1;
     ck_assert_int_eq(gridemst_host_bytes(10, 2, &o), -1);
     /* nothing to solve, nothing needed */

@@ -5,7 +5,8 @@
  * loop that appends them, and the doubles' ordered bits against the
  * doubles' own order.  The candidates share a few lengths and ends, so
  * that ties are settled by the lower id, the higher id, and, between equal
- * edges, by which came first (each copy carries its own `to`).
+ * edges, by which came first (each copy carries its own `to`); ids differ
+ * above their low 32 bits too, as over 2^32 points.
  */
 #include <check.h>
 #include <math.h>
@@ -20,7 +21,7 @@
 static void offer_one_by_one(gemst_cand *best, const gemst_cand *cand, int64_t n)
 {
     for (int64_t k = 0; k < n; k++)
-        if (cand[k].slot != GEMST_NONE && gemst_parts_edge_less(&cand[k].e, &best[cand[k].slot].e))
+        if (cand[k].slot != GEMST_NONE && gemst_gid_edge_less(&cand[k].e, &best[cand[k].slot].e))
             best[cand[k].slot] = cand[k];
 }
 
@@ -35,7 +36,8 @@ START_TEST(test_least_against_in_turn)
     for (size_t s = 0; s < sizeof slots / sizeof slots[0]; s++) {
         const uint32_t n_slots = slots[s];
         for (int64_t k = 0; k < n; k++) {
-            const uint32_t lo = (uint32_t)rng_below(&rng, 4), hi = lo + 1 + (uint32_t)rng_below(&rng, 3);
+            const gemst_gid lo = rng_below(&rng, 2) + (rng_below(&rng, 3) << 32),
+                            hi = lo + 1 + (rng_below(&rng, 3) << 32);
             const double d2 = (double)rng_below(&rng, 3) * 0.25;
             cand[k] = (gemst_cand){{d2, lo, hi}, (uint32_t)rng_below(&rng, n_slots), (uint32_t)k};
             if (rng_below(&rng, 10) == 0)
@@ -44,9 +46,9 @@ START_TEST(test_least_against_in_turn)
         gemst_cand *want = xcalloc(n_slots, sizeof *want), *got = xcalloc(n_slots, sizeof *got);
         for (int threads = 1; threads <= 5; threads += 2) {
             for (uint32_t r = 0; r < n_slots; r++) { /* some slots start with a candidate of their own */
-                want[r] = (gemst_cand){{INFINITY, UINT32_MAX, UINT32_MAX}, GEMST_NONE, GEMST_NONE};
+                want[r] = (gemst_cand){{INFINITY, UINT64_MAX, UINT64_MAX}, GEMST_NONE, GEMST_NONE};
                 if (r % 3 == 0)
-                    want[r] = (gemst_cand){{0.25, 1, 3}, r, UINT32_MAX - r};
+                    want[r] = (gemst_cand){{0.25, 1, 2 + ((gemst_gid)1 << 32)}, r, UINT32_MAX - r};
             }
             memcpy(got, want, sizeof *got * n_slots);
             offer_one_by_one(want, cand, n);
@@ -55,10 +57,11 @@ START_TEST(test_least_against_in_turn)
             gemst_least_scratch_free(&scratch);
             for (uint32_t r = 0; r < n_slots; r++)
                 REQUIRE(memcmp(&got[r], &want[r], sizeof got[r]) == 0,
-                        "%lld candidates, %u slots, %d threads: slot %u got (%g, %u, %u) to %u, want (%g, %u, %u) "
-                        "to %u",
-                        (long long)n, n_slots, threads, r, got[r].e.d2, got[r].e.lo, got[r].e.hi, got[r].to,
-                        want[r].e.d2, want[r].e.lo, want[r].e.hi, want[r].to);
+                        "%lld candidates, %u slots, %d threads: slot %u got (%g, %llu, %llu) to %u, want (%g, %llu, "
+                        "%llu) to %u",
+                        (long long)n, n_slots, threads, r, got[r].e.d2, (unsigned long long)got[r].e.lo,
+                        (unsigned long long)got[r].e.hi, got[r].to, want[r].e.d2, (unsigned long long)want[r].e.lo,
+                        (unsigned long long)want[r].e.hi, want[r].to);
         }
         free(want);
         free(got);

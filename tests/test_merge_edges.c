@@ -36,7 +36,7 @@ START_TEST(test_against_a_sort)
         const int k = lists[s];
         int64_t total = 0;
         gemst_edge_list list[65];
-        uint32_t *ids[65];
+        gemst_gid *ids[65];
         for (int j = 0; j < k; j++) {
             const int64_t count = _i == 0   ? (int64_t)rng_below(&rng, 3) /* empty and tiny lists */
                                   : _i == 1 ? (int64_t)rng_below(&rng, 5000)
@@ -45,7 +45,7 @@ START_TEST(test_against_a_sort)
             const int whole = j == k - 1 && k > 1, points = 1000;
             gemst_parts_edge *edge = xcalloc((size_t)(count > 0 ? count : 1), sizeof *edge);
             uint8_t *keep = whole ? NULL : xcalloc((size_t)(count > 0 ? count : 1), 1);
-            uint32_t *id = whole ? NULL : xcalloc(points, sizeof *id);
+            gemst_gid *id = whole ? NULL : xcalloc(points, sizeof *id);
             const uint64_t lengths = _i == 3 ? 2 : 50;
             for (int64_t e = 0; e < count; e++) {
                 const uint32_t a = (uint32_t)rng_below(&rng, points), b = (uint32_t)rng_below(&rng, points);
@@ -58,7 +58,7 @@ START_TEST(test_against_a_sort)
                 }
             }
             for (int i = 0; !whole && i < points; i++)
-                id[i] = (uint32_t)(i * 65 + j);
+                id[i] = (gemst_gid)(i * 65 + j);
             qsort(edge, (size_t)count, sizeof *edge, by_length_then_ends);
             list[j] = (gemst_edge_list){edge, count, keep};
             ids[j] = id;
@@ -71,8 +71,8 @@ START_TEST(test_against_a_sort)
                 if (!list[j].keep || list[j].keep[e]) {
                     gemst_parts_edge x = list[j].edge[e];
                     if (ids[j]) {
-                        x.lo = ids[j][x.lo];
-                        x.hi = ids[j][x.hi];
+                        x.lo = (uint32_t)ids[j][x.lo];
+                        x.hi = (uint32_t)ids[j][x.hi];
                     }
                     want[n_want++] = x;
                 }

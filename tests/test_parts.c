@@ -639,18 +639,24 @@ static int64_t boxes_changed(const gemst_kdtree *t, const gemst_kd_node *old, in
     return changed;
 }
 
+/* a before b in the edge order, written out here as the test's own. */
+static int edge_before(const gemst_gid_edge *a, const gemst_gid_edge *b)
+{
+    return a->d2 < b->d2 || (a->d2 == b->d2 && (a->lo < b->lo || (a->lo == b->lo && a->hi < b->hi)));
+}
+
 /* The least edge in the edge order from query point q to a halo point of
  * another component no longer than d2 bound, by a scan; 0 when none. */
 static int scan_nearest(const gemst_halo *h, const gemst_parts_metric *m, const uint32_t *root, const double at[3],
-                        uint32_t qid, uint32_t q_root, double bound, gemst_parts_edge *e, uint32_t *to)
+                        gemst_gid qid, uint32_t q_root, double bound, gemst_gid_edge *e, uint32_t *to)
 {
     int found = 0;
     for (int64_t j = 0; j < h->n; j++) {
         const double d2 = gemst_parts_d2(m, at, h->w + 3 * (size_t)j);
         if (root[h->comp[j]] == q_root || d2 > bound)
             continue;
-        const gemst_parts_edge c = {d2, qid < h->id[j] ? qid : h->id[j], qid < h->id[j] ? h->id[j] : qid};
-        if (!found || gemst_parts_edge_less(&c, e)) {
+        const gemst_gid_edge c = {d2, qid < h->id[j] ? qid : h->id[j], qid < h->id[j] ? h->id[j] : qid};
+        if (!found || edge_before(&c, e)) {
             *e = c;
             *to = h->comp[j];
             found = 1;
@@ -660,11 +666,11 @@ static int scan_nearest(const gemst_halo *h, const gemst_parts_metric *m, const 
 }
 
 /* id[0 .. n) shuffled (Fisher-Yates). */
-static void shuffle_ids(uint32_t *id, int64_t n, uint64_t *seed)
+static void shuffle_ids(gemst_gid *id, int64_t n, uint64_t *seed)
 {
     for (int64_t i = n - 1; i > 0; i--) {
         const int64_t j = (int64_t)(rng_unit(seed) * (double)(i + 1));
-        const uint32_t t = id[i];
+        const gemst_gid t = id[i];
         id[i] = id[j];
         id[j] = t;
     }
@@ -675,22 +681,24 @@ static void shuffle_ids(uint32_t *id, int64_t n, uint64_t *seed)
  * tree valid, its labels those of a fresh labelling, and its searches'
  * answers (with no bound, the least edge's length as the bound, and a
  * shorter one) the scan's.  Half the points lie on a lattice: tied
- * lengths, decided by the ids.  A point added alone changes only the
- * boxes on its way down. */
+ * lengths, decided by the ids, which differ above their low 32 bits (as
+ * over 2^32 points), in the order opposite to their low bits'.  A point
+ * added alone changes only the boxes on its way down. */
 START_TEST(test_halo_growth)
 {
     enum { N = 12000, QUERIES = 300, COMPS = 64 };
     static const int64_t rounds[] = {3000, 5, 700, 120, 1, 1000, 40, 5000, 600, 1534};
     const gemst_parts_metric m = {3, 1};
     uint64_t seed = 11;
-    /* the halo's points and the queries: ids a shuffle of 0 .. N + QUERIES - 1 */
+    /* the halo's points and the queries: ids a shuffle of i 2^32 + (N + QUERIES - i), for i < N + QUERIES */
     double *w = xcalloc(3 * (size_t)(N + QUERIES), sizeof *w);
-    uint32_t *id = xcalloc(N + QUERIES, sizeof *id), *comp = xcalloc(N + QUERIES, sizeof *comp);
+    gemst_gid *id = xcalloc(N + QUERIES, sizeof *id);
+    uint32_t *comp = xcalloc(N + QUERIES, sizeof *comp);
     uint32_t parent[COMPS], root[COMPS];
     for (int64_t i = 0; i < N + QUERIES; i++) {
         for (int d = 0; d < 3; d++)
             w[3 * i + d] = i % 2 ? rng_unit(&seed) : floor(rng_unit(&seed) * 8.0) / 8.0;
-        id[i] = (uint32_t)i;
+        id[i] = ((gemst_gid)i << 32) + (gemst_gid)(N + QUERIES - i);
         comp[i] = (uint32_t)(rng_unit(&seed) * COMPS);
     }
     shuffle_ids(id, N + QUERIES, &seed);
@@ -729,7 +737,7 @@ START_TEST(test_halo_growth)
         for (int64_t i = N; i < N + QUERIES; i++) {
             const double *at = w + 3 * i;
             const uint32_t q_root = root[comp[i]];
-            gemst_parts_edge want = {0, 0, 0}, got = {0, 0, 0};
+            gemst_gid_edge want = {0, 0, 0}, got = {0, 0, 0};
             uint32_t want_to = 0, got_to = 0;
             const int any = scan_nearest(&h, &m, root, at, id[i], q_root, INFINITY, &want, &want_to);
             const double bounds[3] = {INFINITY, any ? want.d2 : 1.0, any ? nextafter(want.d2, 0.0) : 1.0};
@@ -743,8 +751,9 @@ START_TEST(test_halo_growth)
                         found, should);
                 if (should)
                     REQUIRE(got.d2 == want.d2 && got.lo == want.lo && got.hi == want.hi && got_to == want_to,
-                            "round %zu query %lld: edge (%u, %u, %g) to %u, the scan's (%u, %u, %g) to %u", r,
-                            (long long)i, got.lo, got.hi, got.d2, got_to, want.lo, want.hi, want.d2, want_to);
+                            "round %zu query %lld: edge (%llu, %llu, %g) to %u, the scan's (%llu, %llu, %g) to %u", r,
+                            (long long)i, (unsigned long long)got.lo, (unsigned long long)got.hi, got.d2, got_to,
+                            (unsigned long long)want.lo, (unsigned long long)want.hi, want.d2, want_to);
             }
         }
     }
@@ -760,16 +769,17 @@ END_TEST
 /* The least edge in the edge order from point (at, qid) to one of the n
  * points of w (ids id, components comp) in another component than q_root;
  * 0 when none. */
-static int scan_all(const gemst_parts_metric *m, const double *w, const uint32_t *id, const uint32_t *comp, int64_t n,
-                    const uint32_t *root, const double at[3], uint32_t qid, uint32_t q_root, gemst_parts_edge *e)
+static int scan_all(const gemst_parts_metric *m, const double *w, const gemst_gid *id, const uint32_t *comp,
+                    int64_t n, const uint32_t *root, const double at[3], gemst_gid qid, uint32_t q_root,
+                    gemst_gid_edge *e)
 {
     int found = 0;
     for (int64_t j = 0; j < n; j++) {
         if (root[comp[j]] == q_root)
             continue;
         const double d2 = gemst_parts_d2(m, at, w + 3 * (size_t)j);
-        const gemst_parts_edge c = {d2, qid < id[j] ? qid : id[j], qid < id[j] ? id[j] : qid};
-        if (!found || gemst_parts_edge_less(&c, e)) {
+        const gemst_gid_edge c = {d2, qid < id[j] ? qid : id[j], qid < id[j] ? id[j] : qid};
+        if (!found || edge_before(&c, e)) {
             *e = c;
             found = 1;
         }
@@ -794,9 +804,10 @@ START_TEST(test_kept_answers)
     static const double reach[] = {0.0, 1e-4, 4e-4, 1.6e-3, 6.4e-3, 2.6e-2, 0.1, INFINITY};
     const gemst_parts_metric m = {3, 1};
     uint64_t seed = 5;
-    /* the other parts' points, then the queries in the middle of the box; ids a shuffle */
+    /* the other parts' points, then the queries in the middle of the box; ids a shuffle, as above */
     double *w = xcalloc(3 * (size_t)(N + QUERIES), sizeof *w);
-    uint32_t *id = xcalloc(N + QUERIES, sizeof *id), *comp = xcalloc(N + QUERIES, sizeof *comp);
+    gemst_gid *id = xcalloc(N + QUERIES, sizeof *id);
+    uint32_t *comp = xcalloc(N + QUERIES, sizeof *comp);
     uint8_t *sent = xcalloc(N, 1);
     uint32_t parent[COMPS], root[COMPS];
     gemst_box cell = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
@@ -809,7 +820,7 @@ START_TEST(test_kept_answers)
                 cell.hi[d] = w[3 * i + d] > cell.hi[d] ? w[3 * i + d] : cell.hi[d];
             }
         }
-        id[i] = (uint32_t)i;
+        id[i] = ((gemst_gid)i << 32) + (gemst_gid)(N + QUERIES - i);
         comp[i] = (uint32_t)(rng_unit(&seed) * COMPS);
     }
     shuffle_ids(id, N + QUERIES, &seed);
@@ -849,22 +860,24 @@ START_TEST(test_kept_answers)
             const uint32_t q_root = root[comp[qi]];
             for (int pass = 0; pass < 2; pass++) { /* the kept statement from earlier rounds, then the new one */
                 const gemst_kept_answer *k = &kept[i];
-                gemst_parts_edge least = {0, 0, 0};
+                gemst_gid_edge least = {0, 0, 0};
                 const int any = scan_all(&m, w, id, comp, N, root, at, id[qi], q_root, &least);
                 for (int64_t j = 0; j < N; j++) {
                     const double d2 = gemst_parts_d2(&m, at, w + 3 * (size_t)j);
-                    const gemst_parts_edge c = {d2, id[qi] < id[j] ? id[qi] : id[j], id[qi] < id[j] ? id[j] : id[qi]};
+                    const gemst_gid_edge c = {d2, id[qi] < id[j] ? id[qi] : id[j], id[qi] < id[j] ? id[j] : id[qi]};
                     if (root[comp[j]] == q_root || !(d2 < k->below))
                         continue;
-                    REQUIRE(k->to != GEMST_NONE && !gemst_parts_edge_less(&c, &k->e),
-                            "round %zu query %lld: edge (%u, %u, %g) below %g, the kept (%u, %u, %g) to %u", r,
-                            (long long)i, c.lo, c.hi, c.d2, k->below, k->e.lo, k->e.hi, k->e.d2, k->to);
+                    REQUIRE(k->to != GEMST_NONE && !edge_before(&c, &k->e),
+                            "round %zu query %lld: edge (%llu, %llu, %g) below %g, the kept (%llu, %llu, %g) to %u", r,
+                            (long long)i, (unsigned long long)c.lo, (unsigned long long)c.hi, c.d2, k->below,
+                            (unsigned long long)k->e.lo, (unsigned long long)k->e.hi, k->e.d2, k->to);
                 }
                 if (gemst_kept_holds(k, root, q_root)) {
                     holding += pass == 0;
                     REQUIRE(any && least.d2 == k->e.d2 && least.lo == k->e.lo && least.hi == k->e.hi,
-                            "round %zu query %lld: kept (%u, %u, %g), the scan's (%u, %u, %g)", r, (long long)i,
-                            k->e.lo, k->e.hi, k->e.d2, least.lo, least.hi, least.d2);
+                            "round %zu query %lld: kept (%llu, %llu, %g), the scan's (%llu, %llu, %g)", r,
+                            (long long)i, (unsigned long long)k->e.lo, (unsigned long long)k->e.hi, k->e.d2,
+                            (unsigned long long)least.lo, (unsigned long long)least.hi, least.d2);
                 } else {
                     bounded += pass == 0 && gemst_kept_lower(k) > 0.0;
                     REQUIRE(!any || least.d2 >= gemst_kept_lower(k), "round %zu query %lld: edge of %g under %g", r,
@@ -872,7 +885,7 @@ START_TEST(test_kept_answers)
                 }
                 if (pass == 1)
                     break;
-                gemst_parts_edge in_halo = {0, 0, 0}, e = {0, 0, 0};
+                gemst_gid_edge in_halo = {0, 0, 0}, e = {0, 0, 0};
                 uint32_t in_halo_to = 0, to = 0;
                 const int near = scan_nearest(&h, &m, root, at, id[qi], q_root, INFINITY, &in_halo, &in_halo_to);
                 const double bounds[3] = {INFINITY, near ? in_halo.d2 : 1.0, near ? 0.5 * in_halo.d2 : 0.01};

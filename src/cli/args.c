@@ -275,13 +275,15 @@ static int positive_option(parser *p, const opt_spec *o, const char *value, doub
     return 0;
 }
 
-/* --n: no more points than a solve takes (point indices are 32-bit). */
+/* --n: no more points than a solve takes: 2^32 - 2 on one device or the
+ * CPU (checked with the other options), as many a device over several. */
 static int point_count_option(parser *p, const opt_spec *o, const char *value, int64_t *out)
 {
     if (integer_option(p, o, value, 0, INT64_MAX, out) != 0)
         return -1;
-    if (*out > GEMST_MAX_POINTS)
-        return fail(p, "--%s %s: more than 2^32 - 2 points, the most the solver takes", o->name, value);
+    if (*out > GEMST_MAX_SPLIT_POINTS)
+        return fail(p, "--%s %s: more than 64 (2^32 - 2) points, the most a solve over 64 devices takes", o->name,
+                    value);
     return 0;
 }
 
@@ -435,7 +437,8 @@ static int check_fof(parser *p)
     return 0;
 }
 
-/* One source of points, and no option that does not apply to it. */
+/* One source of points, no more of them than the devices take, and no
+ * option that does not apply to it. */
 static int check_combination(parser *p)
 {
     const cli_args *a = p->args;
@@ -445,6 +448,10 @@ static int check_combination(parser *p)
         return fail(p, "no INPUT given (or --generate KIND --n N)");
     if (a->generate && !p->given[OPT_N])
         return fail(p, "--generate needs --n N");
+    if (a->n > GEMST_MAX_POINTS && a->opt.n_devices != GRIDEMST_ALL_DEVICES && a->opt.n_devices < 2)
+        return fail(p, "--n %lld: more than 2^32 - 2 points, the most a solve on one device or the CPU takes "
+                       "(more: --devices over several GPUs)",
+                    (long long)a->n);
     for (size_t k = 0; k < N_OPTIONS; k++) {
         const opt_spec *o = &options[k];
         if (p->given[o->id] && o->scope == GENERATED && !a->generate)

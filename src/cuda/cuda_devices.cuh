@@ -26,10 +26,12 @@ struct gemst_device_part {
     int64_t first, m;        /* the slice of the input it read: ids first .. first + m - 1 */
     void *slice;             /* the slice's coordinates */
     uint64_t *key;           /* their keys, in id order */
-    uint32_t *send_id;       /* the slice's ids and coordinates by part, each part's in id order */
+    uint32_t *send_id;       /* the slice's points' places in it and their coordinates by part, each part's
+                                in id order */
     void *send_xyz;
     int64_t n;               /* the part's points ... */
-    uint32_t *id;            /* ... their ids, ascending */
+    uint32_t *id;            /* ... their places in their slices (ascending ids: parts/gid.h) ... */
+    gemst_id_runs runs;      /* ... which these runs make ids */
     void *xyz;               /* ... and coordinates */
     gemst_parts_edge *tree;  /* its local tree, from its solve (cuda_parts_assemble.cu) ... */
     int64_t n_tree;

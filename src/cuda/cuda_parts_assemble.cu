@@ -25,7 +25,7 @@
 /* An edge of the result as the devices sort and send it: its ids and w. */
 typedef struct {
     double w;
-    uint32_t u, v;
+    gemst_gid u, v;
 } result_edge;
 
 /* The result's order: w, then u, then v. */
@@ -91,19 +91,21 @@ static __global__ void k_safe_flags(const uint8_t *mark, int64_t m, uint32_t *fl
         flag[k] = mark[k] == MARK_SAFE;
 }
 
-/* The safe edges in the whole set's ids, with w as the host computes it
- * (sqrt and division are correctly rounded on the device too), in the
- * tree's order (rank: the flags' inclusive count). */
+/* The safe edges in the whole set's ids (from the part's places and runs),
+ * with w as the host computes it (sqrt and division are correctly rounded
+ * on the device too), in the tree's order (rank: the flags' inclusive
+ * count). */
 static __global__ void k_safe_edges(const gemst_parts_edge *tree, const uint32_t *flag, const uint32_t *rank,
-                                    const uint32_t *id, int64_t m, double scale, result_edge *out)
+                                    const uint32_t *place, gemst_id_runs runs, int64_t m, double scale,
+                                    result_edge *out)
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < m && flag[k]) {
         const gemst_parts_edge e = tree[k];
         result_edge r;
         r.w = sqrt(e.d2) / scale;
-        r.u = id[e.lo];
-        r.v = id[e.hi];
+        r.u = gemst_id_of(&runs, e.lo, place[e.lo]);
+        r.v = gemst_id_of(&runs, e.hi, place[e.hi]);
         out[rank[k] - 1] = r;
     }
 }
@@ -159,13 +161,14 @@ static __global__ void k_result_edges(const result_edge *e, int64_t n, gridemst_
     }
 }
 
-/* The edges as the three arrays of a share left on the device. */
+/* The edges as the three arrays of a share left on the device (ids below
+ * 2^32: a device result holds no more points, solve.c). */
 static __global__ void k_share_arrays(const result_edge *e, int64_t n, uint32_t *u, uint32_t *v, double *w)
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < n) {
-        u[k] = e[k].u;
-        v[k] = e[k].v;
+        u[k] = (uint32_t)e[k].u;
+        v[k] = (uint32_t)e[k].v;
         w[k] = e[k].w;
     }
 }
@@ -210,8 +213,8 @@ static int safe_edges(gemst_devices *d, int p, double scale, device_share *sh, g
         GEMST_CU(cudaStreamSynchronize(s));
         sh->n_edge = total;
         GEMST_DALLOC(&dp->peer_mem, sh->edge, total > 0 ? total : 1, "a part's safe edges");
-        k_safe_edges<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(dp->tree, flag, rank, dp->id, m, scale,
-                                                                         sh->edge);
+        k_safe_edges<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(dp->tree, flag, rank, dp->id, dp->runs, m,
+                                                                         scale, sh->edge);
         GEMST_LAUNCHED();
         gemst_dfree(&dp->mem, flag);
         gemst_dfree(&dp->mem, rank);
@@ -327,7 +330,7 @@ static int sort_through_device(gemst_device_part *dp, result_edge *e, int64_t n,
 
 /* The boundary's edges as result edges, sorted on the first device, and
  * where each device's range starts among them (bcut, P + 1 entries). */
-static int boundary_edges(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n, double scale,
+static int boundary_edges(gemst_devices *d, const gemst_gid_edge *boundary, int64_t n, double scale,
                           const splitters *split, result_edge **sorted, int64_t *bcut, gridemst_error *err)
 {
     const int P = d->count;
@@ -531,7 +534,7 @@ static int sum_other_groups(gemst_devices *d, const gridemst_edge *out, const ge
 
 /* The whole set's tree into out (host memory, registered or not), or
  * with out NULL left on the devices in the shares of kept. */
-static int assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary, int64_t n_points,
+static int assemble(gemst_devices *d, const gemst_gid_edge *boundary, int64_t n_boundary, int64_t n_points,
                     double scale, gridemst_edge *out, int registered, gemst_device_share *kept, device_share *sh,
                     double *sums, uint8_t *summed, gridemst_error *err)
 {
@@ -675,7 +678,7 @@ extern "C" void gemst_devices_ready_tree(gemst_devices *d, int64_t m, int thread
     gemst_host_tree_start(&d->room, m, threads, d->ctx[0]);
 }
 
-extern "C" int gemst_devices_assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary,
+extern "C" int gemst_devices_assemble(gemst_devices *d, const gemst_gid_edge *boundary, int64_t n_boundary,
                                       int64_t n_points, double scale, int threads, int keep, gemst_tree *tree,
                                       gridemst_error *err)
 {

@@ -11,6 +11,7 @@
 #include "context.h"
 #include "cuda/cuda_common.cuh"
 #include "cuda/cuda_download.cuh"
+#include "parts/gid.h"
 #include "parts/region.h"
 
 struct gemst_device_gaps {
@@ -31,8 +32,9 @@ struct gemst_device_gaps {
     uint32_t *by_gap;     /* n: the points by ascending gap */
     uint32_t *by_key;     /* n: the points by ascending key, until the contraction has read them */
     uint32_t *comp;       /* n: each point's safe component in the part, from the contraction */
-    const uint32_t *id;   /* n: each point's id in the whole set, where the part's device holds them (not
-                             owned; device_store.h), or NULL */
+    const uint32_t *id;   /* n: each point's place in its slice, where the part's device holds them (not
+                             owned; device_store.h), or NULL ... */
+    gemst_id_runs runs;   /* ... and the part's runs, which make them ids (parts/gid.h) */
 };
 
 #endif

@@ -59,15 +59,16 @@ static __global__ void k_parts(const uint64_t *key, int64_t n, splitters split, 
         atomicAdd(&count[threadIdx.x], here[threadIdx.x]);
 }
 
-/* The slice's ids and coordinates in the order of `order`. */
+/* The slice's points' places in it and their coordinates in the order of
+ * `order`. */
 template <typename T>
-static __global__ void k_pack(const uint32_t *order, int64_t n, int64_t first, int dim, const T *xyz, uint32_t *id_out,
+static __global__ void k_pack(const uint32_t *order, int64_t n, int dim, const T *xyz, uint32_t *place_out,
                               T *xyz_out)
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < n) {
-        const int64_t i = order[k];
-        id_out[k] = (uint32_t)(first + i);
+        const uint32_t i = order[k];
+        place_out[k] = i;
         for (int d = 0; d < dim; d++)
             xyz_out[k * dim + d] = xyz[i * dim + d];
     }
@@ -171,10 +172,10 @@ extern "C" int gemst_devices_slice_pack(gemst_devices *d, int p, const uint64_t 
         GEMST_CU(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, part, part2, index, order, n, 0, bits, s));
         if (dp->dtype == GRIDEMST_FLOAT32)
             k_pack<float><<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(
-                order, n, dp->first, dp->dim, (const float *)dp->slice, dp->send_id, (float *)dp->send_xyz);
+                order, n, dp->dim, (const float *)dp->slice, dp->send_id, (float *)dp->send_xyz);
         else
             k_pack<double><<<gemst_blocks((uint64_t)n), GEMST_THREADS, 0, s>>>(
-                order, n, dp->first, dp->dim, (const double *)dp->slice, dp->send_id, (double *)dp->send_xyz);
+                order, n, dp->dim, (const double *)dp->slice, dp->send_id, (double *)dp->send_xyz);
         GEMST_LAUNCHED();
         void *done[] = {temp, part, part2, index, order};
         for (size_t k = 0; k < sizeof done / sizeof done[0]; k++)
@@ -201,12 +202,14 @@ extern "C" int gemst_devices_send_points(gemst_devices *d, const int64_t *count,
     gemst_device_records kinds[2];
     kinds[0].size = sizeof(uint32_t);
     kinds[1].size = point_bytes(&d->part[0]);
+    int64_t first[GEMST_MAX_DEVICES];
+    for (int s = 0; s < P; s++)
+        first[s] = d->part[s].first;
     for (int p = 0; p < P; p++) {
         gemst_device_part *dp = &d->part[p];
         GEMST_CU(cudaSetDevice(d->ordinal[p]));
-        dp->n = 0;
-        for (int s = 0; s < P; s++)
-            dp->n += count[(size_t)s * P + p];
+        gemst_id_runs_make(&dp->runs, count, P, p, first);
+        dp->n = dp->runs.start[P];
         GEMST_DALLOC(&dp->peer_mem, dp->id, dp->n, "a part's ids");
         GEMST_TRY(gemst_dalloc(&dp->peer_mem, &dp->xyz, point_bytes(dp) * (size_t)dp->n, "a part's points", err));
         kinds[0].send[p] = (char *)dp->send_id;
@@ -226,17 +229,33 @@ extern "C" int gemst_devices_send_points(gemst_devices *d, const int64_t *count,
     return GRIDEMST_OK;
 }
 
-extern "C" int gemst_devices_part_ids(gemst_devices *d, int p, uint32_t *id, int threads, gridemst_error *err)
+/* The part's ids from their places and its runs. */
+static __global__ void k_ids(const uint32_t *place, int64_t n, gemst_id_runs runs, gemst_gid *id)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        id[i] = gemst_id_of(&runs, i, place[i]);
+}
+
+extern "C" int gemst_devices_part_ids(gemst_devices *d, int p, gemst_gid *id, int threads, gridemst_error *err)
 {
     gemst_device_scope keep; /* the caller's device back on return */
     gemst_device_part *dp = &d->part[p];
     GEMST_CU(cudaSetDevice(d->ordinal[p]));
+    if (dp->n == 0)
+        return GRIDEMST_OK;
+    gemst_gid *ids;
+    GEMST_DALLOC(&dp->mem, ids, dp->n, "a part's ids");
+    k_ids<<<gemst_blocks((uint64_t)dp->n), GEMST_THREADS, 0, gemst_devices_stream(d, p)>>>(dp->id, dp->n, dp->runs,
+                                                                                         ids);
+    GEMST_LAUNCHED();
     gemst_download down;
     int rc = gemst_download_open(&down, gemst_devices_stream(d, p), threads, err);
     if (rc == GRIDEMST_OK)
-        rc = gemst_download_copy(&down, id, dp->id, sizeof *id * (size_t)dp->n, err);
+        rc = gemst_download_copy(&down, id, ids, sizeof *id * (size_t)dp->n, err);
     gemst_download_close(&down);
-    return rc; /* the ids stay on the device too, for the tree's assembly there */
+    gemst_dfree(&dp->mem, ids);
+    return rc; /* the places stay on the device too, for the tree's assembly there */
 }
 
 extern "C" const void *gemst_devices_part_coords(const gemst_devices *d, int p)
@@ -244,7 +263,12 @@ extern "C" const void *gemst_devices_part_coords(const gemst_devices *d, int p)
     return d->part[p].xyz;
 }
 
-extern "C" const uint32_t *gemst_devices_part_id(const gemst_devices *d, int p)
+extern "C" const uint32_t *gemst_devices_part_places(const gemst_devices *d, int p)
 {
     return d->part[p].id;
+}
+
+extern "C" const gemst_id_runs *gemst_devices_part_runs(const gemst_devices *d, int p)
+{
+    return &d->part[p].runs;
 }

@@ -24,19 +24,19 @@ static __global__ void k_first_beyond(const double *gap, const uint32_t *by_gap,
 
 /* Positions from .. from + count - 1 of the order by gap: each point's
  * number, component plus base, cell, gap and working coordinates, and
- * its id where the ids are on the device (id not NULL). */
+ * its id where the ids are on the device (place not NULL). */
 static __global__ void k_rows(const uint32_t *by_gap, const uint32_t *comp, const uint32_t *cell_of,
-                              const double *gap, const double *w, const uint32_t *id, int64_t from, int64_t count,
-                              uint32_t base, uint32_t *at_out, uint32_t *comp_out, uint32_t *cell_out,
-                              double *gap_out, double *w_out, uint32_t *id_out)
+                              const double *gap, const double *w, const uint32_t *place, gemst_id_runs runs,
+                              int64_t from, int64_t count, uint32_t base, uint32_t *at_out, uint32_t *comp_out,
+                              uint32_t *cell_out, double *gap_out, double *w_out, gemst_gid *id_out)
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= count)
         return;
     const uint32_t q = by_gap[from + k];
     at_out[k] = q;
-    if (id)
-        id_out[k] = id[q];
+    if (place)
+        id_out[k] = gemst_id_of(&runs, q, place[q]);
     comp_out[k] = comp[q] + base;
     cell_out[k] = cell_of[q];
     gap_out[k] = gap[q];
@@ -45,15 +45,16 @@ static __global__ void k_rows(const uint32_t *by_gap, const uint32_t *comp, cons
 }
 
 /* The components plus base of count points, and their ids where the ids
- * are on the device (id not NULL). */
-static __global__ void k_comps(const uint32_t *comp, const uint32_t *id, const uint32_t *point, int64_t count,
-                               uint32_t base, uint32_t *out, uint32_t *id_out)
+ * are on the device (place not NULL). */
+static __global__ void k_comps(const uint32_t *comp, const uint32_t *place, gemst_id_runs runs,
+                               const uint32_t *point, int64_t count, uint32_t base, uint32_t *out, gemst_gid *id_out)
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < count) {
-        out[k] = comp[point[k]] + base;
-        if (id)
-            id_out[k] = id[point[k]];
+        const uint32_t q = point[k];
+        out[k] = comp[q] + base;
+        if (place)
+            id_out[k] = gemst_id_of(&runs, q, place[q]);
     }
 }
 
@@ -87,7 +88,8 @@ static int gather_rows(gemst_device_gaps *g, int64_t from, int64_t count, uint32
                        const gemst_store_rows *to, gridemst_error *err)
 {
     const cudaStream_t s = g->mem.s;
-    uint32_t *at, *comp, *cell, *id = NULL;
+    uint32_t *at, *comp, *cell;
+    gemst_gid *id = NULL;
     double *gap, *w;
     if (g->id)
         GEMST_DALLOC(&g->mem, id, count, "a part's store");
@@ -97,8 +99,8 @@ static int gather_rows(gemst_device_gaps *g, int64_t from, int64_t count, uint32
     GEMST_DALLOC(&g->mem, gap, count, "a part's store");
     GEMST_DALLOC(&g->mem, w, 3 * count, "a part's store");
     k_rows<<<gemst_blocks((uint64_t)count), GEMST_THREADS, 0, s>>>(g->by_gap, g->comp, g->cell_of, g->gap, g->w,
-                                                                  g->id, from, count, comp_base, at, comp, cell,
-                                                                  gap, w, id);
+                                                                  g->id, g->runs, from, count, comp_base, at, comp,
+                                                                  cell, gap, w, id);
     GEMST_LAUNCHED();
     if (id)
         GEMST_TRY(gemst_download_copy(&g->down, to->id, id, sizeof *id * (size_t)count, err));
@@ -114,17 +116,18 @@ static int gather_rows(gemst_device_gaps *g, int64_t from, int64_t count, uint32
 }
 
 static int gather_comps(gemst_device_gaps *g, const uint32_t *point, int64_t count, uint32_t comp_base,
-                        uint32_t *comp, uint32_t *id, gridemst_error *err)
+                        uint32_t *comp, gemst_gid *id, gridemst_error *err)
 {
     const cudaStream_t s = g->mem.s;
-    uint32_t *at, *out, *id_out = NULL;
+    uint32_t *at, *out;
+    gemst_gid *id_out = NULL;
     GEMST_DALLOC(&g->mem, at, count, "the points of a part's uncertain edges");
     GEMST_DALLOC(&g->mem, out, count, "the components of a part's uncertain edges");
     if (g->id)
         GEMST_DALLOC(&g->mem, id_out, count, "the ids of a part's uncertain edges");
     GEMST_CU(cudaMemcpyAsync(at, point, sizeof *at * (size_t)count, cudaMemcpyHostToDevice, s));
-    k_comps<<<gemst_blocks((uint64_t)count), GEMST_THREADS, 0, s>>>(g->comp, g->id, at, count, comp_base, out,
-                                                                   id_out);
+    k_comps<<<gemst_blocks((uint64_t)count), GEMST_THREADS, 0, s>>>(g->comp, g->id, g->runs, at, count, comp_base,
+                                                                   out, id_out);
     GEMST_LAUNCHED();
     GEMST_TRY(gemst_download_copy(&g->down, comp, out, sizeof *out * (size_t)count, err));
     if (id_out)
@@ -166,16 +169,17 @@ extern "C" int gemst_device_store_rows(gemst_device_gaps *g, int64_t from, int64
 }
 
 extern "C" int gemst_device_store_comps(gemst_device_gaps *g, const uint32_t *point, int64_t count,
-                                        uint32_t comp_base, uint32_t *comp, uint32_t *id, gridemst_error *err)
+                                        uint32_t comp_base, uint32_t *comp, gemst_gid *id, gridemst_error *err)
 {
     gemst_device_scope on(g->ctx->device);
     GEMST_TRY(usable(g, on, err));
     return count > 0 ? gather_comps(g, point, count, comp_base, comp, id, err) : GRIDEMST_OK;
 }
 
-extern "C" void gemst_device_store_use_ids(gemst_device_gaps *g, const uint32_t *id)
+extern "C" void gemst_device_store_use_ids(gemst_device_gaps *g, const uint32_t *place, const gemst_id_runs *runs)
 {
-    g->id = id;
+    g->id = place;
+    g->runs = *runs;
 }
 
 extern "C" int gemst_device_store_has_ids(const gemst_device_gaps *g)

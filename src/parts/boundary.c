@@ -81,13 +81,13 @@ typedef struct {
     uint32_t *pick;   /* the marked ones */
     cand *offered;    /* local_candidates: two per uncertain edge of a part */
     gemst_least_scratch least;
-    gemst_parts_edge *edges;
+    gemst_gid_edge *edges;
     int64_t n_edges;
     gridemst_partition_stats *ps;
     int64_t *kept_answers;     /* the solve's stats.partition_kept_answers */
 } boruvka;
 
-static const cand NO_CAND = {{INFINITY, UINT32_MAX, UINT32_MAX}, GEMST_NONE, GEMST_NONE};
+static const cand NO_CAND = {{INFINITY, UINT64_MAX, UINT64_MAX}, GEMST_NONE, GEMST_NONE};
 
 /* Every safe component's root, by pointer jumping (any value a thread
  * reads is an ancestor), the forest flattened to them, and the roots
@@ -152,7 +152,7 @@ static int gather_least(boruvka *b, cand *const *per_slot, gridemst_error *err)
     for (int p = 0; p < P && rc == GRIDEMST_OK; p++) {
 #pragma omp parallel for num_threads(threads) schedule(static)
         for (uint32_t r = 0; r < b->n_live; r++)
-            b->flag[r] = gemst_parts_edge_less(&per_slot[p][r].e, &b->best[r].e);
+            b->flag[r] = gemst_gid_edge_less(&per_slot[p][r].e, &b->best[r].e);
         count[p] = gemst_flagged(b->flag, b->n_live, b->pick, threads);
         if (!(mine[p] = malloc(sizeof *mine[p] * (size_t)(count[p] > 0 ? count[p] : 1)))) {
             rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld candidate edges",
@@ -341,7 +341,7 @@ static int sweep(boruvka *b, const gemst_parts_ctx *c, int p, const uint32_t *li
         if (turn != MUST_SEARCH)
             continue;
         searches++;
-        gemst_parts_edge e;
+        gemst_gid_edge e;
         uint32_t to;
         double searched;
         const int found = gemst_halo_nearest(part->halo, &c->metric, st->w + 3 * (size_t)a, st->id[a],
@@ -702,7 +702,7 @@ static void free_state(boruvka *b)
     }
 }
 
-int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_components, gemst_parts_edge **edges,
+int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_components, gemst_gid_edge **edges,
                          gridemst_stats *st, gridemst_error *err)
 {
     boruvka b;

@@ -238,7 +238,8 @@ int gemst_part_contract_on(const gemst_parts_ctx *c, int p, gemst_part *part, gr
         rc = device_rounds ? contract_on_device(c, p, part, ctx, g, err)
                            : contract_on_host(c, part, rounds, (double *)key, err);
     if (rc == GRIDEMST_OK && g && c->xchg.devices) /* the part's ids too, where the partition left them */
-        gemst_device_store_use_ids(g, gemst_devices_part_id(c->xchg.devices, p));
+        gemst_device_store_use_ids(g, gemst_devices_part_places(c->xchg.devices, p),
+                                   gemst_devices_part_runs(c->xchg.devices, p));
     if (rc == GRIDEMST_OK && g)
         part->on_device = g; /* the points' arrays, for the boundary's store */
     else
@@ -270,6 +271,15 @@ int gemst_parts_number_components(gemst_parts_ctx *c, gemst_part *parts, int64_t
     if (rc != GRIDEMST_OK)
         return rc;
     int64_t offset = 0;
+    for (int p = 0; p < P; p++)
+        offset += n_comp[p];
+    if (offset > GEMST_MAX_POINTS) { /* numbered in 32 bits, as a part's points */
+        free(n_comp);
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
+                          "the parts' trees leave %lld safe components, more than the boundary numbers (%lld)",
+                          (long long)offset, (long long)GEMST_MAX_POINTS);
+    }
+    offset = 0;
     for (int p = 0; p < P; p++) {
         /* on a device, the store adds comp_base as it gathers the components there */
         const int64_t on_host = parts[p].on_device ? 0 : parts[p].n;

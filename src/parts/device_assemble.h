@@ -76,7 +76,7 @@ int gemst_devices_tree_marks(gemst_devices *d, int p, uint8_t **marks, gridemst_
 int gemst_devices_tree_to_host(gemst_devices *d, int p, gemst_parts_edge *to, int threads, gridemst_error *err);
 void gemst_devices_ready_tree(gemst_devices *d, int64_t m, int threads);
 int gemst_devices_share_edges(gemst_devices *d, gemst_tree *tree, gridemst_error *err);
-int gemst_devices_assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary, int64_t n_points,
+int gemst_devices_assemble(gemst_devices *d, const gemst_gid_edge *boundary, int64_t n_boundary, int64_t n_points,
                            double scale, int threads, int keep, gemst_tree *tree, gridemst_error *err);
 
 #ifdef __cplusplus

@@ -22,11 +22,13 @@
  *                             memory), into comp (host memory), and with
  *                             the ids on the device their ids into id
  *   gemst_device_store_use_ids  the part's ids in device memory (n, in the
- *                             order of its points; a part of a solve over
- *                             several GPUs keeps them there, devices.h):
- *                             the fills and gemst_device_store_comps then
- *                             gather the ids too, and host memory need not
- *                             hold them (gemst_device_store_has_ids)
+ *                             order of its points, as places in their
+ *                             slices with the part's runs: gid.h; a part
+ *                             of a solve over several GPUs keeps them
+ *                             there, devices.h): the fills and
+ *                             gemst_device_store_comps then gather the
+ *                             ids too, and host memory need not hold them
+ *                             (gemst_device_store_has_ids)
  *
  * The values are the device's arrays', which are the host's bit for bit
  * (device_gaps.h, device_contract.h).  A CUDA failure is
@@ -39,6 +41,7 @@
 #define GEMST_PARTS_DEVICE_STORE_H
 
 #include "parts/device_gaps.h"
+#include "parts/gid.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,15 +51,15 @@ extern "C" {
 typedef struct gemst_store_rows {
     uint32_t *at, *comp, *cell;
     double *gap, *w;
-    uint32_t *id;   /* written with the ids on the device */
+    gemst_gid *id;  /* written with the ids on the device */
 } gemst_store_rows;
 
 int gemst_device_store_end(gemst_device_gaps *g, int64_t from, double limit, int64_t *end, gridemst_error *err);
 int gemst_device_store_rows(gemst_device_gaps *g, int64_t from, int64_t end, uint32_t comp_base,
                             const gemst_store_rows *to, gridemst_error *err);
 int gemst_device_store_comps(gemst_device_gaps *g, const uint32_t *point, int64_t count, uint32_t comp_base,
-                             uint32_t *comp, uint32_t *id, gridemst_error *err);
-void gemst_device_store_use_ids(gemst_device_gaps *g, const uint32_t *id);
+                             uint32_t *comp, gemst_gid *id, gridemst_error *err);
+void gemst_device_store_use_ids(gemst_device_gaps *g, const uint32_t *place, const gemst_id_runs *runs);
 int gemst_device_store_has_ids(const gemst_device_gaps *g);
 
 #ifdef __cplusplus

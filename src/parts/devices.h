@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "parts/gid.h"
 #include "parts/point_key.h"
 
 #ifdef __cplusplus
@@ -102,7 +103,10 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
  *                              p, over NCCL (the counts first); part p's
  *                              points then lie on its device in id order
  *                              (the slices hold ascending ids, and their
- *                              records arrive in the order of the slices)
+ *                              records arrive in the order of the slices),
+ *                              each with its place in its slice (32 bits:
+ *                              gid.h), which the part's runs turn into its
+ *                              id
  *   gemst_devices_part_ids     part p's ids into host memory (room for
  *                              its points), taken out on `threads` host
  *                              threads (cuda/cuda_download.cuh), where a
@@ -110,7 +114,7 @@ int gemst_devices_alltoall(gemst_devices *d, const void *const *send, const int6
  *
  * The part's coordinates and ids stay on its device, and only there, for
  * its local solve and its gaps (gemst_devices_part_coords), the boundary's
- * store (gemst_devices_part_id, device_store.h) and the tree's assembly
+ * store (gemst_devices_part_places, device_store.h) and the tree's assembly
  * (device_assemble.h), until gemst_devices_close.
  */
 int gemst_devices_slice_box(gemst_devices *d, int p, gridemst_dtype dtype, int dim, const void *coords, int64_t first,
@@ -120,11 +124,13 @@ int gemst_devices_slice_keys(gemst_devices *d, int p, const gemst_parts_metric *
 int gemst_devices_slice_pack(gemst_devices *d, int p, const uint64_t *split, int n_split, int64_t *row,
                              gridemst_error *err);
 int gemst_devices_send_points(gemst_devices *d, const int64_t *count, gridemst_error *err);
-int gemst_devices_part_ids(gemst_devices *d, int p, uint32_t *id, int threads, gridemst_error *err);
+int gemst_devices_part_ids(gemst_devices *d, int p, gemst_gid *id, int threads, gridemst_error *err);
 
-/* Part p's coordinates on its device, in id order, and its ids there. */
+/* Part p's coordinates on its device, in id order; its points' places in
+ * their slices there, and its runs (gid.h). */
 const void *gemst_devices_part_coords(const gemst_devices *d, int p);
-const uint32_t *gemst_devices_part_id(const gemst_devices *d, int p);
+const uint32_t *gemst_devices_part_places(const gemst_devices *d, int p);
+const gemst_id_runs *gemst_devices_part_runs(const gemst_devices *d, int p);
 
 #ifdef __cplusplus
 }

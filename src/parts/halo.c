@@ -9,6 +9,9 @@
 #include "parts/grow_arrays.h"
 #include "parts/store.h"
 
+/* A record: the id, the component, then the coordinates. */
+enum { RECORD_COMP = sizeof(gemst_gid), RECORD_XYZ = RECORD_COMP + sizeof(uint32_t) };
+
 uint64_t gemst_halo_bound_bits(double d2)
 {
     uint64_t bits;
@@ -25,35 +28,35 @@ double gemst_halo_bound_d2(uint64_t bits)
 
 size_t gemst_halo_record_bytes(const gemst_parts_metric *m)
 {
-    return 2 * sizeof(uint32_t) + (size_t)m->dim * (m->in_double ? sizeof(double) : sizeof(float));
+    return RECORD_XYZ + (size_t)m->dim * (m->in_double ? sizeof(double) : sizeof(float));
 }
 
 void gemst_halo_record(const gemst_parts_metric *m, const gemst_part_store *s, int64_t a, char *r)
 {
     memcpy(r, &s->id[a], sizeof s->id[a]);
-    memcpy(r + 4, &s->comp[a], sizeof s->comp[a]);
+    memcpy(r + RECORD_COMP, &s->comp[a], sizeof s->comp[a]);
     for (int d = 0; d < m->dim; d++) {
         const double v = s->w[3 * (size_t)a + d];
         if (m->in_double) {
-            memcpy(r + 8 + 8 * d, &v, sizeof v);
+            memcpy(r + RECORD_XYZ + 8 * d, &v, sizeof v);
         } else {
             const float f = (float)v; /* exact: a float32 working coordinate */
-            memcpy(r + 8 + 4 * d, &f, sizeof f);
+            memcpy(r + RECORD_XYZ + 4 * d, &f, sizeof f);
         }
     }
 }
 
-static void read_record(const gemst_parts_metric *m, const char *r, uint32_t *id, uint32_t *comp, double w[3])
+static void read_record(const gemst_parts_metric *m, const char *r, gemst_gid *id, uint32_t *comp, double w[3])
 {
     memcpy(id, r, sizeof *id);
-    memcpy(comp, r + 4, sizeof *comp);
+    memcpy(comp, r + RECORD_COMP, sizeof *comp);
     w[0] = w[1] = w[2] = 0.0;
     for (int d = 0; d < m->dim; d++) {
         if (m->in_double) {
-            memcpy(&w[d], r + 8 + 8 * d, sizeof w[d]);
+            memcpy(&w[d], r + RECORD_XYZ + 8 * d, sizeof w[d]);
         } else {
             float f;
-            memcpy(&f, r + 8 + 4 * d, sizeof f);
+            memcpy(&f, r + RECORD_XYZ + 4 * d, sizeof f);
             w[d] = f;
         }
     }
@@ -119,8 +122,8 @@ void gemst_halo_label(gemst_halo *h, const uint32_t *root, int threads)
     }
 }
 
-int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const double at[3], uint32_t qid,
-                       uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to, double *searched)
+int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const double at[3], gemst_gid qid,
+                       uint32_t q_root, uint64_t *bound, gemst_gid_edge *e, uint32_t *to, double *searched)
 {
     enum { MAX_STACK = 2 * GEMST_KD_MAX_DEPTH + 2 }; /* a path and its siblings */
     const gemst_kdtree *t = &h->tree;
@@ -154,9 +157,9 @@ int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const d
             const double d2 = gemst_parts_d2(m, at, h->w_at + 3 * (size_t)i);
             if (d2 > limit)
                 continue;
-            const uint32_t id = h->id_at[i];
-            const gemst_parts_edge c = {d2, qid < id ? qid : id, qid < id ? id : qid};
-            if (!found || gemst_parts_edge_less(&c, e)) {
+            const gemst_gid id = h->id_at[i];
+            const gemst_gid_edge c = {d2, qid < id ? qid : id, qid < id ? id : qid};
+            if (!found || gemst_gid_edge_less(&c, e)) {
                 *e = c;
                 *to = h->comp_at[i];
                 found = 1;

@@ -19,14 +19,15 @@
 struct gemst_halo {
     int64_t n, cap;
     double *w;                /* working coordinates, 3 per point */
-    uint32_t *id;             /* ids in the whole set */
+    gemst_gid *id;            /* ids in the whole set */
     uint32_t *comp;           /* safe components */
     gemst_kdtree tree;
     uint32_t *label;          /* each node's component root; GEMST_NONE when its points are in several */
     /* the points again in the tree's order (tree.order[i]'s at i), so that a search scans a leaf's points
      * in one stretch of memory: */
     double *w_at;
-    uint32_t *id_at, *comp_at;
+    gemst_gid *id_at;
+    uint32_t *comp_at;
     uint32_t *root_at;        /* each one's component root (gemst_halo_label) */
     int64_t cap_at;
 };
@@ -60,8 +61,8 @@ void gemst_halo_label(gemst_halo *h, const uint32_t *root, int threads);
  * within it was looked at, so that *e is the least edge to those of them
  * (kept_answer.h).
  */
-int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const double at[3], uint32_t qid,
-                       uint32_t q_root, uint64_t *bound, gemst_parts_edge *e, uint32_t *to, double *searched);
+int gemst_halo_nearest(const gemst_halo *h, const gemst_parts_metric *m, const double at[3], gemst_gid qid,
+                       uint32_t q_root, uint64_t *bound, gemst_gid_edge *e, uint32_t *to, double *searched);
 
 /* A squared length as bound bits, and back. */
 uint64_t gemst_halo_bound_bits(double d2);

@@ -30,7 +30,7 @@
 #include "parts/parts.h"
 
 typedef struct gemst_kept_answer {
-    gemst_parts_edge e; /* the least edge below `below`, when `to` is not GEMST_NONE */
+    gemst_gid_edge e;   /* the least edge below `below`, when `to` is not GEMST_NONE */
     double below;       /* the squared length up to which the statement holds (excluded) */
     uint32_t to;        /* e's far end's safe component; GEMST_NONE: no edge below `below` */
 } gemst_kept_answer;
@@ -38,14 +38,14 @@ typedef struct gemst_kept_answer {
 /* Nothing known yet. */
 static inline gemst_kept_answer gemst_kept_none(void)
 {
-    const gemst_kept_answer k = {{INFINITY, UINT32_MAX, UINT32_MAX}, 0.0, GEMST_NONE};
+    const gemst_kept_answer k = {{INFINITY, UINT64_MAX, UINT64_MAX}, 0.0, GEMST_NONE};
     return k;
 }
 
 /* What a search proved: it found e to component `to` (found != 0) and
  * looked at every halo point of another component within `searched`, from
  * a cell whose reach covers the edges shorter than `covers`. */
-static inline gemst_kept_answer gemst_kept_from_search(int found, const gemst_parts_edge *e, uint32_t to,
+static inline gemst_kept_answer gemst_kept_from_search(int found, const gemst_gid_edge *e, uint32_t to,
                                                        double searched, double covers)
 {
     const double after = nextafter(searched, INFINITY);

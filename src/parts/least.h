@@ -11,7 +11,7 @@
 
 /* A candidate edge of a component. */
 typedef struct gemst_cand {
-    gemst_parts_edge e; /* ids in the whole set */
+    gemst_gid_edge e;
     uint32_t slot;      /* the component's place in the live list (GEMST_NONE: no candidate) */
     uint32_t to;        /* the safe component at the far end */
 } gemst_cand;
@@ -33,9 +33,9 @@ static inline double gemst_order_value(uint64_t w)
     return x;
 }
 
-/* Room of three words a slot for gemst_least_per_slot. */
+/* Room of four words a slot for gemst_least_per_slot. */
 typedef struct gemst_least_scratch {
-    uint64_t *len, *ends, *win;
+    uint64_t *len, *lo, *hi, *win;
     int64_t cap;
 } gemst_least_scratch;
 

@@ -27,12 +27,12 @@ void gemst_parts_sort_edges(gemst_parts_edge *edges, int64_t m)
         qsort(edges, (size_t)m, sizeof *edges, edge_cmp);
 }
 
-void gemst_parts_edges_in_ids(gemst_parts_edge *edges, int64_t count, const uint32_t *id, int threads)
+void gemst_parts_edges_in_ids(gemst_parts_edge *edges, int64_t count, const gemst_gid *id, int threads)
 {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t k = 0; k < count; k++) {
-        edges[k].lo = id[edges[k].lo];
-        edges[k].hi = id[edges[k].hi];
+        edges[k].lo = (uint32_t)id[edges[k].lo];
+        edges[k].hi = (uint32_t)id[edges[k].hi];
     }
 }
 

@@ -21,12 +21,14 @@ typedef struct {
 } gemst_edge_list;
 
 /* The ends of edges[0 .. count) renumbered in place, lo as id[lo] and hi
- * as id[hi], on up to `threads` OpenMP threads.  id must keep the order of
+ * as id[hi], on up to `threads` OpenMP threads: ids below 2^32 (the host
+ * puts together trees of no more points; over several devices, more go to
+ * the devices' assembly, device_assemble.h).  id must keep the order of
  * the ends (a part numbers its points in the order of their ids), so that
  * edges in the edge order stay in it.  A pass of its own, ahead of the
  * merge: its lookups, independent of each other, overlap, where inside the
  * merge each edge's would hold up the choice of the next. */
-void gemst_parts_edges_in_ids(gemst_parts_edge *edges, int64_t count, const uint32_t *id, int threads);
+void gemst_parts_edges_in_ids(gemst_parts_edge *edges, int64_t count, const gemst_gid *id, int threads);
 
 /* The kept edges of the k lists merged into lo, hi and d2 (room for every
  * kept edge) in the edge order, on up to `threads` OpenMP threads; their

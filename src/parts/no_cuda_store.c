@@ -22,15 +22,15 @@ int gemst_device_store_rows(gemst_device_gaps *g, int64_t from, int64_t end, uin
 }
 
 int gemst_device_store_comps(gemst_device_gaps *g, const uint32_t *point, int64_t count, uint32_t comp_base,
-                             uint32_t *comp, uint32_t *id, gridemst_error *err)
+                             uint32_t *comp, gemst_gid *id, gridemst_error *err)
 {
     (void)g, (void)point, (void)count, (void)comp_base, (void)comp, (void)id;
     return unsupported(err);
 }
 
-void gemst_device_store_use_ids(gemst_device_gaps *g, const uint32_t *id)
+void gemst_device_store_use_ids(gemst_device_gaps *g, const uint32_t *place, const gemst_id_runs *runs)
 {
-    (void)g, (void)id;
+    (void)g, (void)place, (void)runs;
 }
 
 int gemst_device_store_has_ids(const gemst_device_gaps *g)

@@ -69,7 +69,7 @@ int gemst_devices_send_points(gemst_devices *d, const int64_t *count, gridemst_e
     return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to exchange between in a build without NCCL");
 }
 
-int gemst_devices_part_ids(gemst_devices *d, int p, uint32_t *id, int threads, gridemst_error *err)
+int gemst_devices_part_ids(gemst_devices *d, int p, gemst_gid *id, int threads, gridemst_error *err)
 {
     (void)d, (void)p, (void)id, (void)threads;
     return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to partition on in a build without NCCL");
@@ -82,7 +82,14 @@ const void *gemst_devices_part_coords(const gemst_devices *d, int p)
     return NULL;
 }
 
-const uint32_t *gemst_devices_part_id(const gemst_devices *d, int p)
+const uint32_t *gemst_devices_part_places(const gemst_devices *d, int p)
+{
+    (void)d;
+    (void)p;
+    return NULL;
+}
+
+const gemst_id_runs *gemst_devices_part_runs(const gemst_devices *d, int p)
 {
     (void)d;
     (void)p;
@@ -121,7 +128,7 @@ int gemst_devices_share_edges(gemst_devices *d, gemst_tree *tree, gridemst_error
     return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to leave a tree on in a build without NCCL");
 }
 
-int gemst_devices_assemble(gemst_devices *d, const gemst_parts_edge *boundary, int64_t n_boundary, int64_t n_points,
+int gemst_devices_assemble(gemst_devices *d, const gemst_gid_edge *boundary, int64_t n_boundary, int64_t n_points,
                            double scale, int threads, int keep, gemst_tree *tree, gridemst_error *err)
 {
     (void)d, (void)boundary, (void)n_boundary, (void)n_points, (void)scale, (void)threads, (void)keep, (void)tree;

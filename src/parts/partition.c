@@ -181,13 +181,13 @@ static int choose_ranges(gemst_parts_ctx *c, slice *sl, uint64_t *split, gridems
     return GRIDEMST_OK;
 }
 
-/* What the slices send: per slice, its points' ids and coordinates in the
- * order of their parts, and its row of counts. */
+/* What the slices send: per slice, its points' places in it (gid.h) and
+ * their coordinates in the order of their parts, and its row of counts. */
 typedef struct {
     slice *sl;
     const uint64_t *split;
     int64_t *count;               /* P x P */
-    uint32_t *ids[GEMST_MAX_PARTS];
+    uint32_t *places[GEMST_MAX_PARTS];
     char *xyz[GEMST_MAX_PARTS];
 } outbox;
 
@@ -205,9 +205,9 @@ static int pack_slice(const gemst_parts_ctx *c, int s, void *box, gridemst_error
     int64_t *row = o->count + (size_t)s * P;
     int64_t *at = calloc((size_t)threads * P, sizeof *at); /* per thread and part: where its next point goes */
     uint8_t *part = malloc((size_t)(m > 0 ? m : 1));       /* each point's part (P <= 64) */
-    o->ids[s] = malloc(sizeof *o->ids[s] * (size_t)(m > 0 ? m : 1));
+    o->places[s] = malloc(sizeof *o->places[s] * (size_t)(m > 0 ? m : 1));
     o->xyz[s] = malloc(point_bytes * (size_t)(m > 0 ? m : 1));
-    if (!at || !part || !o->ids[s] || !o->xyz[s]) {
+    if (!at || !part || !o->places[s] || !o->xyz[s]) {
         free(at);
         free(part);
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld points to send", (long long)m);
@@ -230,13 +230,33 @@ static int pack_slice(const gemst_parts_ctx *c, int s, void *box, gridemst_error
     for (int t = 0; t < threads; t++)
         for (int64_t i = m * t / threads; i < m * (t + 1) / threads; i++) {
             const int64_t k = at[(size_t)t * P + part[i]]++;
-            o->ids[s][k] = (uint32_t)(sl->first + i);
+            o->places[s][k] = (uint32_t)i;
             memcpy(o->xyz[s] + point_bytes * (size_t)k,
                    (const char *)pb->coords + point_bytes * (size_t)(sl->first + i), point_bytes);
         }
     free(at);
     free(part);
     return GRIDEMST_OK;
+}
+
+/* Part p's ids from the places its points had in their slices (freed). */
+static int ids_from_places(const gemst_parts_ctx *c, const slice *sl, const int64_t *count, int p, uint32_t *place,
+                           gemst_part *part, gridemst_error *err)
+{
+    int64_t first[GEMST_MAX_PARTS];
+    for (int s = 0; s < c->parts; s++)
+        first[s] = sl[s].first;
+    gemst_id_runs runs;
+    gemst_id_runs_make(&runs, count, c->parts, p, first);
+    part->id = gemst_host_array(sizeof *part->id * (size_t)(part->n > 0 ? part->n : 1));
+    if (part->id)
+#pragma omp parallel for num_threads(gemst_parts_threads(c, part->n)) schedule(static)
+        for (int64_t i = 0; i < part->n; i++)
+            part->id[i] = gemst_id_of(&runs, i, place[i]);
+    free(place);
+    return part->id ? GRIDEMST_OK
+                    : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the ids of %lld points",
+                                 (long long)part->n);
 }
 
 /* Each slice's points to their parts, ids and coordinates, in id order. */
@@ -251,20 +271,26 @@ static int send_points(gemst_parts_ctx *c, slice *sl, const uint64_t *split, gem
     int rc = o.count ? gemst_parts_each(c, pack_slice, &o, err)
                      : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     ps->pack_ms = lap(&t0);
-    void *got_ids[GEMST_MAX_PARTS], *got_xyz[GEMST_MAX_PARTS];
+    void *got_places[GEMST_MAX_PARTS], *got_xyz[GEMST_MAX_PARTS];
     int64_t got[GEMST_MAX_PARTS];
     if (rc == GRIDEMST_OK)
-        rc = gemst_xchg_alltoall(&c->xchg, (const void *const *)o.ids, o.count, sizeof *o.ids[0], got_ids, got, err);
+        rc = gemst_xchg_alltoall(&c->xchg, (const void *const *)o.places, o.count, sizeof *o.places[0], got_places,
+                                 got, err);
     if (rc == GRIDEMST_OK) {
         rc = gemst_xchg_alltoall(&c->xchg, (const void *const *)o.xyz, o.count, point_bytes, got_xyz, got, err);
         for (int p = 0; p < P; p++) {
             parts[p].n = got[p];
-            parts[p].id = got_ids[p];
             parts[p].coords = rc == GRIDEMST_OK ? got_xyz[p] : NULL;
+        }
+        for (int p = 0; p < P; p++) {
+            if (rc == GRIDEMST_OK)
+                rc = ids_from_places(c, sl, o.count, p, got_places[p], &parts[p], err);
+            else
+                free(got_places[p]);
         }
     }
     for (int s = 0; s < P; s++) {
-        free(o.ids[s]);
+        free(o.places[s]);
         free(o.xyz[s]);
     }
     free(o.count);
@@ -342,7 +368,7 @@ static int split_on_devices(gemst_parts_ctx *c, slice *sl, uint64_t *split, gems
     if (rc == GRIDEMST_OK)
         rc = gemst_devices_send_points(c->xchg.devices, ds.count, err);
     if (rc == GRIDEMST_OK) {
-        gemst_xchg_count_alltoall(&c->xchg, ds.count, sizeof *parts->id);
+        gemst_xchg_count_alltoall(&c->xchg, ds.count, sizeof(uint32_t)); /* places in their slices */
         gemst_xchg_count_alltoall(&c->xchg, ds.count, point_bytes);
         device_part_sizes(c, &ds);
     }

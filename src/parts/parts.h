@@ -31,13 +31,14 @@
 
 #include "backend.h"
 #include "parts/exchange.h"
+#include "parts/gid.h"
 #include "parts/point_key.h"
 
-/* The most parts a solve may have. */
-#define GEMST_MAX_PARTS 64
+/* The most parts a solve may have: 64, a slice of the input each. */
+#define GEMST_MAX_PARTS GEMST_MAX_SLICES
 
-/* An edge as the partitioned solve keeps it: the squared length the solver
- * computes and its endpoints (ids of the whole set, or of a part). */
+/* An edge within a part: the squared length the solver computes and its
+ * ends' numbers in the part (gid.h has the whole set's edges). */
 typedef struct gemst_parts_edge {
     double d2;
     uint32_t lo, hi;
@@ -107,7 +108,7 @@ typedef struct gemst_device_gaps gemst_device_gaps;
 /* One part's data.  Points are numbered 0 .. n-1 in the order of their ids. */
 typedef struct gemst_part {
     int64_t n;
-    uint32_t *id;             /* ids in the whole set, ascending (NULL where they stay on the part's device) */
+    gemst_gid *id;            /* ids in the whole set, ascending (NULL where they stay on the part's device) */
     void *coords;             /* the caller's coordinates (the caller's type), until step 4 ends */
     double *w;                /* working coordinates, 3 per point */
     /* step 3: the local tree over the part's point numbers, in the edge order */
@@ -196,7 +197,7 @@ int gemst_parts_number_components(gemst_parts_ctx *c, gemst_part *parts, int64_t
 
 /* Step 5: the edges of the whole set's tree between safe components,
  * n_components - 1 of them, into *edges (malloc'd; ids of the whole set). */
-int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_components, gemst_parts_edge **edges,
+int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_components, gemst_gid_edge **edges,
                          gridemst_stats *st, gridemst_error *err);
 
 /* The whole solve, for gridemst_solve. */

@@ -39,8 +39,8 @@ void gemst_part_free_on_device(gemst_part *part)
  * renumbered here in ids of the whole set (the parts' trees are not read
  * in their own numbering after this), and the boundary's edges (sorted
  * here), merged in the edge order into *tree. */
-static int assemble(const gemst_parts_ctx *c, gemst_part *parts, gemst_parts_edge *boundary, int64_t n_boundary,
-                    gemst_tree *tree, gridemst_error *err)
+static int merge_trees(const gemst_parts_ctx *c, gemst_part *parts, gemst_parts_edge *boundary, int64_t n_boundary,
+                       gemst_tree *tree, gridemst_error *err)
 {
     gemst_edge_list list[GEMST_MAX_PARTS + 1];
     int64_t m = n_boundary, merged = 0;
@@ -73,9 +73,31 @@ static int assemble(const gemst_parts_ctx *c, gemst_part *parts, gemst_parts_edg
     return GRIDEMST_OK;
 }
 
+/* The same from the boundary's edges in ids of the whole set: ids of 32
+ * bits, as the tree's, for the host puts together trees of up to
+ * GEMST_MAX_POINTS points. */
+static int assemble(const gemst_parts_ctx *c, gemst_part *parts, const gemst_gid_edge *boundary_ids,
+                    int64_t n_boundary, gemst_tree *tree, gridemst_error *err)
+{
+    if (c->pb->n > GEMST_MAX_POINTS)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
+                          "the tree of %lld points is put together on the devices only (not with "
+                          "GRIDEMST_SAFE_EDGES=kruskal)",
+                          (long long)c->pb->n);
+    gemst_parts_edge *boundary = malloc(sizeof *boundary * (size_t)(n_boundary > 0 ? n_boundary : 1));
+    if (!boundary)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld edges", (long long)n_boundary);
+    for (int64_t k = 0; k < n_boundary; k++)
+        boundary[k] = (gemst_parts_edge){boundary_ids[k].d2, (uint32_t)boundary_ids[k].lo,
+                                         (uint32_t)boundary_ids[k].hi};
+    const int rc = merge_trees(c, parts, boundary, n_boundary, tree, err);
+    free(boundary);
+    return rc;
+}
+
 /* The same on the devices (device_assemble.h), where the parts' trees
  * stayed; a device result stays there. */
-static int assemble_on_devices(const gemst_parts_ctx *c, const gemst_parts_edge *boundary, int64_t n_boundary,
+static int assemble_on_devices(const gemst_parts_ctx *c, const gemst_gid_edge *boundary, int64_t n_boundary,
                                gemst_tree *tree, gridemst_error *err)
 {
     const int keep = c->pb->opt.result == GRIDEMST_RESULT_DEVICE;
@@ -190,13 +212,18 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
             ps->largest_part = parts[p].n > ps->largest_part ? parts[p].n : ps->largest_part;
             ps->smallest_part = parts[p].n < ps->smallest_part ? parts[p].n : ps->smallest_part;
         }
-        rc = gemst_progress(&pb->opt, "partition", 0, c.parts, err);
+        rc = ps->largest_part <= GEMST_MAX_POINTS
+                 ? gemst_progress(&pb->opt, "partition", 0, c.parts, err)
+                 : gemst_fail(err, GRIDEMST_ERR_INPUT,
+                              "a part holds %lld points, more than a part's solve takes (%lld): equal points pile up "
+                              "in one part",
+                              (long long)ps->largest_part, (long long)GEMST_MAX_POINTS);
     }
 
     int64_t components = 0;
     if (rc == GRIDEMST_OK)
         rc = local_steps(&c, parts, st, &components, err);
-    gemst_parts_edge *boundary = NULL;
+    gemst_gid_edge *boundary = NULL;
     if (rc == GRIDEMST_OK)
         rc = gemst_parts_boundary(&c, parts, components, &boundary, st, err);
     if (rc == GRIDEMST_OK)

@@ -16,7 +16,7 @@ static int grow(gemst_part_store *s, int64_t want)
 {
     void **const arrays[] = {(void **)&s->at, (void **)&s->id, (void **)&s->comp, (void **)&s->cell,
                              (void **)&s->by_cell, (void **)&s->gap, (void **)&s->sent, (void **)&s->w};
-    const size_t bytes[] = {4, 4, 4, 4, 4, 8, 8, 24};
+    const size_t bytes[] = {4, 8, 4, 4, 4, 8, 8, 24};
     return gemst_grow_arrays(arrays, bytes, sizeof bytes / sizeof bytes[0], &s->cap, want);
 }
 
@@ -68,7 +68,7 @@ static int ids_on_device(const gemst_part *part)
 /* The components and ids of the uncertain edges' ends, two an edge, into
  * *comp and *id (malloc'd): gathered on the part's device, or from host
  * memory. */
-static int edge_ends(const gemst_part *part, uint32_t **comp, uint32_t **id, gridemst_error *err)
+static int edge_ends(const gemst_part *part, uint32_t **comp, gemst_gid **id, gridemst_error *err)
 {
     const size_t ends = 2 * (size_t)part->n_uncertain, room = ends > 0 ? ends : 1;
     uint32_t *point = malloc(sizeof *point * room);
@@ -106,10 +106,11 @@ int gemst_store_create(gemst_part *part, gridemst_error *err)
     if (!s->cell_start || !s->edge)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for the boundary of a part of %lld points",
                           (long long)part->n);
-    uint32_t *comp = NULL, *id = NULL;
+    uint32_t *comp = NULL;
+    gemst_gid *id = NULL;
     const int rc = edge_ends(part, &comp, &id, err);
     for (int64_t k = 0; rc == GRIDEMST_OK && k < part->n_uncertain; k++) {
-        const gemst_parts_edge in_ids = {part->uncertain_edge[k].d2, id[2 * k], id[2 * k + 1]};
+        const gemst_gid_edge in_ids = {part->uncertain_edge[k].d2, id[2 * k], id[2 * k + 1]};
         s->edge[k] = (gemst_store_edge){in_ids, comp[2 * k], comp[2 * k + 1]};
     }
     free(comp);

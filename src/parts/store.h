@@ -32,7 +32,7 @@
 
 /* An uncertain edge of the part's tree, as the boundary reads it. */
 typedef struct gemst_store_edge {
-    gemst_parts_edge e;     /* ids in the whole set */
+    gemst_gid_edge e;
     uint32_t comp_lo, comp_hi; /* the safe components of e.lo and e.hi */
 } gemst_store_edge;
 
@@ -41,7 +41,7 @@ struct gemst_part_store {
     int exact;        /* extensions go only as far as asked (GRIDEMST_PARTS_STORE=exact) */
     int64_t n, cap;   /* the points held, the first n by gap */
     uint32_t *at;     /* per point: its number in the part */
-    uint32_t *id;     /* its id in the whole set */
+    gemst_gid *id;    /* its id in the whole set */
     uint32_t *comp;   /* its safe component */
     uint32_t *cell;   /* its cell (the part's cells, gaps.c) */
     double *gap;      /* its gap */
