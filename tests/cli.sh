@@ -115,11 +115,22 @@ done
 run --generate normal --n 500 --dim 3 --verify --json
 expect_ok "--verify --json"
 expect_json "--verify --json" "$tmp/out"
-grep -q '"verify": {"checked": true, "ok": true, ' "$tmp/out" || fail "--verify --json: $(cat "$tmp/out")"
+grep -q '"verify": {"checked": true, "against": "prim", "ok": true, ' "$tmp/out" || fail "--verify --json: $(cat "$tmp/out")"
 
-run --generate uniform --n 20001 --verify
+# above 20000 points, the edges only
+for precision in float double; do
+    run --generate blobs --dim 3 --n 20001 --precision $precision --verify
+    expect_ok "--verify --n 20001 --precision $precision"
+    grep -q '^verify: ok (n > 20000, the edges only' "$tmp/out" ||
+        fail "--verify with n > 20000, $precision: $(cat "$tmp/out")"
+done
+run --generate uniform --n 20001 --verify --json
+expect_ok "--verify --n 20001 --json"
+grep -q '"verify": {"checked": true, "against": "edges", "ok": true, "reference_weight": null' "$tmp/out" ||
+    fail "--verify --n 20001 --json: $(cat "$tmp/out")"
+run --generate uniform --n 20001 --min-samples 3 --verify
 expect_ok "--verify skipped"
-grep -q '^verify: skipped (n > 20000' "$tmp/out" || fail "--verify with n > 20000 was not skipped"
+grep -q '^verify: skipped (n > 20000' "$tmp/out" || fail "--verify of a mutual-reachability tree with n > 20000 was not skipped"
 
 # --------------------------------------------------------------- identical trees
 
@@ -208,7 +219,7 @@ if [ -f "$tsplib/berlin52.tsp" ]; then
     [ "$(json_value tsplib_name "$tmp/out")" = berlin52 ] || fail "TSPLIB: tsplib_name"
     [ "$(json_value edge_weight_type "$tmp/out")" = EUC_2D ] || fail "TSPLIB: edge_weight_type"
     json_value tsplib_weight "$tmp/out" | grep -Eq '^[0-9]+$' || fail "TSPLIB: tsplib_weight is not an integer"
-    grep -q '"verify": {"checked": true, "ok": true' "$tmp/out" || fail "TSPLIB: verify"
+    grep -q '"verify": {"checked": true, "against": "prim", "ok": true' "$tmp/out" || fail "TSPLIB: verify"
     run "$tsplib/berlin52.tsp"
     expect_ok "TSPLIB summary"
     grep -Eq '^tsplib weight \(EUC_2D\): [0-9]+$' "$tmp/out" || fail "TSPLIB summary: $(cat "$tmp/out")"

@@ -3,7 +3,8 @@
  * trees pass, and trees that are wrong in each way it looks for fail:
  * shape (count, ids, order, cycles), lengths, and edges (in double any
  * edge not the reference's; in float one whose swap is beyond rounding,
- * while a swap within float rounding passes).
+ * while a swap within float rounding passes); and the check of the edges
+ * alone, for trees too large for Prim.
  */
 #include <math.h>
 #include <stdio.h>
@@ -129,6 +130,68 @@ START_TEST(test_near_tie)
 }
 END_TEST
 
+/* Checks the edges alone (m of them); the failure, when wanted, must
+ * mention `why`. */
+static void check_edges(const double *c, int64_t n, int dim, int prec, const gridemst_edge *edges, int64_t m,
+                        const char *why)
+{
+    gemst_tree_check out;
+    const int rc = gemst_check_edges(c, GRIDEMST_FLOAT64, n, dim, prec, edges, m, &out);
+    if (why)
+        REQUIRE(rc == 0 && strstr(out.reason, why) != NULL, "expected a failure (%s), got %d: %s", why, rc,
+                out.reason);
+    else
+        REQUIRE(rc == 1 && out.reason[0] == '\0', "expected a pass: %s", out.reason);
+}
+
+/* The edges alone (gemst_check_edges), past Prim's reach: the solver's
+ * trees pass in both precisions; a wrong count, an end that is no point,
+ * edges out of order, a length 0.1% off (in double one unit in the last
+ * place), and an end moved to another point fail. */
+START_TEST(test_edges_only)
+{
+    const int64_t n = 30000;
+    for (int dim = 2; dim <= 3; dim++) {
+        double *c = random_points(n, dim, 17 + (uint64_t)dim);
+        for (int prec = FLOAT; prec <= DOUBLE; prec++) {
+            gridemst_result r = solve(c, n, dim, prec);
+            check_edges(c, n, dim, prec, r.edges, r.n_edges, NULL);
+            check_edges(c, n, dim, prec, r.edges, n - 2, "29998 edges for 30000 points");
+            gridemst_edge *e = sorted_copy(&r);
+            e[7].v = n;
+            check_edges(c, n, dim, prec, e, n - 1, "edge 7 (");
+            memcpy(e, r.edges, sizeof *e * (size_t)(n - 1));
+            const gridemst_edge t = e[20000];
+            e[20000] = e[20001];
+            e[20001] = t;
+            check_edges(c, n, dim, prec, e, n - 1, "edges 20000 and 20001 are not in");
+            memcpy(e, r.edges, sizeof *e * (size_t)(n - 1));
+            e[12345].w *= 1.001;
+            gemst_edges_sort(e, n - 1);
+            check_edges(c, n, dim, prec, e, n - 1, "long, its ends");
+            memcpy(e, r.edges, sizeof *e * (size_t)(n - 1));
+            e[29000].u = e[29000].u > 0 ? e[29000].u - 1 : e[29000].v + 1; /* moved: another length */
+            if (e[29000].u > e[29000].v) {
+                const int64_t x = e[29000].u;
+                e[29000].u = e[29000].v;
+                e[29000].v = x;
+            }
+            gemst_edges_sort(e, n - 1);
+            check_edges(c, n, dim, prec, e, n - 1, "long, its ends");
+            if (prec == DOUBLE) {
+                memcpy(e, r.edges, sizeof *e * (size_t)(n - 1));
+                e[321].w = nextafter(e[321].w, 0.0);
+                gemst_edges_sort(e, n - 1);
+                check_edges(c, n, dim, prec, e, n - 1, "long, its ends");
+            }
+            free(e);
+            gridemst_result_free(&r);
+        }
+        free(c);
+    }
+}
+END_TEST
+
 /* The tree once returned for a tetrahedron beside z = -1e9 (translation
  * rounded 2e-9 to 0) fails; the solver's tree passes. */
 START_TEST(test_old_wrong_tree)
@@ -151,6 +214,7 @@ int main(void)
     tcase_add_test(tc, test_shape);
     tcase_add_test(tc, test_near_tie);
     tcase_add_test(tc, test_old_wrong_tree);
+    tcase_add_test(tc, test_edges_only);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -65,15 +65,18 @@ int cli_verify_tree(const gemst_pointset *ps, const gridemst_result *res, int64_
                     gridemst_error *err)
 {
     memset(v, 0, sizeof *v);
-    if (ps->n > CLI_VERIFY_MAX_N) {
+    v->edges_only = ps->n > CLI_VERIFY_MAX_N;
+    if (v->edges_only && min_samples >= 2) { /* a mutual-reachability edge is not as long as its ends lie apart */
         snprintf(v->reason, sizeof v->reason, "skipped: n > %d", CLI_VERIFY_MAX_N);
         return GRIDEMST_OK;
     }
     v->checked = 1;
     gemst_tree_check check;
-    int rc = min_samples >= 2 ? check_mr_tree(ps, res, min_samples, &check)
-                              : gemst_check_tree(ps->coords, ps->dtype, ps->n, ps->dim, res->stats.precision,
-                                                 res->edges, res->n_edges, &check);
+    int rc = v->edges_only      ? gemst_check_edges(ps->coords, ps->dtype, ps->n, ps->dim, res->stats.precision,
+                                                    res->edges, res->n_edges, &check)
+             : min_samples >= 2 ? check_mr_tree(ps, res, min_samples, &check)
+                                : gemst_check_tree(ps->coords, ps->dtype, ps->n, ps->dim, res->stats.precision,
+                                                   res->edges, res->n_edges, &check);
     if (rc < 0) {
         err->code = GRIDEMST_ERR_NO_MEMORY;
         snprintf(err->message, sizeof err->message, "out of host memory for --verify of %lld points",
@@ -92,6 +95,10 @@ void cli_print_verify(FILE *f, const cli_verify *v)
 {
     if (!v->checked)
         fprintf(f, "verify: skipped (n > %d: brute-force Prim would take too long)\n", CLI_VERIFY_MAX_N);
+    else if (v->ok && v->edges_only)
+        fprintf(f, "verify: ok (n > %d, the edges only: n - 1 pairs of point ids in (w, u, v) order, each as long "
+                   "as its ends lie apart; no cycle search, no reference tree)\n",
+                CLI_VERIFY_MAX_N);
     else if (v->ok)
         fprintf(f, "verify: ok (Prim reference total %.17g, max |diff| %.3g, tolerance %.3g)\n", v->reference_weight,
                 v->max_abs_diff, v->tolerance);
@@ -290,9 +297,13 @@ static void json_verify(json *j, const cli_verify *v)
 {
     json_open(j, "verify");
     json_bool(j, "checked", v->checked);
+    json_str(j, "against", v->edges_only ? "edges" : "prim");
     if (v->checked) {
         json_bool(j, "ok", v->ok);
-        json_num(j, "reference_weight", v->reference_weight);
+        if (v->edges_only)
+            json_null(j, "reference_weight");
+        else
+            json_num(j, "reference_weight", v->reference_weight);
         json_num(j, "max_abs_diff", v->max_abs_diff);
         json_num(j, "tolerance", v->tolerance);
     } else {

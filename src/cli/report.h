@@ -11,13 +11,15 @@
 #include "gridemst.h"
 #include "tools/pointset.h"
 
-/* Largest point count --verify checks: brute-force Prim takes O(n^2) time. */
+/* Largest point count --verify checks against Prim: brute-force Prim takes
+ * O(n^2) time.  Above it only the edges are checked (gemst_check_edges). */
 #define CLI_VERIFY_MAX_N 20000
 
 typedef struct cli_verify {
-    int checked;             /* 0: skipped, n > CLI_VERIFY_MAX_N */
+    int checked;             /* 0: skipped (n > CLI_VERIFY_MAX_N with min_samples >= 2) */
+    int edges_only;          /* 1: n > CLI_VERIFY_MAX_N, the edges checked, not against Prim */
     int ok;                  /* checked and every check passed */
-    double reference_weight; /* Prim's total */
+    double reference_weight; /* Prim's total (0 when edges_only) */
     double max_abs_diff;     /* largest |w - reference w| over the two sorted weight lists */
     double tolerance;        /* the largest per-edge tolerance (0 in double precision) */
     char reason[256];        /* why it failed or was skipped; empty when ok */

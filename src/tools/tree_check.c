@@ -203,3 +203,50 @@ int gemst_check_tree(const void *coords, gridemst_dtype dtype, int64_t n, int di
     free(ref);
     return rc;
 }
+
+/* Edge k's defect, or 0: not a pair of point ids, out of order after its
+ * predecessor, or of another length than its ends' (float_scale, and in
+ * double precision double_scale, as gemst_prim_scale gives them). */
+static int edge_defect(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_precision precision,
+                       double float_scale, double double_scale, const gridemst_edge *edges, int64_t k)
+{
+    const gridemst_edge *e = &edges[k];
+    if (!(e->u >= 0 && e->u < e->v && e->v < n))
+        return 1;
+    if (k > 0 && !edge_before(&edges[k - 1], e))
+        return 2;
+    const double d = gemst_prim_length(coords, dtype, dim, double_scale, e->u, e->v);
+    return fabs(e->w - d) <= gemst_tree_tolerance(dim, precision, float_scale, fmax(e->w, d)) ? 0 : 3;
+}
+
+int gemst_check_edges(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_precision precision,
+                      const gridemst_edge *edges, int64_t m, gemst_tree_check *out)
+{
+    memset(out, 0, sizeof *out);
+    const int64_t expected = n < 2 ? 0 : n - 1;
+    if (m != expected)
+        return FAIL(out, "%lld edges for %lld points, expected %lld", (long long)m, (long long)n,
+                    (long long)expected);
+    const double float_scale = gemst_prim_scale(coords, dtype, n, dim, GRIDEMST_PRECISION_FLOAT, NULL),
+                 double_scale = gemst_prim_scale(coords, dtype, n, dim, GRIDEMST_PRECISION_DOUBLE, NULL);
+    int64_t first_bad = m;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+    for (int64_t k = 0; k < m; k++)
+        if (k < first_bad && edge_defect(coords, dtype, n, dim, precision, float_scale, double_scale, edges, k))
+            first_bad = k;
+    if (first_bad == m)
+        return 1;
+    const gridemst_edge *e = &edges[first_bad];
+    switch (edge_defect(coords, dtype, n, dim, precision, float_scale, double_scale, edges, first_bad)) {
+    case 1:
+        return FAIL(out, "edge %lld (%lld, %lld) is not a pair u < v of point ids", (long long)first_bad,
+                    (long long)e->u, (long long)e->v);
+    case 2:
+        return FAIL(out, "edges %lld and %lld are not in (w, u, v) order", (long long)first_bad - 1,
+                    (long long)first_bad);
+    default:
+        return FAIL(out, "edge %lld (%lld, %lld) is %.17g long, its ends %.17g apart", (long long)first_bad,
+                    (long long)e->u, (long long)e->v, e->w,
+                    gemst_prim_length(coords, dtype, dim, double_scale, e->u, e->v));
+    }
+}

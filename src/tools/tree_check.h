@@ -43,6 +43,18 @@ typedef struct gemst_tree_check {
 int gemst_check_tree(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_precision precision,
                      const gridemst_edge *edges, int64_t m, gemst_tree_check *out);
 
+/*
+ * What can be checked of a tree too large for Prim, in time linear in n
+ * and on every thread: n - 1 edges u < v between point ids, in (w, u, v)
+ * order, each as long as its ends lie apart (exactly in double precision,
+ * within gemst_tree_tolerance in float).  It proves neither that the edges
+ * make no cycle nor that the tree is minimal.  Returns 1 when the tree
+ * passes, 0 when it fails (out->reason says why; out->reference_weight is
+ * 0), -1 when memory runs out.
+ */
+int gemst_check_edges(const void *coords, gridemst_dtype dtype, int64_t n, int dim, gridemst_precision precision,
+                      const gridemst_edge *edges, int64_t m, gemst_tree_check *out);
+
 /* The rounding of one distance evaluation of length w in the precision, in
  * the caller's units, for points whose float working frame has the scale
  * float_scale (gemst_prim_scale): 0 in double; in float, each coordinate's
