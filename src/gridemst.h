@@ -561,7 +561,10 @@ static inline void gridemst_result_init(gridemst_result *result)
  * code, fills *err when it is not NULL, and leaves *result empty (but
  * untouched where its struct_size is refused).
  * n = 0 or 1 gives an empty tree; n may be up to 2^32 - 2 (point indices
- * are 32-bit inside), beyond that the status is GRIDEMST_ERR_INPUT.
+ * are 32-bit inside), beyond that the status is GRIDEMST_ERR_INPUT; over
+ * n_devices GPUs (n_devices >= 2) up to n_devices (2^32 - 2), with the tree
+ * in host memory (a tree left on the devices has 32-bit ids: up to 2^32 - 2
+ * points, else GRIDEMST_ERR_UNSUPPORTED).
  */
 GRIDEMST_API gridemst_status gridemst_solve(const void *coords, gridemst_dtype dtype, int64_t n, int dim,
                                             const gridemst_options *opt, gridemst_result *result,
