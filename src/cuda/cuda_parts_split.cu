@@ -67,8 +67,8 @@ static __global__ void k_pack(const uint32_t *order, int64_t n, int dim, const T
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < n) {
-        const uint32_t i = order[k];
-        place_out[k] = i;
+        const int64_t i = order[k];
+        place_out[k] = (uint32_t)i;
         for (int d = 0; d < dim; d++)
             xyz_out[k * dim + d] = xyz[i * dim + d];
     }
