@@ -172,5 +172,19 @@ void pyg_tree_device_arrays(const pyg_tree *tree, uintptr_t *u, uintptr_t *v, ui
     *device = d->device;
 }
 
+int pyg_tree_shares(const pyg_tree *tree) { return gridemst_result_device_shares(&tree->result); }
+
+void pyg_tree_share(const pyg_tree *tree, int k, uintptr_t *u, uintptr_t *v, uintptr_t *w, int *device,
+                    int64_t *first, int64_t *count)
+{
+    gridemst_device_edges d;
+    /* it fails for a k out of range only, which the caller does not ask */
+    (void)gridemst_result_device_share(&tree->result, k, &d, first, count);
+    *u = (uintptr_t)d.u;
+    *v = (uintptr_t)d.v;
+    *w = (uintptr_t)d.w;
+    *device = d.device;
+}
+
 const char *pyg_library_version(void) { return gridemst_version(); }
 int pyg_cuda_device_count(void) { return gridemst_cuda_device_count(); }

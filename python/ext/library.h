@@ -67,6 +67,14 @@ int pyg_tree_clusters_cut(const pyg_tree *tree, double distance, int64_t min_siz
 
 /* Device trees: the arrays' addresses (u, v uint32; w float64) and device. */
 void pyg_tree_device_arrays(const pyg_tree *tree, uintptr_t *u, uintptr_t *v, uintptr_t *w, int *device);
+/* The shares a device tree lies in: 1 for a tree of one device, one a
+ * device for a solve over several, 0 for a host tree or one of no edges. */
+int pyg_tree_shares(const pyg_tree *tree);
+/* Share k (0 <= k < pyg_tree_shares): its arrays' addresses (u, v uint32;
+ * w float64) on device, which hold the sorted tree's edges first to
+ * first + count - 1, and belong to that device alone. */
+void pyg_tree_share(const pyg_tree *tree, int k, uintptr_t *u, uintptr_t *v, uintptr_t *w, int *device,
+                    int64_t *first, int64_t *count);
 
 const char *pyg_library_version(void);
 int pyg_cuda_device_count(void);

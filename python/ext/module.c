@@ -139,17 +139,44 @@ static PyObject *tree_clusters(TreeObject *t, PyObject *args, int by_count)
 static PyObject *tree_clusters_k(TreeObject *t, PyObject *args) { return tree_clusters(t, args, 1); }
 static PyObject *tree_clusters_cut(TreeObject *t, PyObject *args) { return tree_clusters(t, args, 0); }
 
+static int need_device(const TreeObject *t)
+{
+    if (!t->on_device)
+        PyErr_SetString(PyExc_ValueError, "the tree is in host memory");
+    return t->on_device;
+}
+
 static PyObject *tree_device_arrays(TreeObject *t, PyObject *unused)
 {
     (void)unused;
-    if (!t->on_device) {
-        PyErr_SetString(PyExc_ValueError, "the tree is in host memory");
+    if (!need_device(t))
         return NULL;
-    }
     uintptr_t u, v, w;
     int device;
     pyg_tree_device_arrays(t->tree, &u, &v, &w, &device);
     return Py_BuildValue("(KKKi)", (unsigned long long)u, (unsigned long long)v, (unsigned long long)w, device);
+}
+
+static PyObject *tree_shares(TreeObject *t, PyObject *unused)
+{
+    (void)unused;
+    if (!need_device(t))
+        return NULL;
+    int n_shares = pyg_tree_shares(t->tree);
+    PyObject *shares = PyList_New(n_shares);
+    for (int k = 0; shares && k < n_shares; k++) {
+        uintptr_t u, v, w;
+        int device;
+        int64_t first, count;
+        pyg_tree_share(t->tree, k, &u, &v, &w, &device, &first, &count);
+        PyObject *share = Py_BuildValue("(KKKiLL)", (unsigned long long)u, (unsigned long long)v,
+                                        (unsigned long long)w, device, (long long)first, (long long)count);
+        if (!share)
+            Py_CLEAR(shares);
+        else
+            PyList_SET_ITEM(shares, k, share);
+    }
+    return shares;
 }
 
 static PyMethodDef tree_methods[] = {
@@ -160,6 +187,8 @@ static PyMethodDef tree_methods[] = {
      "clusters_cut(distance, min_size) -> (labels, n_clusters)"},
     {"device_arrays", (PyCFunction)tree_device_arrays, METH_NOARGS,
      "device_arrays() -> (u, v, w addresses, device) of a tree in device memory"},
+    {"shares", (PyCFunction)tree_shares, METH_NOARGS,
+     "shares() -> [(u, v, w addresses, device, first, count)] of a tree in device memory, in the tree's order"},
     {NULL, NULL, 0, NULL}};
 
 static PyMemberDef tree_members[] = {

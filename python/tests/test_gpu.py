@@ -2,6 +2,8 @@
 
 The checks of a GPU array's form run everywhere; solves on the GPU skip
 where no CUDA device (or no CUDA runtime library) is present."""
+import ctypes
+
 import numpy as np
 import pytest
 
@@ -40,6 +42,50 @@ def on_device(cuda):
 
 def same_tree(a, b):
     return np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def clustered_points(n, dim, seed):
+    """n points in 50 clusters of widths 1 to 1e-3, far apart."""
+    rng = np.random.default_rng(seed)
+    centres = rng.random((50, dim)) * 1000
+    widths = 10.0 ** -rng.integers(0, 4, size=50)
+    cluster = rng.integers(0, 50, size=n)
+    return centres[cluster] + rng.normal(size=(n, dim)) * widths[cluster, None]
+
+
+def shares_to_host(cuda, shares):
+    """The (u, v, w) of DeviceTrees left on several devices, each share
+    copied to host memory with its device current: its memory comes from
+    its device's pool, which other devices may not map."""
+    current = ctypes.c_int()
+    assert cuda.lib.cudaGetDevice(ctypes.byref(current)) == 0
+    copies = []
+    try:
+        for share in shares:
+            assert cuda.lib.cudaSetDevice(share.device) == 0
+            copies.append([cuda.to_host(a.__cuda_array_interface__) for a in (share.u, share.v, share.w)])
+    finally:
+        cuda.lib.cudaSetDevice(current.value)
+    return [np.concatenate(arrays) for arrays in zip(*copies)]
+
+
+def check_shares(cuda, shares, X, devices):
+    """shares, emst's list of DeviceTrees on devices (their ordinals in
+    order), hold the CPU's tree of X edge for edge."""
+    cpu = _gridemst.solve(X, backend="cpu")
+    edges, weights = cpu.edges()
+    assert isinstance(shares, list) and all(isinstance(s, gridemst.DeviceTree) for s in shares)
+    assert [s.device for s in shares] == list(devices)
+    counts = [len(s.u) for s in shares]
+    assert sum(counts) == len(X) - 1
+    assert [s.first for s in shares] == np.cumsum([0] + counts[:-1]).tolist()
+    for s, count in zip(shares, counts):
+        assert s.total_weight == cpu.total_weight
+        for array, typestr in ((s.u, "<u4"), (s.v, "<u4"), (s.w, "<f8")):
+            cai = array.__cuda_array_interface__
+            assert array.device == s.device and cai["shape"] == (count,) and cai["typestr"] == typestr
+    u, v, w = shares_to_host(cuda, shares)
+    assert np.array_equal(u, edges[:, 0]) and np.array_equal(v, edges[:, 1]) and np.array_equal(w, weights)
 
 
 # ---------------------------------------------------------------- forms, everywhere
@@ -83,9 +129,39 @@ def test_dlpack_capsules_are_read_as_dlpack_describes_them():
         _gridemst.dlpack_tensor(object())
 
 
-def test_several_devices_take_host_points_only():
+@pytest.mark.parametrize("result", ["host", "device"])
+def test_several_devices_take_host_points_only(result):
     with pytest.raises(ValueError, match="devices takes points in host memory"):
-        gridemst.emst(CudaArray(BOGUS, (10, 3), "<f8"), devices="all")
+        gridemst.emst(CudaArray(BOGUS, (10, 3), "<f8"), devices="all", result=result)
+
+
+@pytest.mark.parametrize("devices,message", [
+    ("every", "devices must be None, 'all' or a sequence of device numbers; got 'every'"),
+    ([0, -1], r"devices must hold device numbers \(integers >= 0\); got -1"),
+    ([], r"devices must name at least one device; got \[\]"),
+])
+def test_bad_devices_are_named_for_a_tree_left_on_them(devices, message):
+    with pytest.raises(ValueError, match=message):
+        gridemst.emst(random_points(10, 2), devices=devices, result="device")
+
+
+def test_a_tree_left_on_several_devices_needs_the_cuda_backend():
+    with pytest.raises(ValueError, match="needs the cuda backend"):
+        gridemst.emst(random_points(10, 2), devices=[0, 1], backend="cpu", result="device")
+
+
+@pytest.mark.skipif(has_cuda, reason="a CUDA device is present")
+def test_a_tree_left_on_several_devices_without_a_device_raises_gridemst_error():
+    for devices in ["all", [0, 1]]:
+        with pytest.raises(gridemst.GridemstError) as caught:
+            gridemst.emst(random_points(10, 2), devices=devices, result="device")
+        assert caught.value.status in ("unsupported", "no CUDA device")
+
+
+def test_host_trees_have_no_shares():
+    tree = _gridemst.solve(random_points(10, 2))
+    with pytest.raises(ValueError, match="the tree is in host memory"):
+        tree.shares()
 
 
 @pytest.mark.skipif(has_cuda, reason="a CUDA device is present")
@@ -151,7 +227,14 @@ def test_device_results_hold_the_host_tree(cuda, on_device, host_points):
 
 def test_device_results_of_fewer_than_two_points_are_empty(cuda):
     tree = gridemst.emst(np.zeros((1, 2)), result="device")
-    assert tree.u.__cuda_array_interface__["shape"] == (0,) and len(tree.w) == 0
+    assert tree.u.__cuda_array_interface__["shape"] == (0,) and len(tree.w) == 0 and tree.first == 0
+
+
+def test_one_device_of_devices_leaves_a_list_of_one_tree(cuda):
+    X = random_points(30000, 3, seed=9)
+    shares = gridemst.emst(X, devices=[0], result="device")
+    check_shares(cuda, shares, X, [0])
+    assert shares[0].first == 0
 
 
 def test_clustering_takes_gpu_points(on_device):
@@ -176,6 +259,20 @@ def test_several_devices_give_the_same_tree(devices):
     assert same_tree(got, gridemst.emst(X, backend="cpu"))
     labels = gridemst.fcluster(X, 0.01, devices=devices)
     assert np.array_equal(labels, gridemst.fcluster(X, 0.01, backend="cpu"))
+
+
+@pytest.mark.skipif(gridemst.cuda_device_count() < 2, reason="fewer than 2 CUDA devices")
+@pytest.mark.parametrize("devices", ["all", [1, 0]])
+@pytest.mark.parametrize("clustered", [False, True])
+def test_several_devices_leave_the_tree_on_them_in_shares(cuda, devices, clustered):
+    X = clustered_points(200000, 3, seed=8) if clustered else random_points(200000, 3, seed=7)
+    try:
+        shares = gridemst.emst(X, devices=devices, result="device")
+    except gridemst.GridemstError as e:
+        if "NCCL" not in str(e):
+            raise
+        pytest.skip(str(e))
+    check_shares(cuda, shares, X, range(gridemst.cuda_device_count()) if devices == "all" else devices)
 
 
 def test_cupy_adopts_and_gives_arrays(cuda):

@@ -109,11 +109,6 @@ def test_several_devices_without_a_device_raise_gridemst_error():
         assert caught.value.status in ("unsupported", "no CUDA device")
 
 
-def test_several_devices_leave_no_tree_on_them_here():
-    with pytest.raises(ValueError, match="with devices the tree comes to host memory"):
-        gridemst.emst(random_points(10, 2), devices=[0, 1], result="device")
-
-
 def test_device_result_on_the_cpu_backend_is_a_value_error():
     with pytest.raises(ValueError, match="needs the cuda backend"):
         gridemst.emst(random_points(10, 2), backend="cpu", result="device")

@@ -4,7 +4,8 @@ On NVIDIA GPUs (CUDA) and CPUs (OpenMP), with single-linkage clustering
 built on the tree.  Points may be numpy arrays (or anything numpy converts)
 or GPU arrays (CuPy, PyTorch, Numba, JAX).
 
-emst                   the tree as (edges, weights), or a DeviceTree
+emst                   the tree as (edges, weights), a DeviceTree, or a list of
+                       them (one a GPU of a solve over several)
 minimum_spanning_tree  the tree as a scipy.sparse array
 linkage                SciPy's single-linkage matrix
 fcluster               flat clusters by distance or count

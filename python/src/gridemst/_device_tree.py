@@ -10,12 +10,13 @@ class DeviceArray:
     alive as long as they use it.  The arrays are complete when the solve
     returns (the interface's "stream" is None: no synchronization needed).
     The memory is freed when the last reference to the tree's arrays goes:
-    work queued on them must be finished by then.
+    work queued on them must be finished by then.  It belongs to its device:
+    use it with that device current.
 
     Attributes
     ----------
     shape : tuple of int
-        ``(n_edges,)``.
+        ``(n_edges,)``: the edges of its tree, or of its share.
     dtype : str
         ``"uint32"`` (endpoints) or ``"float64"`` (lengths).
     device : int
@@ -24,10 +25,10 @@ class DeviceArray:
 
     __slots__ = ("_tree", "_address", "shape", "dtype", "device", "_typestr")
 
-    def __init__(self, tree, address, dtype, typestr, device):
+    def __init__(self, tree, address, n_edges, dtype, typestr, device):
         self._tree = tree  # owns the memory
         self._address = address
-        self.shape = (tree.n_edges,)
+        self.shape = (n_edges,)
         self.dtype = dtype
         self._typestr = typestr
         self.device = device
@@ -54,30 +55,43 @@ class DeviceTree:
     """The minimum spanning tree in CUDA device memory.
 
     Returned by ``emst(..., result="device")``.  Edges are sorted by
-    (length, u, v), as in host results.
+    (length, u, v), as in host results.  A solve over several GPUs
+    (``devices=``) leaves the tree spread over them: ``emst`` then returns
+    a list of DeviceTrees, one a device, each holding the next run of the
+    sorted edges in that device's memory.
 
     Attributes
     ----------
     u, v : DeviceArray
-        uint32 arrays of ``n - 1`` endpoint indices, ``u < v``.
+        uint32 arrays of endpoint indices, ``u < v``: the tree's ``n - 1``
+        edges, or the share's.
     w : DeviceArray
         float64 array of the edges' Euclidean lengths.
     total_weight : float
-        The sum of the lengths.
+        The sum of the lengths of the whole tree (every share's).
     device : int
         The CUDA device ordinal that holds the arrays.
+    first : int
+        The position of the first edge of u, v and w in the whole sorted
+        tree: 0 for a tree on one device.
     """
 
-    __slots__ = ("u", "v", "w", "total_weight", "device")
+    __slots__ = ("u", "v", "w", "total_weight", "device", "first")
 
-    def __init__(self, tree):
-        u, v, w, device = tree.device_arrays()
-        self.u = DeviceArray(tree, u, "uint32", "<u4", device)
-        self.v = DeviceArray(tree, v, "uint32", "<u4", device)
-        self.w = DeviceArray(tree, w, "float64", "<f8", device)
+    def __init__(self, tree, share=None):
+        """The whole device tree of one device (a _gridemst.Tree), or its
+        share (u, v, w addresses, device, first, count) from tree.shares()."""
+        if share is None:
+            u, v, w, device = tree.device_arrays()
+            share = (u, v, w, device, 0, tree.n_edges)
+        u, v, w, device, first, n_edges = share
+        self.u = DeviceArray(tree, u, n_edges, "uint32", "<u4", device)
+        self.v = DeviceArray(tree, v, n_edges, "uint32", "<u4", device)
+        self.w = DeviceArray(tree, w, n_edges, "float64", "<f8", device)
         self.total_weight = tree.total_weight
         self.device = device
+        self.first = first
 
     def __repr__(self):
-        return "DeviceTree(n_edges=%d, device=%d, total_weight=%r)" % (len(self.u), self.device,
-                                                                      self.total_weight)
+        return "DeviceTree(n_edges=%d, first=%d, device=%d, total_weight=%r)" % (len(self.u), self.first,
+                                                                                self.device, self.total_weight)

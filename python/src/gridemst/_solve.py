@@ -25,7 +25,7 @@ OPTIONS_DOC = """\
     devices : None, "all" or sequence of int, default=None
         Solve over several GPUs of this host together: "all", or their
         CUDA device numbers (distinct).  The identical tree, from points in
-        host memory into host memory; needs a gridemst built with NCCL.
+        host memory; needs a gridemst built with NCCL.
         None: one GPU (device 0) or the CPU, as backend says."""
 
 
@@ -76,8 +76,6 @@ def solve(X, precision="double", backend="auto", threads=None, index="auto", res
         ordinals, every = _devices(devices)
         if gpu is not None:
             raise ValueError("devices takes points in host memory; got an array in GPU memory")
-        if result == "device":
-            raise ValueError("with devices the tree comes to host memory: result must be 'host'")
         return _gridemst.solve(host_points(X), devices=ordinals, all_devices=every, **options)
     if gpu is None:
         return _gridemst.solve(host_points(X), **options)

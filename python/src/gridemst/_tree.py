@@ -26,7 +26,8 @@ def emst(X, *, precision="double", backend="auto", threads=None, index="auto", r
     {options}
     result : {"host", "device"}, default="host"
         Where the tree goes: numpy arrays, or a DeviceTree in the memory of
-        the GPU that solved (CUDA only; no fall back to the CPU).
+        the GPU that solved (CUDA only; no fall back to the CPU).  With
+        devices, the tree stays spread over the GPUs that solved it.
 
     Returns
     -------
@@ -36,7 +37,11 @@ def emst(X, *, precision="double", backend="auto", threads=None, index="auto", r
     weights : ndarray of shape (n_samples - 1,), dtype float64
         The edges' Euclidean lengths, in increasing order.
 
-    With ``result="device"``, a DeviceTree (arrays u, v, w) instead.
+    With ``result="device"``, a DeviceTree (arrays u, v, w) instead.  With
+    ``result="device"`` and devices, a list of DeviceTrees, one a device in
+    the order of devices (empty for fewer than 2 points): share k holds the
+    sorted tree's edges ``first`` to ``first + len(u) - 1`` in the memory of
+    its ``device``, and is to be used with that device current.
 
     Raises
     ------
@@ -61,7 +66,11 @@ def emst(X, *, precision="double", backend="auto", threads=None, index="auto", r
     array([0.5, 3. , 4. ])
     """
     tree = solve(X, precision, backend, threads, index, result, devices)
-    return DeviceTree(tree) if result == "device" else tree.edges()
+    if result == "host":
+        return tree.edges()
+    if devices is None:
+        return DeviceTree(tree)
+    return [DeviceTree(tree, share) for share in tree.shares()]
 
 
 @options_doc
