@@ -162,6 +162,9 @@ expect_ok "-o /dev/null"
 # --------------------------------------------------------------- memory
 
 expect_usage "--n 5e9" "--n 5000000000: more than 2\\^32 - 2 points" --generate uniform --n 5e9
+expect_usage "--n 9e9 --devices 0,1" "--n 9000000000: more than 2 \\(2\\^32 - 2\\) points, the most a solve over 2 devices" \
+    --generate uniform --n 9e9 --devices 0,1
+expect_usage "--n 3e11 --devices all" "--n 3e11: more than 64 \\(2\\^32 - 2\\) points" --generate uniform --n 3e11 --devices all
 expect_usage "--n 4294967295" "more than 2\\^32 - 2 points" --generate uniform --n 4294967295
 
 # An address-space limit (ulimit -v) is memory the process may not use: a

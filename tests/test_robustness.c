@@ -147,6 +147,31 @@ START_TEST(test_host_memory_limit)
 }
 END_TEST
 
+/* More than 2^32 - 2 points are refused before any is read (coords point
+ * at one point only), named with the limit: on the CPU, also in virtual
+ * parts, and beyond what 64 devices take. */
+START_TEST(test_point_count_limits)
+{
+    const double one[3] = {0, 0, 0};
+    const int64_t n = ((int64_t)1 << 32) + 5;
+    gridemst_options o;
+    gridemst_result r = GRIDEMST_RESULT_INIT;
+    gridemst_error err;
+    gridemst_options_init(&o);
+    o.backend = GRIDEMST_BACKEND_CPU;
+    for (int parts = 0; parts <= 4; parts += 4) {
+        o.partitions = parts;
+        ck_assert_int_eq(gridemst_solve(one, GRIDEMST_FLOAT64, n, 3, &o, &r, &err), GRIDEMST_ERR_INPUT);
+        REQUIRE(strstr(err.message, "4294967301 points exceed the limit of 4294967294 on one device or the cpu"),
+                "%d parts: %s", parts, err.message);
+        REQUIRE(r.n_edges == 0 && r.edges == NULL, "a refused job left a result");
+    }
+    ck_assert_int_eq(gridemst_solve(one, GRIDEMST_FLOAT64, 65 * ((int64_t)UINT32_MAX - 1), 3, &o, &r, &err),
+                     GRIDEMST_ERR_INPUT);
+    REQUIRE(strstr(err.message, "exceed the limit of 274877906816"), "%s", err.message);
+}
+END_TEST
+
 /* A million points on a 1e9 x 1 strip (and its 3D twin): the grid adapts
  * its cells to the thin axis; the tree is the sorted chain along x. */
 START_TEST(test_extreme_strip)
@@ -232,6 +257,7 @@ int main(void)
     tcase_add_test(tc, test_random_strip);
     tcase_add_loop_test(tc, test_permutation_invariance, 0, (int)(sizeof perm_cases / sizeof perm_cases[0]));
     tcase_add_test(tc, test_host_memory_limit);
+    tcase_add_test(tc, test_point_count_limits);
     tcase_add_loop_test(tc, test_extreme_strip, 0, 2);
     tcase_add_test(tc, test_million_copies);
     suite_add_tcase(s, tc);

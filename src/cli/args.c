@@ -452,6 +452,9 @@ static int check_combination(parser *p)
         return fail(p, "--n %lld: more than 2^32 - 2 points, the most a solve on one device or the CPU takes "
                        "(more: --devices over several GPUs)",
                     (long long)a->n);
+    if (a->opt.n_devices >= 2 && a->n > a->opt.n_devices * GEMST_MAX_POINTS)
+        return fail(p, "--n %lld: more than %d (2^32 - 2) points, the most a solve over %d devices takes", (long long)a->n,
+                    a->opt.n_devices, a->opt.n_devices);
     for (size_t k = 0; k < N_OPTIONS; k++) {
         const opt_spec *o = &options[k];
         if (p->given[o->id] && o->scope == GENERATED && !a->generate)
