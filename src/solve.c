@@ -101,13 +101,21 @@ int gemst_check_options(const gridemst_options *o, gridemst_error *err)
     return rc == GRIDEMST_OK ? check_partitions(o, err) : rc;
 }
 
+/* The devices a solve with options o splits its points over: 1 on one
+ * device or the CPU; every device the library takes where o names all
+ * (not yet resolved). */
+static int split_devices(const gridemst_options *o)
+{
+    return o->n_devices == GRIDEMST_ALL_DEVICES ? GEMST_MAX_DEVICES : o->n_devices > 1 ? o->n_devices : 1;
+}
+
 /* n points for a solve with options o, its devices resolved: up to
  * GEMST_MAX_POINTS, but over P devices up to P times as many (each
  * device's slice of the input that many, parts/gid.h), with the tree in
  * host memory (a device result names its points by 32-bit ids). */
 static int check_count(const gridemst_options *o, int64_t n, gridemst_error *err)
 {
-    const int devices = o->n_devices > 1 ? o->n_devices : 1;
+    const int devices = split_devices(o);
     if (n <= GEMST_MAX_POINTS)
         return GRIDEMST_OK;
     if (devices == 1)
@@ -497,10 +505,7 @@ int64_t gridemst_host_bytes(int64_t n, int dim, const gridemst_options *opt)
     gridemst_options_init(&pb.opt);
     if (opt && gemst_struct_import(&gemst_options_kind, opt, &pb.opt, NULL) != GRIDEMST_OK)
         return -1;
-    const int devices = pb.opt.n_devices == GRIDEMST_ALL_DEVICES ? GEMST_MAX_DEVICES
-                        : pb.opt.n_devices > 1                   ? pb.opt.n_devices
-                                                                 : 1;
-    if (n < 0 || n > devices * GEMST_MAX_POINTS || (dim != 2 && dim != 3) ||
+    if (n < 0 || n > split_devices(&pb.opt) * GEMST_MAX_POINTS || (dim != 2 && dim != 3) ||
         gemst_check_options(&pb.opt, NULL) != GRIDEMST_OK)
         return -1;
     pb.n = n;
