@@ -70,6 +70,12 @@ int gemst_cpu_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *s
 uint64_t gemst_cpu_host_bytes(const gemst_problem *pb);
 uint64_t gemst_cpu_host_bytes_f32(const gemst_problem *pb);
 uint64_t gemst_cpu_host_bytes_f64(const gemst_problem *pb);
+/* nns auto's measure on the CPU from a sample of pb's points (in
+ * pb->frame when given): their density contrast at the grid's scale, and
+ * whether the CPU's solve would search the BVH (nns/index_choice.h). */
+int gemst_cpu_choose_index(const gemst_problem *pb, int threads, int *bvh, double *contrast, gridemst_error *err);
+int gemst_cpu_choose_index_f32(const gemst_problem *pb, int threads, int *bvh, double *contrast, gridemst_error *err);
+int gemst_cpu_choose_index_f64(const gemst_problem *pb, int threads, int *bvh, double *contrast, gridemst_error *err);
 int gemst_cpu_solve_f32(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 int gemst_cpu_solve_f64(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *stats, gridemst_error *err);
 

@@ -505,7 +505,9 @@ typedef struct gridemst_stats {
                                     parts' own solves (time_ms their phases), and iterations is 0 */
     double density_contrast;     /* nns AUTO (CUDA: 100,000 points or more): how many points share a point's
                                     grid cell, over what points spread evenly over their box would give
-                                    (1: uniform); above 1.5 the BVH is searched.  0 when not measured */
+                                    (1: uniform); above 1.5 the BVH is searched.  0 when not measured.  A
+                                    partitioned solve measures the whole set once, and its parts search
+                                    the index chosen */
     int64_t partition_kept_answers; /* a partitioned solve's, beside partitions.searches: the searches spared,
                                     where a point's last search still answered */
     double partition_devices_ms; /* a solve over several GPUs, beside partitions' steps: its devices opened (a

@@ -20,6 +20,7 @@
  * NCCL.
  */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,14 @@ static void compare_solves(const dataset *ds, gridemst_precision prec, const gri
             REQUIRE(got.stats.partitions.parts == (parts > 64 ? 64 : parts), "%s: %d parts", what,
                     got.stats.partitions.parts);
             REQUIRE(got.stats.partitions.exchanged_bytes > 0, "%s: nothing exchanged", what);
+            /* nns auto chooses for the whole set, as one GPU does (the
+             * measure's working points may round apart by an ulp) */
+            REQUIRE(got.stats.nns == gpu.stats.nns &&
+                        fabs(got.stats.density_contrast - gpu.stats.density_contrast) <=
+                            0.01 * gpu.stats.density_contrast,
+                    "%s: index %s at density contrast %g, one GPU's %s at %g", what,
+                    gridemst_nns_name(got.stats.nns), got.stats.density_contrast, gridemst_nns_name(gpu.stats.nns),
+                    gpu.stats.density_contrast);
             check_same_parts(ds, &o, parts > 64 ? 64 : parts, &got, what);
         }
         gridemst_result_free(&got);

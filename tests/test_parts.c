@@ -115,6 +115,11 @@ START_TEST(test_same_tree)
                 o = cpu_options(part_counts[k], (gridemst_precision)prec);
                 solve_ok(&ds, &o, &got, what);
                 check_same(&ref, &got, ds.n, part_counts[k], what);
+                /* nns auto chooses once for the whole set, as the single solve does */
+                REQUIRE(got.stats.nns == ref.stats.nns && got.stats.density_contrast == ref.stats.density_contrast,
+                        "%s: index %s at density contrast %.17g, the single solve's %s at %.17g", what,
+                        gridemst_nns_name(got.stats.nns), got.stats.density_contrast,
+                        gridemst_nns_name(ref.stats.nns), ref.stats.density_contrast);
                 safe[rule] = got.stats.partitions.safe_edges;
                 components[rule] = got.stats.partitions.components;
                 gridemst_result_free(&got);

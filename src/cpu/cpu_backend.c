@@ -11,6 +11,13 @@ int gemst_cpu_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats *s
     return gemst_cpu_solve_f32(pb, tree, stats, err);
 }
 
+int gemst_cpu_choose_index(const gemst_problem *pb, int threads, int *bvh, double *contrast, gridemst_error *err)
+{
+    if (pb->opt.precision == GRIDEMST_PRECISION_DOUBLE)
+        return gemst_cpu_choose_index_f64(pb, threads, bvh, contrast, err);
+    return gemst_cpu_choose_index_f32(pb, threads, bvh, contrast, err);
+}
+
 uint64_t gemst_cpu_host_bytes(const gemst_problem *pb)
 {
     if (pb->opt.precision == GRIDEMST_PRECISION_DOUBLE)

@@ -20,7 +20,7 @@ static __global__ void GEMST_FN(k_sample_pairs)(const T *coords, uint32_t n, gem
     gemst_index_counts mine = {0, 0};
     if (k < GEMST_INDEX_SAMPLE) {
         gemst_real p[3];
-        GEMST_FN(d_working_point)(coords, dim, f, gemst_index_sample_point(n, GEMST_INDEX_SAMPLE, k), p);
+        GEMST_FN(d_working_point)(coords, dim, f, (uint32_t)gemst_index_sample_point(n, GEMST_INDEX_SAMPLE, k), p);
         const double w[3] = {(double)p[0], (double)p[1], (double)p[2]};
         gemst_index_add(&t, gemst_morton_in(dim, w, f.lo, f.unit), shift, &mine);
     }

@@ -78,10 +78,11 @@
 extern "C" {
 #endif
 
-/* Point k of the sample of m of n points. */
-static inline GEMST_HD uint32_t gemst_index_sample_point(uint32_t n, uint32_t m, uint32_t k)
+/* Point k of the sample of m of n points (k n fits 64 bits: m is at most
+ * GEMST_INDEX_SAMPLE, n within a partitioned solve's limit). */
+static inline GEMST_HD uint64_t gemst_index_sample_point(uint64_t n, uint32_t m, uint32_t k)
 {
-    return (uint32_t)((uint64_t)k * n / m);
+    return (uint64_t)k * n / m;
 }
 
 /* The sample's hash tables, GEMST_INDEX_SLOTS slots each (open

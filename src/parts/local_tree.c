@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "host_array.h"
+#include "nns/index_choice.h"
 #include "parts/device_assemble.h"
 #include "parts/parts.h"
 
@@ -84,6 +85,33 @@ static void add_stats(gridemst_stats *sum, const gridemst_stats *st, int64_t n)
     sum->time_ms.edges += st->time_ms.edges;
 }
 
+/* A part's own box can be much larger than its points' share of the
+ * space: a range of keys fills a union of cells that may leave most of its
+ * bounding box empty.  Measured against that box, points spread evenly
+ * over the whole set would look crowded, and each part would search the
+ * BVH where a single solve searches the grid. */
+int gemst_parts_choose_index(gemst_parts_ctx *c, gridemst_stats *st, gridemst_error *err)
+{
+    const gemst_problem *pb = c->pb;
+    c->nns = pb->opt.nns;
+    if (c->nns != GRIDEMST_NNS_AUTO)
+        return GRIDEMST_OK;
+    if (c->xchg.devices && pb->n < GEMST_INDEX_SMALL_SET) { /* the GPU's small sets: nothing measured */
+        c->nns = GRIDEMST_NNS_BVH;
+        return GRIDEMST_OK;
+    }
+    gemst_problem whole = *pb;
+    whole.frame = &c->frame;
+    int cpu_bvh;
+    const int rc = gemst_cpu_choose_index(&whole, c->threads, &cpu_bvh, &st->density_contrast, err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    /* on devices, the GPU's rule (cuda_index_choice.cuh) on the same measure */
+    const int bvh = c->xchg.devices ? gemst_index_prefers_bvh(st->density_contrast) : cpu_bvh;
+    c->nns = bvh ? GRIDEMST_NNS_BVH : GRIDEMST_NNS_GRID;
+    return GRIDEMST_OK;
+}
+
 /* The solver on one part's points (at least 2): the CPU backend's, or
  * the CUDA backend's on the part's device. */
 static int solve_part(const gemst_parts_ctx *c, int p, const gemst_part *part, gemst_tree *tree,
@@ -94,6 +122,9 @@ static int solve_part(const gemst_parts_ctx *c, int p, const gemst_part *part, g
     lp.n = part->n;
     lp.frame = &c->frame;
     lp.opt.progress = NULL; /* the partitioned solve reports its own phases */
+    lp.opt.nns = c->nns;
+    if (c->nns == GRIDEMST_NNS_BVH)
+        lp.opt.tuning.prune = GRIDEMST_PRUNE_NONE; /* the grid's pruning does not apply */
     if (!c->xchg.devices)
         return gemst_cpu_solve(&lp, tree, st, err);
 #ifdef GRIDEMST_HAVE_CUDA
@@ -116,8 +147,8 @@ static int solve_part(const gemst_parts_ctx *c, int p, const gemst_part *part, g
 static int part_tree(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_stats *st, gridemst_error *err)
 {
     memset(st, 0, sizeof *st);
-    st->nns = gemst_index_before_choice(c->pb->opt.nns); /* as a whole set's solve reports them */
-    st->prune = c->pb->opt.tuning.prune;
+    st->nns = c->nns;
+    st->prune = c->nns == GRIDEMST_NNS_BVH ? GRIDEMST_PRUNE_NONE : c->pb->opt.tuning.prune;
     if (part->n < 2) {
         st->n_unique = part->n;
         st->late_bvh_iteration = -1;

@@ -68,6 +68,7 @@ typedef struct gemst_parts_ctx {
     int parts;
     int threads;                 /* OpenMP threads of the steps outside the solver */
     gemst_frame frame;           /* the whole set's working frame */
+    gridemst_nns nns;            /* the index every part's solve searches (gemst_parts_choose_index) */
     gemst_region_space space;    /* where the frame's keys lie */
     gemst_parts_metric metric;
     gemst_key_range range[GEMST_MAX_PARTS]; /* each part's keys */
@@ -168,6 +169,12 @@ int gemst_parts_split(gemst_parts_ctx *c, gemst_part *parts, gridemst_partition_
  * on its device only: for the steps that read them on the host
  * (GRIDEMST_SAFE_EDGES=kruskal); nothing where host memory has them. */
 int gemst_parts_ids_to_host(const gemst_parts_ctx *c, int p, gemst_part *part, gridemst_error *err);
+
+/* Sets c->nns: the index the parts' solves search.  nns auto chooses once
+ * for the whole set, from a sample of its points in the whole set's frame,
+ * as a single solve over them all would on the parts' backend; into
+ * st->density_contrast the sample's measure. */
+int gemst_parts_choose_index(gemst_parts_ctx *c, gridemst_stats *st, gridemst_error *err);
 
 /* Step 3 for every part, each reported to the progress callback; adds
  * the solvers' statistics to *sum. */

@@ -197,6 +197,8 @@ int gemst_parts_solve(const gemst_problem *pb, gemst_tree *tree, gridemst_stats 
     t0 = gemst_now_ms();
     if (rc == GRIDEMST_OK)
         rc = gemst_parts_frame(&c, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_parts_choose_index(&c, st, err);
     ps->frame_ms = gemst_now_ms() - t0;
     if (rc == GRIDEMST_OK)
         rc = gemst_parts_split(&c, parts, ps, err);
