@@ -68,6 +68,42 @@ printf '0 0\n1 x\n' | "$prog" - >"$tmp/out" 2>"$tmp/err"
 [ "$(cat "$tmp/err")" = "gridemst: (standard input):2: field 2 is not a number: 'x'" ] ||
     fail "INPUT -: error message: $(cat "$tmp/err")"
 
+# --------------------------------------------------------------- the binary format's extended header
+
+# More than 2^31 - 1 points take a 16-byte header: the count word -1, dim,
+# then an int64 count.  A header promising 3e9 points (36 GB) in a file of
+# 40 bytes is truncated, and said so before anything is allocated for the
+# promised points: a named file by its size (it is mapped), a pipe by
+# reading in steps, here within 150 MB of address space (AddressSanitizer
+# needs more).
+# extended_header COUNT DIM: the 16 bytes, COUNT as 8 and DIM as 1 octal escapes.
+extended_header() {
+    # shellcheck disable=SC2059 # the escapes are the format's own
+    printf "\377\377\377\377$2\000\000\000$1"
+}
+{ extended_header '\000\136\320\262\000\000\000\000' '\003'; head -c 24 /dev/zero; } >"$tmp/huge.bin"
+expect_error "extended header, truncated file" "huge.bin: truncated: expected 36000000016 bytes, found 40\$" \
+    "$tmp/huge.bin"
+limit=:
+[ "${GEMST_SANITIZERS:-no}" = yes ] || limit='ulimit -v 150000'
+# shellcheck disable=SC2002
+cat "$tmp/huge.bin" | (eval "$limit" && exec "$prog" --format binary -) >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [ "$status" -ne 2 ] ||
+    [ "$(cat "$tmp/err")" != "gridemst: (standard input): truncated: expected 36000000016 bytes, found 40" ]; then
+    fail "extended header, truncated pipe: status $status: $(cat "$tmp/err")"
+fi
+
+# An extended header whose count fits the 8-byte one is malformed: each set
+# has one encoding.
+{ extended_header '\003\000\000\000\000\000\000\000' '\002'; head -c 24 /dev/zero; } >"$tmp/three_ext.bin"
+malformed="malformed header: the extended header counts 3 points; up to 2147483647 take the 8-byte header"
+expect_error "extended header of 3 points" "three_ext.bin: $malformed\$" "$tmp/three_ext.bin"
+# shellcheck disable=SC2002
+cat "$tmp/three_ext.bin" | "$prog" --format binary - >"$tmp/out" 2>"$tmp/err"
+[ "$(cat "$tmp/err")" = "gridemst: (standard input): $malformed" ] ||
+    fail "extended header of 3 points, piped: $(cat "$tmp/err")"
+
 # --------------------------------------------------------------- float rounding
 
 # float_counts FILE: "ROUNDED MERGED" as --precision float's rounding does

@@ -19,6 +19,7 @@
 
 #include "testutil.h"
 #include "tools/io.h"
+#include "tools/io_internal.h"
 
 /* ----------------------------------------------------------------- helpers */
 
@@ -92,6 +93,21 @@ static void put_i32(unsigned char *b, int32_t v)
         b[i] = (unsigned char)(u >> (8 * i));
 }
 
+static void put_i64(unsigned char *b, int64_t v)
+{
+    uint64_t u = (uint64_t)v;
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(u >> (8 * i));
+}
+
+/* The extended header, by hand: the count word -1, dim, then the int64 count. */
+static void put_extended_header(unsigned char *b, int64_t n, int32_t dim)
+{
+    put_i32(b, -1);
+    put_i32(b + 4, dim);
+    put_i64(b + 8, n);
+}
+
 static void put_f32(unsigned char *b, float v)
 {
     int32_t i;
@@ -138,6 +154,27 @@ static void tsplib_fails(const char *content, const char *rest)
 static void binary_fails(const void *bytes, size_t len, const char *rest)
 {
     read_fails(write_tmp("bad.bin", bytes, len), GEMST_FORMAT_BINARY, GRIDEMST_ERR_INPUT, rest);
+}
+
+/* Reads len bytes through standard input ("-") as fmt. */
+static int read_stdin_bytes(const void *bytes, size_t len, gemst_format fmt, gemst_pointset *ps, gridemst_error *err)
+{
+    ck_assert_ptr_nonnull(freopen(write_tmp("stdin.txt", bytes, len), "rb", stdin));
+    return gemst_read_points("-", fmt, ps, NULL, NULL, err);
+}
+
+/* Binary bytes refused alike from a named file (mapped) and from standard input (read). */
+static void binary_fails_both_ways(const void *bytes, size_t len, const char *rest)
+{
+    binary_fails(bytes, len, rest);
+    gemst_pointset ps;
+    gridemst_error err = {0};
+    char expected[1200];
+    snprintf(expected, sizeof expected, "(standard input)%s", rest);
+    ck_assert_int_eq(read_stdin_bytes(bytes, len, GEMST_FORMAT_BINARY, &ps, &err), GRIDEMST_ERR_INPUT);
+    ck_assert_str_eq(err.message, expected);
+    ck_assert_int_eq(ps.n, 0);
+    ck_assert_ptr_null(ps.coords);
 }
 
 /* Every coordinate equal, exactly, to the expected ones. */
@@ -452,9 +489,13 @@ START_TEST(binary_bad_headers)
     binary_fails(b, 5, ": no header: the file has 5 bytes, the header needs 8");
     read_fails("/dev/null", GEMST_FORMAT_BINARY, GRIDEMST_ERR_INPUT,
                ": no header: the file has 0 bytes, the header needs 8");
-    put_i32(b, -1);
+    put_i32(b, -2);
     put_i32(b + 4, 2);
-    binary_fails(b, 8, ": negative point count -1 in the header");
+    binary_fails(b, 8, ": negative point count -2 in the header");
+    /* the count word -1 announces the 16-byte header */
+    put_i32(b, -1);
+    binary_fails_both_ways(b, 8, ": no header: the file has 8 bytes, the header needs 16");
+    binary_fails_both_ways(b, 15, ": no header: the file has 15 bytes, the header needs 16");
     const int32_t dims[] = {4, 1, 0, -3};
     char want[128];
     for (int i = 0; i < 4; i++) {
@@ -479,6 +520,78 @@ START_TEST(binary_bad_sizes)
     put_i32(b, INT32_MAX);
     put_i32(b + 4, 3);
     binary_fails(b, 40, ": truncated: expected 25769803772 bytes, found 40");
+}
+END_TEST
+
+/* The header codec on counts too large for a test file: the 16-byte
+ * header, written here by hand, against what binary.c encodes and decodes. */
+START_TEST(binary_header_codec)
+{
+    const int64_t counts[] = {(int64_t)INT32_MAX + 1, 3000000000, GEMST_BINARY_MAX_POINTS};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        unsigned char want[16], got[16];
+        put_extended_header(want, counts[i], 3);
+        ck_assert_int_eq(gemst_binary_header_encode(counts[i], 3, got), 16);
+        ck_assert_int_eq(memcmp(got, want, 16), 0);
+        ck_assert_int_eq(gemst_binary_header_length(want), 16);
+        gemst_binary_header hd;
+        gridemst_error err = {0};
+        ck_assert_int_eq(gemst_binary_header_decode(want, "x.bin", &hd, &err), GRIDEMST_OK);
+        ck_assert_int_eq(hd.n, counts[i]);
+        ck_assert_int_eq(hd.dim, 3);
+        ck_assert_int_eq(hd.bytes, 16);
+        ck_assert_int_eq(gemst_binary_file_bytes(&hd), 16 + 12 * counts[i]); /* no overflow at the largest */
+    }
+    /* 3e9 points byte by byte: -1, dim 3, then 3000000000 = 0xb2d05e00 */
+    const unsigned char three_e9[] = {0xff, 0xff, 0xff, 0xff, 3, 0, 0, 0, 0x00, 0x5e, 0xd0, 0xb2, 0, 0, 0, 0};
+    gemst_binary_header hd;
+    ck_assert_int_eq(gemst_binary_header_decode(three_e9, "x.bin", &hd, NULL), GRIDEMST_OK);
+    ck_assert_int_eq(hd.n, 3000000000);
+    ck_assert_int_eq(gemst_binary_file_bytes(&hd), 36000000016);
+
+    /* up to INT32_MAX points: ArborX's 8 bytes, as always */
+    unsigned char h[16];
+    ck_assert_int_eq(gemst_binary_header_encode(INT32_MAX, 2, h), 8);
+    const unsigned char short_header[] = {0xff, 0xff, 0xff, 0x7f, 2, 0, 0, 0};
+    ck_assert_int_eq(memcmp(h, short_header, 8), 0);
+    ck_assert_int_eq(gemst_binary_header_length(h), 8);
+    ck_assert_int_eq(gemst_binary_header_decode(h, "x.bin", &hd, NULL), GRIDEMST_OK);
+    ck_assert_int_eq(hd.n, INT32_MAX);
+    ck_assert_int_eq(hd.bytes, 8);
+    ck_assert_int_eq(gemst_binary_file_bytes(&hd), 8 + 8 * (int64_t)INT32_MAX);
+}
+END_TEST
+
+/* An extended header whose count fits in int32 is malformed: every set has
+ * one encoding.  Counts beyond what the file's size can hold in int64, and
+ * negative ones, are refused; a header promising 3e9 points of which the
+ * file holds two is truncated, found without reading or allocating the
+ * promised 36 GB. */
+START_TEST(binary_extended_headers)
+{
+    unsigned char b[16 + 6 * 4] = {0};
+    put_extended_header(b, 3, 2);
+    binary_fails_both_ways(b, sizeof b, ": malformed header: the extended header counts 3 points; up to 2147483647 "
+                                        "take the 8-byte header");
+    put_extended_header(b, 0, 2);
+    binary_fails_both_ways(b, 16, ": malformed header: the extended header counts 0 points; up to 2147483647 "
+                                  "take the 8-byte header");
+    put_extended_header(b, INT32_MAX, 3);
+    binary_fails_both_ways(b, sizeof b, ": malformed header: the extended header counts 2147483647 points; up to "
+                                        "2147483647 take the 8-byte header");
+    put_extended_header(b, -5, 3);
+    binary_fails_both_ways(b, sizeof b, ": negative point count -5 in the header");
+    put_extended_header(b, GEMST_BINARY_MAX_POINTS + 1, 3);
+    char want[200];
+    snprintf(want, sizeof want, ": %lld points in the header; the format holds at most %lld",
+             (long long)GEMST_BINARY_MAX_POINTS + 1, (long long)GEMST_BINARY_MAX_POINTS);
+    binary_fails_both_ways(b, sizeof b, want);
+    put_extended_header(b, 3000000000, 4);
+    binary_fails_both_ways(b, sizeof b, ": dimension 4 in the header; expected 2 or 3");
+
+    put_extended_header(b, 3000000000, 3);
+    binary_fails_both_ways(b, sizeof b, ": truncated: expected 36000000016 bytes, found 40");
+    binary_fails_both_ways(b, 16, ": truncated: expected 36000000016 bytes, found 16");
 }
 END_TEST
 
@@ -563,6 +676,14 @@ START_TEST(binary_write_errors)
     ck_assert_int_eq(gemst_write_binary(tmpdir, &ps, &err), GRIDEMST_ERR_INVALID_ARGUMENT);
     snprintf(want, sizeof want, "%s: cannot write: Is a directory", tmpdir);
     ck_assert_str_eq(err.message, want);
+
+    /* a count no header holds is refused before a coordinate is read */
+    ps.n = GEMST_BINARY_MAX_POINTS + 1;
+    ck_assert_int_eq(gemst_write_binary(path, &ps, &err), GRIDEMST_ERR_INVALID_ARGUMENT);
+    snprintf(want, sizeof want, "%s: %lld points; the binary format holds at most %lld", path,
+             (long long)GEMST_BINARY_MAX_POINTS + 1, (long long)GEMST_BINARY_MAX_POINTS);
+    ck_assert_str_eq(err.message, want);
+    ck_assert_int_eq(access(path, F_OK), -1);
 }
 END_TEST
 
@@ -1402,13 +1523,6 @@ static const gridemst_edge csv_edges[] = {{0, 1, 0.5}, {1, 2, 0.1}, {2, 5, 2.0 /
 /* %.17g by hand: 0.1 is 0.1000000000000000055511..., 2/3 is 0.6666666666666666296... */
 static const char csv_want[] = "0,1,0.5\n1,2,0.10000000000000001\n2,5,0.66666666666666663\n3,4,1e-300\n4,6,3\n";
 
-/* Reads len bytes through standard input ("-") as fmt. */
-static int read_stdin_bytes(const void *bytes, size_t len, gemst_format fmt, gemst_pointset *ps, gridemst_error *err)
-{
-    ck_assert_ptr_nonnull(freopen(write_tmp("stdin.txt", bytes, len), "rb", stdin));
-    return gemst_read_points("-", fmt, ps, NULL, NULL, err);
-}
-
 static int read_stdin(const char *content, gemst_format fmt, gemst_pointset *ps, gridemst_error *err)
 {
     return read_stdin_bytes(content, strlen(content), fmt, ps, err);
@@ -1547,6 +1661,8 @@ static Suite *io_suite(void)
     tcase_add_test(binary, binary_zero_points);
     tcase_add_test(binary, binary_bad_headers);
     tcase_add_test(binary, binary_bad_sizes);
+    tcase_add_test(binary, binary_header_codec);
+    tcase_add_test(binary, binary_extended_headers);
     tcase_add_test(binary, binary_nonfinite);
     tcase_add_test(binary, binary_mapped_or_read);
     tcase_add_test(binary, binary_write_errors);

@@ -3,6 +3,13 @@
  * then n * dim float32 in row-major order, all little-endian.  Bytes are
  * assembled explicitly, so the code does not depend on the host's order.
  *
+ * The int32 count holds at most INT32_MAX points.  A larger set has an
+ * extended header of 16 bytes: the count word -1, int32 dim, then int64 n
+ * (io_internal.h).  Sets of at most INT32_MAX points keep the 8-byte
+ * header, which ArborX reads; it does not read the extended one.  Either
+ * header's length is a multiple of 4, so the floats of a mapped file (the
+ * mapping starts on a page) are 4-byte aligned.
+ *
  * A named regular file on a little-endian host is mapped rather than read
  * (privately: writes to the points stay in the process): its points are
  * then the file's pages, which the page cache holds once and a solve reads
@@ -21,7 +28,6 @@
 
 #include "tools/io_internal.h"
 
-#define HEADER_BYTES 8
 /* The payload is read in steps of at most this many bytes, so that a header
  * promising more than the file holds costs no memory. */
 #define READ_STEP ((size_t)1 << 24)
@@ -39,10 +45,72 @@ static void put_le32(unsigned char *b, uint32_t v)
     b[3] = (unsigned char)(v >> 24);
 }
 
+static uint64_t get_le64(const unsigned char *b)
+{
+    return (uint64_t)get_le32(b) | (uint64_t)get_le32(b + 4) << 32;
+}
+
+static void put_le64(unsigned char *b, uint64_t v)
+{
+    put_le32(b, (uint32_t)v);
+    put_le32(b + 4, (uint32_t)(v >> 32));
+}
+
 /* Two's complement, without relying on the implementation-defined conversion. */
 static int64_t signed32(uint32_t u)
 {
     return u <= INT32_MAX ? (int64_t)u : (int64_t)u - ((int64_t)1 << 32);
+}
+
+static int64_t signed64(uint64_t u)
+{
+    return u <= INT64_MAX ? (int64_t)u : -(int64_t)~u - 1;
+}
+
+/* The count word of the extended header. */
+#define EXTENDED_MARK UINT32_MAX
+
+int gemst_binary_header_encode(int64_t n, int dim, unsigned char *h)
+{
+    put_le32(h + 4, (uint32_t)dim);
+    if (n <= INT32_MAX) {
+        put_le32(h, (uint32_t)n);
+        return GEMST_BINARY_HEADER_BYTES;
+    }
+    put_le32(h, EXTENDED_MARK);
+    put_le64(h + 8, (uint64_t)n);
+    return GEMST_BINARY_EXTENDED_HEADER_BYTES;
+}
+
+int gemst_binary_header_length(const unsigned char *h)
+{
+    return get_le32(h) == EXTENDED_MARK ? GEMST_BINARY_EXTENDED_HEADER_BYTES : GEMST_BINARY_HEADER_BYTES;
+}
+
+int gemst_binary_header_decode(const unsigned char *h, const char *path, gemst_binary_header *out,
+                               gridemst_error *err)
+{
+    const int bytes = gemst_binary_header_length(h);
+    const int extended = bytes == GEMST_BINARY_EXTENDED_HEADER_BYTES;
+    const int64_t count = extended ? signed64(get_le64(h + 8)) : signed32(get_le32(h));
+    const int64_t d = signed32(get_le32(h + 4));
+    if (count < 0)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: negative point count %lld in the header", path,
+                          (long long)count);
+    if (extended && count <= INT32_MAX)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT,
+                          "%s: malformed header: the extended header counts %lld points; up to %d take the "
+                          "8-byte header", path, (long long)count, INT32_MAX);
+    if (count > GEMST_BINARY_MAX_POINTS)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: %lld points in the header; the format holds at most %lld",
+                          path, (long long)count, (long long)GEMST_BINARY_MAX_POINTS);
+    if (d != 2 && d != 3)
+        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: dimension %lld in the header; expected 2 or 3", path,
+                          (long long)d);
+    out->n = count;
+    out->dim = (int)d;
+    out->bytes = bytes;
+    return GRIDEMST_OK;
 }
 
 static int read_failed(FILE *f, const char *path, gridemst_error *err)
@@ -90,25 +158,37 @@ static int64_t count_rest(FILE *f)
     return total;
 }
 
-static int read_header(FILE *f, const char *path, int64_t *n, int *dim, gridemst_error *err)
+/* Reads the header's bytes from *got up to need into h. */
+static int read_header_bytes(FILE *f, const char *path, unsigned char *h, size_t *got, int need,
+                             gridemst_error *err)
 {
-    unsigned char h[HEADER_BYTES];
-    size_t got = fread(h, 1, sizeof h, f);
-    if (got < sizeof h && ferror(f))
+    *got += fread(h + *got, 1, (size_t)need - *got, f);
+    if (*got < (size_t)need && ferror(f))
         return read_failed(f, path, err);
-    if (got < sizeof h)
+    if (*got < (size_t)need)
         return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: no header: the file has %zu bytes, the header needs %d", path,
-                          got, HEADER_BYTES);
-    int64_t count = signed32(get_le32(h)), d = signed32(get_le32(h + 4));
-    if (count < 0)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: negative point count %lld in the header", path,
-                          (long long)count);
-    if (d != 2 && d != 3)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: dimension %lld in the header; expected 2 or 3", path,
-                          (long long)d);
-    *n = count;
-    *dim = (int)d;
+                          *got, need);
     return GRIDEMST_OK;
+}
+
+/* The short header's 8 bytes say whether 8 more follow. */
+static int read_header(FILE *f, const char *path, gemst_binary_header *hd, gridemst_error *err)
+{
+    unsigned char h[GEMST_BINARY_EXTENDED_HEADER_BYTES];
+    size_t got = 0;
+    int rc = read_header_bytes(f, path, h, &got, GEMST_BINARY_HEADER_BYTES, err);
+    if (rc == GRIDEMST_OK)
+        rc = read_header_bytes(f, path, h, &got, gemst_binary_header_length(h), err);
+    if (rc != GRIDEMST_OK)
+        return rc;
+    return gemst_binary_header_decode(h, path, hd, err);
+}
+
+/* The file that begins with header hd ends after found_bytes. */
+static int truncated(const char *path, const gemst_binary_header *hd, int64_t found_bytes, gridemst_error *err)
+{
+    return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: truncated: expected %lld bytes, found %lld", path,
+                      (long long)gemst_binary_file_bytes(hd), (long long)found_bytes);
 }
 
 /* Value i of a point set of dimension dim is not finite. */
@@ -150,16 +230,16 @@ static int64_t first_non_finite(const float *v, int64_t count)
     return first;
 }
 
-/* The points of a file of file_bytes whose header said n and dim, as its
+/* The points of a file of file_bytes that begins with header hd, as its
  * mapping; *mapped 0 (nothing done) where it cannot be mapped. */
-static int map_points(FILE *f, const char *path, int64_t file_bytes, int64_t n, int dim, gemst_pointset *out,
-                      int *mapped, gridemst_error *err)
+static int map_points(FILE *f, const char *path, int64_t file_bytes, const gemst_binary_header *hd,
+                      gemst_pointset *out, int *mapped, gridemst_error *err)
 {
-    const int64_t want = HEADER_BYTES + 4 * n * dim;
+    const int64_t want = gemst_binary_file_bytes(hd), n = hd->n;
+    const int dim = hd->dim;
     *mapped = 0;
     if (file_bytes < want)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: truncated: expected %lld bytes, found %lld", path,
-                          (long long)want, (long long)file_bytes);
+        return truncated(path, hd, file_bytes, err);
     if (file_bytes > want)
         return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: %lld trailing bytes after the points", path,
                           (long long)(file_bytes - want));
@@ -169,7 +249,7 @@ static int map_points(FILE *f, const char *path, int64_t file_bytes, int64_t n, 
     *mapped = 1;
     out->mapping = m;
     out->mapping_bytes = (size_t)file_bytes;
-    out->coords = (char *)m + HEADER_BYTES;
+    out->coords = (char *)m + hd->bytes;
     const int64_t bad = first_non_finite(out->coords, n * dim);
     if (bad < n * dim)
         return non_finite(path, bad, dim, err);
@@ -181,12 +261,13 @@ static int map_points(FILE *f, const char *path, int64_t file_bytes, int64_t n, 
 
 static int read_points(FILE *f, const char *path, int may_map, gemst_pointset *out, gridemst_error *err)
 {
-    int64_t n = 0;
-    int dim = 2;
-    int rc = read_header(f, path, &n, &dim, err);
+    gemst_binary_header hd;
+    int rc = read_header(f, path, &hd, err);
     if (rc != GRIDEMST_OK)
         return rc;
-    /* n < 2^31 and dim <= 3: no overflow in 64 bits; a 32-bit size_t may still be too small. */
+    const int64_t n = hd.n;
+    const int dim = hd.dim;
+    /* n <= GEMST_BINARY_MAX_POINTS and dim <= 3: no overflow in 64 bits; size_t may still be too small. */
     const int64_t want = 4 * n * dim;
     if ((uint64_t)want > SIZE_MAX)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "%s: %lld points do not fit in this machine's memory", path,
@@ -194,7 +275,7 @@ static int read_points(FILE *f, const char *path, int may_map, gemst_pointset *o
     struct stat st;
     if (may_map && is_little_endian() && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
         int mapped;
-        rc = map_points(f, path, (int64_t)st.st_size, n, dim, out, &mapped, err);
+        rc = map_points(f, path, (int64_t)st.st_size, &hd, out, &mapped, err);
         if (rc != GRIDEMST_OK || mapped)
             return rc;
     }
@@ -204,8 +285,7 @@ static int read_points(FILE *f, const char *path, int may_map, gemst_pointset *o
         return rc;
     out->coords = b;
     if (got < (size_t)want)
-        return gemst_fail(err, GRIDEMST_ERR_INPUT, "%s: truncated: expected %lld bytes, found %lld", path,
-                          (long long)(HEADER_BYTES + want), (long long)(HEADER_BYTES + got));
+        return truncated(path, &hd, hd.bytes + (int64_t)got, err);
     int64_t extra = count_rest(f);
     if (ferror(f))
         return read_failed(f, path, err);
@@ -252,17 +332,15 @@ int gemst_write_binary(const char *path, const gemst_pointset *ps, gridemst_erro
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "no output file named");
     if (!ps || ps->n < 0 || (ps->dim != 2 && ps->dim != 3) || (ps->n > 0 && !ps->coords))
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "%s: not a valid point set", path);
-    if (ps->n > INT32_MAX)
-        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "%s: %lld points; the binary format holds at most %d",
-                          path, (long long)ps->n, INT32_MAX);
+    if (ps->n > GEMST_BINARY_MAX_POINTS)
+        return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "%s: %lld points; the binary format holds at most %lld",
+                          path, (long long)ps->n, (long long)GEMST_BINARY_MAX_POINTS);
     int rc = check_float32(path, ps, err);
     gemst_output o;
     if (rc != GRIDEMST_OK || (rc = gemst_output_open(&o, path, err)) != GRIDEMST_OK)
         return rc;
     unsigned char buf[4096];
-    put_le32(buf, (uint32_t)ps->n);
-    put_le32(buf + 4, (uint32_t)ps->dim);
-    size_t used = HEADER_BYTES;
+    size_t used = (size_t)gemst_binary_header_encode(ps->n, ps->dim, buf);
     for (int64_t k = 0; k < ps->n * ps->dim && !o.error; k++) {
         float v = (float)gemst_pointset_coord(ps, k / ps->dim, (int)(k % ps->dim));
         uint32_t u;

@@ -9,7 +9,8 @@
  *           commas; '#' starts a comment; the first line with content
  *           may be a header, when none of its fields looks like a number
  *   binary  int32 n, int32 dim, then n * dim float32, little-endian (the
- *           ArborX benchmark format)
+ *           ArborX benchmark format); above INT32_MAX points the header
+ *           is 16 bytes: -1, int32 dim, int64 n (binary.c)
  *
  * Errors are returned as GRIDEMST_ERR_INPUT with a one-line message
  * "FILE:LINE: problem" (or "FILE: problem" where no line applies).
@@ -71,7 +72,8 @@ int gemst_read_tsplib(const char *path, gemst_pointset *out, gemst_warn_fn warn,
 int gemst_read_text(const char *path, gemst_pointset *out, gemst_warn_fn warn, void *warn_ctx, gridemst_error *err);
 int gemst_read_binary(const char *path, gemst_pointset *out, gridemst_error *err);
 
-/* Writes the ArborX binary format (float32). */
+/* Writes the ArborX binary format (float32), with the 16-byte header
+ * only where n exceeds INT32_MAX. */
 int gemst_write_binary(const char *path, const gemst_pointset *ps, gridemst_error *err);
 
 /* Writes the tree as CSV lines "u,v,w" (w printed to round-trip a double).

@@ -294,6 +294,45 @@ int gemst_read_tsplib_lines(gemst_lines *ln, gemst_pointset *out, gemst_warn_fn 
  * specification part (NAME, TYPE, COMMENT, DIMENSION, ...). */
 int gemst_tsplib_keyword_line(const char *line);
 
+/* ----------------------------------------------------------------- binary header (binary.c) */
+
+/* The binary format's header comes in two lengths.  Sets of at most
+ * INT32_MAX points take the 8 bytes that ArborX reads: int32 n, int32 dim.
+ * Larger sets take 16: the count word -1, int32 dim, int64 n.  Each set has
+ * one encoding, so an extended header whose count would fit the short one
+ * is malformed. */
+#define GEMST_BINARY_HEADER_BYTES 8
+#define GEMST_BINARY_EXTENDED_HEADER_BYTES 16
+/* Most points a header may count: the file's size, 16 + 4 * 3 * n bytes,
+ * must stay within int64. */
+#define GEMST_BINARY_MAX_POINTS ((INT64_MAX - GEMST_BINARY_EXTENDED_HEADER_BYTES) / 12)
+
+/* What a header says. */
+typedef struct gemst_binary_header {
+    int64_t n;
+    int dim;
+    int bytes; /* the header's own length: 8, or 16 when extended */
+} gemst_binary_header;
+
+/* Writes the header of n points (0 <= n <= GEMST_BINARY_MAX_POINTS) of
+ * dimension dim into h, which has room for 16 bytes; returns its length. */
+int gemst_binary_header_encode(int64_t n, int dim, unsigned char *h);
+
+/* The length of the header whose first 8 bytes are h: 16 when its count
+ * word is -1, else 8. */
+int gemst_binary_header_length(const unsigned char *h);
+
+/* Decodes and checks the gemst_binary_header_length(h) bytes of header h,
+ * or fails with GRIDEMST_ERR_INPUT and "PATH: problem". */
+int gemst_binary_header_decode(const unsigned char *h, const char *path, gemst_binary_header *out,
+                               gridemst_error *err);
+
+/* The size of the file that header hd begins: header, then the floats. */
+static inline int64_t gemst_binary_file_bytes(const gemst_binary_header *hd)
+{
+    return hd->bytes + 4 * hd->n * hd->dim;
+}
+
 /* ----------------------------------------------------------------- output */
 
 /* An output file ("-" is standard output) that keeps its first error. */
