@@ -4,7 +4,7 @@ against gridemst's whole tree cut at the same linking length.
 
     benchmarks/fof_ckdtree.py POINTS.bin [--b 0.2] [--threads 2] [--repeat 3]
 
-POINTS.bin is in the ArborX binary format (gridemst --save-points).  The
+POINTS.bin is in the binary points format (gridemst --save-points).  The
 linking length is b times the mean spacing (volume / n)^(1/dim) of the
 points' bounding box, as gridemst --fof-b computes it.  Each method runs
 --repeat times; the fastest wall time is reported, and the least CPU
@@ -32,11 +32,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
-
-def load(path):
-    raw = open(path, "rb").read()
-    n, dim = np.frombuffer(raw[:8], dtype="<i4")
-    return np.frombuffer(raw[8:], dtype="<f4").reshape(n, dim).astype(np.float64)
+from gemstbench.points_file import read_points
 
 
 def ckdtree_groups(pts, d):
@@ -68,7 +64,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--gridemst", default="./gridemst")
     args = ap.parse_args()
-    pts = load(args.points)
+    pts = read_points(args.points).astype(np.float64)
     n, dim = pts.shape
     extent = pts.max(axis=0) - pts.min(axis=0)
     d = args.b * (np.prod(extent) / n) ** (1.0 / dim)

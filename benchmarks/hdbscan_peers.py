@@ -30,6 +30,8 @@ import time
 
 import numpy as np
 
+from gemstbench.points_file import read_points
+
 
 def run_gridemst(args, points_file, labels_file):
     cmd = [args.gridemst, points_file, "--backend", "cpu", "--threads", str(args.threads), "--hdbscan",
@@ -84,8 +86,7 @@ def main():
         points_file, labels_file = f"{tmp}/points.bin", f"{tmp}/labels.txt"
         subprocess.run([args.gridemst, "--generate", "blobs", "--n", args.n, "--dim", str(args.dim), "--seed",
                         str(args.seed), "--save-points", points_file, "-q", "--backend", "cpu"], check=True)
-        raw = np.fromfile(points_file, dtype="<i4", count=2)
-        points = np.fromfile(points_file, dtype="<f4", offset=8).reshape(raw[0], raw[1]).astype(np.float64)
+        points = read_points(points_file).astype(np.float64)
         wall, cpu, report, phases = run_gridemst(args, points_file, labels_file)
         ours = np.loadtxt(labels_file, dtype=np.int64)
         print(f"blobs {args.dim}D n={len(points)} min_cluster_size={args.min_cluster_size} "

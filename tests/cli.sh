@@ -358,15 +358,17 @@ if [ -n "$scipy_python" ]; then
         run --generate $gen --n 1500 -q --save-points "$tmp/pts.bin" --linkage "$tmp/linkage.csv" --cut 0.01 \
             --labels "$tmp/labels.txt"
         expect_ok "$gen: linkage for SciPy"
-        "$scipy_python" - "$tmp/pts.bin" "$tmp/linkage.csv" "$tmp/labels.txt" >"$tmp/scipy" 2>&1 <<'PY' ||
+        "$scipy_python" - "$top_srcdir/benchmarks" "$tmp/pts.bin" "$tmp/linkage.csv" "$tmp/labels.txt" \
+            >"$tmp/scipy" 2>&1 <<'PY' ||
 import sys
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 
-points_file, linkage_file, labels_file = sys.argv[1:4]
-raw = open(points_file, "rb").read()
-n, dim = np.frombuffer(raw[:8], dtype="<i4")
-pts = np.frombuffer(raw[8:], dtype="<f4").reshape(n, dim).astype(np.float64)
+benchmarks, points_file, linkage_file, labels_file = sys.argv[1:5]
+sys.path.insert(0, benchmarks)
+from gemstbench.points_file import read_points
+
+pts = read_points(points_file).astype(np.float64)
 ours = np.loadtxt(linkage_file, delimiter=",", ndmin=2)
 ref = linkage(pts, method="single")
 heights = np.sort(ref[:, 2])

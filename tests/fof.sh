@@ -133,12 +133,13 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
-points_file, d, box, min_size, labels_file, groups_file = sys.argv[1:7]
+benchmarks, points_file, d, box, min_size, labels_file, groups_file = sys.argv[1:8]
 d, box, min_size = float(d), float(box), int(min_size)
+sys.path.insert(0, benchmarks)
+from gemstbench.points_file import read_points
+
 if points_file.endswith(".bin"):
-    raw = open(points_file, "rb").read()
-    n, dim = np.frombuffer(raw[:8], dtype="<i4")
-    pts = np.frombuffer(raw[8:], dtype="<f4").reshape(n, dim).astype(np.float64)
+    pts = read_points(points_file).astype(np.float64)
 else:
     pts = np.loadtxt(points_file, ndmin=2)
 n, dim = pts.shape
@@ -195,8 +196,8 @@ against_scipy() { # NAME SET D BOX MIN-SIZE [ARGS...]
     run "$tmp/$set" --fof "$d" $boxarg --min-cluster-size "$min" --precision double --labels "$tmp/labels.txt" \
         --groups "$tmp/groups.csv" -q "$@"
     ok "$name"
-    "$scipy_python" "$tmp/ref.py" "$tmp/$set" "$d" "$box" "$min" "$tmp/labels.txt" "$tmp/groups.csv" \
-        >"$tmp/scipy" 2>&1 || fail "$name: disagrees with cKDTree: $(tail -n 2 "$tmp/scipy")"
+    "$scipy_python" "$tmp/ref.py" "$top_srcdir/benchmarks" "$tmp/$set" "$d" "$box" "$min" "$tmp/labels.txt" \
+        "$tmp/groups.csv" >"$tmp/scipy" 2>&1 || fail "$name: disagrees with cKDTree: $(tail -n 2 "$tmp/scipy")"
 }
 against_scipy "uniform" uniform.bin 0.02 0 1
 against_scipy "uniform, min size 2" uniform.bin 0.05 0 2

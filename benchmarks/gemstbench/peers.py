@@ -1,10 +1,13 @@
 """The peer programs measured beside gridemst, on the same points file.
 
-A peer reads the binary points format (int32 n, int32 dim, n*dim float32),
-solves once to warm up and R times timed, and prints one line per timed
-solve, `run K: X ms` (optional), and at the end
+A peer reads the binary points format (points_file.py: int32 n, int32 dim,
+n*dim float32), solves once to warm up and R times timed, and prints one line
+per timed solve, `run K: X ms` (optional), and at the end
 
     median_ms=X min_ms=Y n=N dim=D edges=E total_weight=W
+
+ArborX's and MemoGFK's programs read the 8-byte header only: a set of more
+than 2^31 - 1 points, whose file has the 16-byte header, is beyond them.
 
 Each peer is found through an option of `bench.py run` or an environment
 variable, never at a fixed place; the variable applies to its own backend's

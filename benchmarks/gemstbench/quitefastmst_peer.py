@@ -1,7 +1,7 @@
 """quitefastmst as a peer program: quitefastmst_peer.py FILE [R]
 
-Reads FILE in the binary points format (int32 n, int32 dim, then n*dim
-float32), solves it once to warm up and R times (default 5) timed with
+Reads FILE in the binary points format (points_file.py: int32 n, int32 dim,
+then n*dim float32; the extended header above 2^31 - 1 points), solves it once to warm up and R times (default 5) timed with
 quitefastmst.mst_euclid on the float32 points as read (so it computes in
 float32, as gridemst's default precision does), and prints the peers' lines:
 
@@ -19,18 +19,21 @@ import time
 import numpy as np
 import quitefastmst
 
+# Run as a script: its own directory, gemstbench/, is on the path.
+from points_file import read_points
+
 
 def main(argv):
     if len(argv) not in (1, 2):
         sys.exit("usage: quitefastmst_peer.py FILE [R]")
     repeat = max(1, int(argv[1])) if len(argv) == 2 else 5
-    n, dim = (int(v) for v in np.fromfile(argv[0], dtype="<i4", count=2))
-    if n < 2 or dim not in (2, 3):
-        sys.exit(f"quitefastmst_peer.py: bad header: n={n} dim={dim} (need n>=2, dim 2 or 3)")
-    points = np.fromfile(argv[0], dtype="<f4", offset=8)
-    if points.size != n * dim:
-        sys.exit(f"quitefastmst_peer.py: {argv[0]}: {points.size} coordinates, expected {n * dim}")
-    points = points.reshape(n, dim)
+    try:
+        points = read_points(argv[0])
+    except ValueError as e:
+        sys.exit(f"quitefastmst_peer.py: {e}")
+    n, dim = points.shape
+    if n < 2:
+        sys.exit(f"quitefastmst_peer.py: {argv[0]}: {n} points (need n>=2)")
     print(f"quitefastmst: file={argv[0]} n={n} dim={dim} reps={repeat} version={quitefastmst.__version__} "
           f"threads={os.environ.get('OMP_NUM_THREADS', 'default')}", flush=True)
     quitefastmst.mst_euclid(points)  # warm-up
