@@ -319,9 +319,12 @@ typedef struct gridemst_options {
                                      below), and other counts are GRIDEMST_ERR_UNSUPPORTED.
                                      0 or 1: one part, the plain solve */
     gridemst_tuning tuning;       /* how the search goes; the defaults suit every input */
-    const int *devices;           /* with n_devices >= 1: the CUDA device ordinals, distinct; read
-                                     during the call only, not kept.  NULL: devices 0 to
-                                     n_devices - 1 */
+    const int *devices;           /* with n_devices >= 1: the CUDA device ordinals, read during the
+                                     call only, not kept.  NULL: devices 0 to n_devices - 1.  A
+                                     device named k times holds k parts, whose solves share its
+                                     memory; the exchanges then go by CUDA copies, not NCCL
+                                     (which takes one rank a device): to try the partitioned
+                                     solve on fewer GPUs than parts */
     int n_devices;                /* a solve over several GPUs of this host (CUDA backend; AUTO
                                      then means CUDA): the partitioned solve with part p on
                                      device devices[p], all parts' trees at once and the

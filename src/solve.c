@@ -25,7 +25,7 @@ static int check_partitions(const gridemst_options *o, gridemst_error *err)
     if (o->backend == GRIDEMST_BACKEND_CUDA && (o->n_devices == 0 || o->n_devices == 1))
         return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
                           "partitions run on the cpu backend, or on the cuda backend with one part per device "
-                          "(n_devices)");
+                          "named (n_devices and devices; a device named twice holds two parts)");
     if (o->context)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "a partitioned solve makes its own contexts");
     if (o->result == GRIDEMST_RESULT_DEVICE && o->n_devices == 0)

@@ -519,11 +519,12 @@ expect_usage "--devices x" "'x' in 'x' is not a device number" --generate unifor
 expect_usage "--devices -1" "is not a device number" --generate uniform --n 100 --devices 0,-1
 expect_error "--devices on the cpu" "devices are for the cuda backend" --generate uniform --n 100 --devices all \
     --backend cpu
-expect_error "--devices twice" "named twice" --generate uniform --n 100 --devices 1,1
 run --generate uniform --n 100 --backend cuda
 if [ "$status" -ne 0 ]; then # no GPU here: several devices are refused, saying why
     expect_error "--devices without GPUs" "without CUDA|no usable CUDA device" --generate uniform --n 100 \
         --devices 0,1
+    expect_error "--devices one twice without GPUs" "without CUDA|no usable CUDA device" --generate uniform \
+        --n 100 --devices 0,0
 fi
 
 # CUDA: fine where a GPU is present, else exit 2 with a clear message.

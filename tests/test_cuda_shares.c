@@ -190,7 +190,7 @@ END_TEST
 
 int main(void)
 {
-    if ((gpus = several_devices()) == 0)
+    if ((gpus = several_devices(2)) == 0)
         return 77;
     Suite *s = suite_create("cuda_shares");
     TCase *tc = tcase_create("shares");

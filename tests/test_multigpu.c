@@ -9,14 +9,16 @@
  * duplicates where the first splits cross, lattices (every nearest distance
  * tied), points on the splits' planes, and sets smaller than the number of
  * devices.  Each is solved on every device (GRIDEMST_ALL_DEVICES), on the
- * first two where there are more, and on devices 1 and 0 in that order;
+ * first two where there are more, on devices 1 and 0 in that order, and
+ * on devices 0, 1 and 0 (two parts sharing device 0); on a machine of one
+ * GPU, on its device named twice and three times;
  * the partition on the devices must give the parts the CPU's virtual
  * parts get (their sizes, their trees' safe edges, the bytes exchanged).
  * The boundary's store is filled from the devices, extended as by default
  * and at every step that asks (GRIDEMST_PARTS_STORE=exact), and from host
  * memory where the safe edges are marked on the host.
  *
- * Exits 77 (skipped) with fewer than 2 GPUs, or a library built without
+ * Exits 77 (skipped) without a GPU, or with a library built without
  * NCCL.
  */
 #include <check.h>
@@ -33,8 +35,11 @@
 
 static int gpus; /* CUDA devices present */
 
-/* The device lists each set is solved on. */
-static const int first_two[] = {0, 1}, swapped[] = {1, 0};
+/* The device lists each set is solved on: on one GPU, its device named
+ * two and three times (parts sharing a device exchange by copies). */
+static const int first_two[] = {0, 1}, swapped[] = {1, 0}, shared[] = {0, 1, 0}, one_twice[] = {0, 0},
+                 one_thrice[] = {0, 0, 0};
+#define MAX_LISTS 4
 typedef struct {
     int n_devices;
     const int *devices;
@@ -44,10 +49,16 @@ typedef struct {
 static int device_lists(device_list *out)
 {
     int k = 0;
+    if (gpus == 1) {
+        out[k++] = (device_list){2, one_twice, "devices 0,0"};
+        out[k++] = (device_list){3, one_thrice, "devices 0,0,0"};
+        return k;
+    }
     out[k++] = (device_list){GRIDEMST_ALL_DEVICES, NULL, "all devices"};
     if (gpus > 2)
         out[k++] = (device_list){2, first_two, "devices 0,1"};
     out[k++] = (device_list){2, swapped, "devices 1,0"};
+    out[k++] = (device_list){3, shared, "devices 0,1,0"};
     return k;
 }
 
@@ -128,7 +139,7 @@ static void compare_solves(const dataset *ds, gridemst_precision prec, const gri
     snprintf(what, sizeof what, "%s, %s, one GPU", ds->name, gridemst_precision_name(prec));
     solve_ok(ds, &o, &gpu, what);
     check_identical(&cpu, "cpu solve's", &gpu, what);
-    device_list lists[3];
+    device_list lists[MAX_LISTS];
     const int n_lists = device_lists(lists);
     for (int l = 0; l < n_lists; l++) {
         snprintf(what, sizeof what, "%s, %s, %s", ds->name, gridemst_precision_name(prec), lists[l].name);
@@ -252,6 +263,7 @@ END_TEST
 /* What a solve over several devices refuses, with the reason. */
 START_TEST(test_bad_requests)
 {
+    const int two_parts[2] = {0, gpus > 1};
     double xyz[6] = {0, 0, 1, 1, 2, 0};
     int missing[2] = {0, 999};
     gridemst_result r = GRIDEMST_RESULT_INIT;
@@ -261,7 +273,7 @@ START_TEST(test_bad_requests)
     o.devices = missing;
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_NO_DEVICE);
     REQUIRE(strstr(err.message, "999") != NULL, "message: %s", err.message);
-    o.devices = NULL;
+    o.devices = two_parts;
     o.partitions = 3;
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
     REQUIRE(strstr(err.message, "one part per device") != NULL, "message: %s", err.message);
@@ -297,7 +309,9 @@ START_TEST(test_non_finite)
             else
                 ((float *)ds.coords)[at] = k ? INFINITY : NAN;
             gridemst_options o = options(GRIDEMST_BACKEND_AUTO, GRIDEMST_PRECISION_FLOAT);
-            o.n_devices = GRIDEMST_ALL_DEVICES;
+            const int two_parts[2] = {0, gpus > 1};
+            o.n_devices = 2;
+            o.devices = two_parts;
             gridemst_result r = GRIDEMST_RESULT_INIT;
             gridemst_error err;
             char want[64];
@@ -314,7 +328,7 @@ END_TEST
 
 int main(void)
 {
-    if ((gpus = several_devices()) == 0)
+    if ((gpus = several_devices(1)) == 0)
         return 77;
     printf("%d CUDA devices\n", gpus);
     Suite *s = suite_create("multigpu");

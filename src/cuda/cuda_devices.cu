@@ -1,5 +1,6 @@
 /* The devices of a partitioned solve over several GPUs, and its exchanges
- * over NCCL (parts/devices.h). */
+ * over NCCL (parts/devices.h), or by CUDA copies where a device holds
+ * several parts. */
 #include <cuda_runtime.h>
 #include <nccl.h>
 #include <stdio.h>
@@ -157,7 +158,10 @@ extern "C" int gemst_devices_open(const int *ordinal, int count, gemst_devices *
                     *err = why[p];
             }
     }
-    if (rc == GRIDEMST_OK) {
+    for (int p = 0; p < count && rc == GRIDEMST_OK; p++)
+        for (int q = 0; q < p; q++)
+            d->by_copies |= d->ordinal[q] == d->ordinal[p];
+    if (rc == GRIDEMST_OK && !d->by_copies) {
         nvls_off();
         int previous = 0;
         cudaGetDevice(&previous);
@@ -220,7 +224,8 @@ static int wait_all(gemst_devices *d, gridemst_error *err)
             if (e != cudaErrorNotReady)
                 GEMST_CU(e);
             ncclResult_t async = ncclSuccess;
-            GEMST_NCCL(ncclCommGetAsyncError(d->comm[p], &async));
+            if (d->comm)
+                GEMST_NCCL(ncclCommGetAsyncError(d->comm[p], &async));
             if (async != ncclSuccess && async != ncclInProgress)
                 return gemst_nccl_fail(d, err, async, "a transfer between devices");
             const struct timespec pause = {0, 20000};
@@ -228,6 +233,70 @@ static int wait_all(gemst_devices *d, gridemst_error *err)
         }
     }
     return GRIDEMST_OK;
+}
+
+/* Every part's stream waits for what is queued on every other's: a part's
+ * copies from another's buffers, queued on its own stream next, then start
+ * once the other has written them. */
+static int streams_meet(gemst_devices *d, gridemst_error *err)
+{
+    const int P = d->count;
+    cudaEvent_t queued[GEMST_MAX_DEVICES] = {0};
+    cudaError_t e = cudaSuccess;
+    for (int p = 0; p < P && e == cudaSuccess; p++) {
+        e = cudaSetDevice(d->ordinal[p]);
+        if (e == cudaSuccess)
+            e = cudaEventCreateWithFlags(&queued[p], cudaEventDisableTiming);
+        if (e == cudaSuccess)
+            e = cudaEventRecord(queued[p], stream_of(d, p));
+    }
+    for (int p = 0; p < P && e == cudaSuccess; p++) {
+        e = cudaSetDevice(d->ordinal[p]);
+        for (int s = 0; s < P && e == cudaSuccess; s++)
+            if (s != p)
+                e = cudaStreamWaitEvent(stream_of(d, p), queued[s], 0);
+    }
+    for (int p = 0; p < P; p++) /* the waits queued keep what they need */
+        if (queued[p] && cudaSetDevice(d->ordinal[p]) == cudaSuccess)
+            cudaEventDestroy(queued[p]);
+    if (e != cudaSuccess)
+        return gemst_cuda_fail(err, e, "ordering the parts' streams for their copies", __FILE__, __LINE__);
+    return GRIDEMST_OK;
+}
+
+/* Queues on part p's stream the copy of `bytes` from part s's buffer `from`
+ * into p's `to` (the current device is p's). */
+static int copy_from(gemst_devices *d, int p, char *to, int s, const char *from, size_t bytes,
+                     gridemst_error *err)
+{
+    GEMST_CU(cudaMemcpyPeerAsync(to, d->ordinal[p], from, d->ordinal[s], bytes, stream_of(d, p)));
+    return GRIDEMST_OK;
+}
+
+/* Row s (`row` bytes at at[s] + row s) of every part to every other part,
+ * at the same place in its buffer at[p]: by NCCL's in-place all-gather,
+ * or by copies. */
+static int gather_rows(gemst_devices *d, char *const *at, size_t row, gridemst_error *err)
+{
+    const int P = d->count;
+    if (d->by_copies) {
+        GEMST_TRY(streams_meet(d, err));
+        for (int p = 0; p < P; p++) {
+            GEMST_CU(cudaSetDevice(d->ordinal[p]));
+            for (int s = 0; s < P; s++)
+                if (s != p)
+                    GEMST_TRY(copy_from(d, p, at[p] + row * s, s, at[s] + row * s, row, err));
+        }
+        return wait_all(d, err);
+    }
+    GEMST_NCCL(ncclGroupStart());
+    ncclResult_t r = ncclSuccess;
+    for (int p = 0; p < P && r == ncclSuccess; p++)
+        r = ncclAllGather(at[p] + row * p, at[p], row, ncclInt8, d->comm[p], stream_of(d, p));
+    ncclResult_t end = ncclGroupEnd();
+    GEMST_NCCL(r);
+    GEMST_NCCL(end);
+    return wait_all(d, err);
 }
 
 int gemst_devices_send_counts(gemst_devices *d, const int64_t *all, int width, gridemst_error *err)
@@ -241,14 +310,7 @@ int gemst_devices_send_counts(gemst_devices *d, const int64_t *all, int width, g
         GEMST_CU(cudaMemcpyAsync(at[p] + row * p, all + (size_t)width * p, row, cudaMemcpyHostToDevice,
                                  stream_of(d, p)));
     }
-    GEMST_NCCL(ncclGroupStart());
-    ncclResult_t r = ncclSuccess;
-    for (int p = 0; p < P && r == ncclSuccess; p++)
-        r = ncclAllGather(at[p] + row * p, at[p], (size_t)width, ncclInt64, d->comm[p], stream_of(d, p));
-    ncclResult_t end = ncclGroupEnd();
-    GEMST_NCCL(r);
-    GEMST_NCCL(end);
-    GEMST_TRY(wait_all(d, err));
+    GEMST_TRY(gather_rows(d, at, row, err));
     int64_t *got = (int64_t *)malloc(row * P);
     if (!got)
         return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
@@ -260,7 +322,7 @@ int gemst_devices_send_counts(gemst_devices *d, const int64_t *all, int width, g
         if (e != cudaSuccess)
             rc = gemst_cuda_fail(err, e, "reading the exchanged counts", __FILE__, __LINE__);
         else if (memcmp(got, all, row * P) != 0)
-            rc = gemst_fail(err, GRIDEMST_ERR_INTERNAL, "NCCL gave CUDA device %d other counts than the parts sent",
+            rc = gemst_fail(err, GRIDEMST_ERR_INTERNAL, "the exchange gave CUDA device %d other counts than the parts sent",
                             d->ordinal[p]);
     }
     free(got);
@@ -288,6 +350,27 @@ static size_t recv_offset(const int64_t *count, int P, size_t size, int s, int p
     return at;
 }
 
+/* gemst_devices_transfer's records between parts, each part copying what
+ * the others have for it. */
+static int transfer_by_copies(gemst_devices *d, const int64_t *count, int gather, const gemst_device_records *kinds,
+                              int n_kinds, gridemst_error *err)
+{
+    const int P = d->count;
+    GEMST_TRY(streams_meet(d, err));
+    for (int p = 0; p < P; p++) {
+        GEMST_CU(cudaSetDevice(d->ordinal[p]));
+        for (int k = 0; k < n_kinds; k++)
+            for (int s = 0; s < P; s++) {
+                const gemst_device_records *x = &kinds[k];
+                const size_t in = x->size * (size_t)count[(size_t)s * P + p];
+                if (s != p && in)
+                    GEMST_TRY(copy_from(d, p, x->recv[p] + recv_offset(count, P, x->size, s, p), s,
+                                        x->send[s] + send_offset(count, P, x->size, gather, s, p), in, err));
+            }
+    }
+    return wait_all(d, err);
+}
+
 int gemst_devices_transfer(gemst_devices *d, const int64_t *count, int gather, const gemst_device_records *kinds,
                            int n_kinds, gridemst_error *err)
 {
@@ -302,6 +385,8 @@ int gemst_devices_transfer(gemst_devices *d, const int64_t *count, int gather, c
                                          cudaMemcpyDeviceToDevice, stream_of(d, p)));
         }
     }
+    if (d->by_copies)
+        return transfer_by_copies(d, count, gather, kinds, n_kinds, err);
     GEMST_NCCL(ncclGroupStart());
     ncclResult_t r = ncclSuccess;
     for (int k = 0; k < n_kinds; k++)

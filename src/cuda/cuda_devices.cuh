@@ -42,7 +42,10 @@ struct gemst_devices {
     int count;
     int *ordinal;
     gridemst_context **ctx;
-    ncclComm_t *comm;        /* NULL until ncclCommInitAll made them all */
+    ncclComm_t *comm;        /* NULL until ncclCommInitAll made them all, or where a device holds
+                                several parts */
+    int by_copies;           /* a device holds several parts, which NCCL (one rank a device) does not
+                                take: the exchanges go by CUDA copies between the parts' buffers */
     int broken;              /* an NCCL call failed: the communicators are aborted, not destroyed */
     void **buf;              /* each device's exchange buffer ... */
     size_t *cap;             /* ... of this many bytes */

@@ -15,15 +15,10 @@ int gemst_check_devices(const gridemst_options *o, gridemst_error *err)
         return GRIDEMST_OK;
     if (o->backend == GRIDEMST_BACKEND_CPU)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "devices are for the cuda backend");
-    for (int k = 0; o->devices && k < o->n_devices; k++) {
+    for (int k = 0; o->devices && k < o->n_devices; k++)
         if (o->devices[k] < 0)
             return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "devices[%d] is %d; CUDA device ordinals are >= 0",
                               k, o->devices[k]);
-        for (int j = 0; j < k; j++)
-            if (o->devices[j] == o->devices[k])
-                return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "CUDA device %d is named twice in devices",
-                                  o->devices[k]);
-    }
     return GRIDEMST_OK;
 }
 
@@ -34,7 +29,7 @@ static int check_several(const gemst_problem *pb, int count, gridemst_error *err
     const gridemst_options *o = &pb->opt;
     if (o->partitions > 1 && o->partitions != count)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
-                          "%d partitions on %d devices: a solve over several devices has one part per device",
+                          "%d partitions on %d devices: a solve over several devices has one part per device named",
                           o->partitions, count);
     if (o->device != 0 || o->context || o->cuda_stream)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
