@@ -337,9 +337,9 @@ typedef struct gridemst_options {
                                      device present (one device: the plain solve on it).  With
                                      two devices or more: device, cuda_stream and context must
                                      be left at their defaults, min_samples < 2,
-                                     host input; a library built without NCCL (configure
-                                     --with-nccl) fails with GRIDEMST_ERR_UNSUPPORTED.  NCCL's
-                                     NVLink multicast is turned off (the environment variable
+                                     host input.  A library built without NCCL (configure
+                                     --with-nccl) exchanges by CUDA copies.  NCCL's NVLink
+                                     multicast is turned off (the environment variable
                                      NCCL_NVLS_ENABLE is set to 0 unless the caller set it).
                                      The environment variable GRIDEMST_HOST_COPY (touched, the
                                      default; staged; plain) picks how the parts' arrays are

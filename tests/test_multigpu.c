@@ -18,8 +18,7 @@
  * and at every step that asks (GRIDEMST_PARTS_STORE=exact), and from host
  * memory where the safe edges are marked on the host.
  *
- * Exits 77 (skipped) without a GPU, or with a library built without
- * NCCL.
+ * Exits 77 (skipped) without a GPU.
  */
 #include <check.h>
 #include <math.h>

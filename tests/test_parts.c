@@ -375,7 +375,7 @@ START_TEST(test_bad_options)
 END_TEST
 
 /* options.n_devices and devices: checked before any device is looked
- * for; a build without CUDA or NCCL, or a machine without GPUs, refuses
+ * for; a build without CUDA, or a machine without GPUs, refuses
  * several devices with a message that says why. */
 START_TEST(test_bad_devices)
 {

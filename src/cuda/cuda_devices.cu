@@ -1,8 +1,7 @@
-/* The devices of a partitioned solve over several GPUs, and its exchanges
- * over NCCL (parts/devices.h), or by CUDA copies where a device holds
- * several parts. */
+/* The devices of a partitioned solve over several GPUs (parts/devices.h),
+ * and its exchanges: over NCCL (cuda_nccl.cu), or by CUDA copies where the
+ * build has no NCCL or a device holds several parts. */
 #include <cuda_runtime.h>
-#include <nccl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +15,6 @@
  * this size; larger ones go back at once, so that the parts' solves have
  * the memory. */
 #define GEMST_KEEP_BUFFER ((size_t)64 << 20)
-
-int gemst_nccl_fail(gemst_devices *d, gridemst_error *err, ncclResult_t r, const char *call)
-{
-    d->broken = 1;
-    return gemst_fail(err, GRIDEMST_ERR_CUDA, "NCCL error in %s: %s", call, ncclGetErrorString(r));
-}
 
 static cudaStream_t stream_of(const gemst_devices *d, int p)
 {
@@ -94,27 +87,17 @@ extern "C" void gemst_devices_close(gemst_devices *d)
     gemst_host_tree_discard(&d->room); /* unless a tree took it */
     int previous = 0;
     cudaGetDevice(&previous);
-    for (int p = 0; d->comm && p < d->count; p++)
-        if (d->comm[p])
-            d->broken ? ncclCommAbort(d->comm[p]) : ncclCommDestroy(d->comm[p]);
+    gemst_nccl_close(d);
     if (d->ctx)
         each_device_at_once(d->count, [d](int p) { release_device(d, p); });
     (void)cudaGetLastError();
     cudaSetDevice(previous);
     free(d->ordinal);
     free(d->ctx);
-    free(d->comm);
     free(d->buf);
     free(d->cap);
     free(d->part);
     free(d);
-}
-
-/* NCCL's NVLink multicast (NVLS) stays off: setenv before the first
- * communicator, unless the caller chose otherwise. */
-static void nvls_off(void)
-{
-    setenv("NCCL_NVLS_ENABLE", "0", 0);
 }
 
 /* Device p's context, and its part's allocations from the context's pool. */
@@ -141,8 +124,7 @@ extern "C" int gemst_devices_open(const int *ordinal, int count, gemst_devices *
     d->buf = (void **)calloc((size_t)count, sizeof *d->buf);
     d->cap = (size_t *)calloc((size_t)count, sizeof *d->cap);
     d->part = (struct gemst_device_part *)calloc((size_t)count, sizeof *d->part);
-    ncclComm_t *comm = (ncclComm_t *)calloc((size_t)count, sizeof *comm);
-    int rc = d->ordinal && d->ctx && d->buf && d->cap && d->part && comm
+    int rc = d->ordinal && d->ctx && d->buf && d->cap && d->part
                  ? GRIDEMST_OK
                  : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
     if (rc == GRIDEMST_OK) {
@@ -161,20 +143,9 @@ extern "C" int gemst_devices_open(const int *ordinal, int count, gemst_devices *
     for (int p = 0; p < count && rc == GRIDEMST_OK; p++)
         for (int q = 0; q < p; q++)
             d->by_copies |= d->ordinal[q] == d->ordinal[p];
-    if (rc == GRIDEMST_OK && !d->by_copies) {
-        nvls_off();
-        int previous = 0;
-        cudaGetDevice(&previous);
-        ncclResult_t r = ncclCommInitAll(comm, count, d->ordinal);
-        cudaSetDevice(previous);
-        if (r == ncclSuccess)
-            d->comm = comm;
-        else
-            rc = gemst_fail(err, GRIDEMST_ERR_CUDA, "NCCL could not join %d devices (ncclCommInitAll): %s", count,
-                            ncclGetErrorString(r));
-    }
-    if (!d->comm)
-        free(comm);
+    d->by_copies |= !gemst_nccl_in_build();
+    if (rc == GRIDEMST_OK && !d->by_copies)
+        rc = gemst_nccl_open(d, err);
     if (rc != GRIDEMST_OK) {
         gemst_devices_close(d);
         return rc;
@@ -211,8 +182,8 @@ static int trim(gemst_devices *d, int p, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
-/* Waits for every device's stream, watching NCCL's own errors meanwhile,
- * so that a failed transfer ends the wait instead of leaving it hanging. */
+/* Waits for every device's stream, watching NCCL's own errors meanwhile
+ * (gemst_nccl_error). */
 static int wait_all(gemst_devices *d, gridemst_error *err)
 {
     for (int p = 0; p < d->count; p++) {
@@ -223,11 +194,8 @@ static int wait_all(gemst_devices *d, gridemst_error *err)
                 break;
             if (e != cudaErrorNotReady)
                 GEMST_CU(e);
-            ncclResult_t async = ncclSuccess;
-            if (d->comm)
-                GEMST_NCCL(ncclCommGetAsyncError(d->comm[p], &async));
-            if (async != ncclSuccess && async != ncclInProgress)
-                return gemst_nccl_fail(d, err, async, "a transfer between devices");
+            if (d->nccl)
+                GEMST_TRY(gemst_nccl_error(d, p, err));
             const struct timespec pause = {0, 20000};
             nanosleep(&pause, NULL);
         }
@@ -274,28 +242,21 @@ static int copy_from(gemst_devices *d, int p, char *to, int s, const char *from,
 }
 
 /* Row s (`row` bytes at at[s] + row s) of every part to every other part,
- * at the same place in its buffer at[p]: by NCCL's in-place all-gather,
- * or by copies. */
+ * at the same place in its buffer at[p]: over NCCL, or by copies. */
 static int gather_rows(gemst_devices *d, char *const *at, size_t row, gridemst_error *err)
 {
     const int P = d->count;
-    if (d->by_copies) {
-        GEMST_TRY(streams_meet(d, err));
-        for (int p = 0; p < P; p++) {
-            GEMST_CU(cudaSetDevice(d->ordinal[p]));
-            for (int s = 0; s < P; s++)
-                if (s != p)
-                    GEMST_TRY(copy_from(d, p, at[p] + row * s, s, at[s] + row * s, row, err));
-        }
+    if (!d->by_copies) {
+        GEMST_TRY(gemst_nccl_gather_rows(d, at, row, err));
         return wait_all(d, err);
     }
-    GEMST_NCCL(ncclGroupStart());
-    ncclResult_t r = ncclSuccess;
-    for (int p = 0; p < P && r == ncclSuccess; p++)
-        r = ncclAllGather(at[p] + row * p, at[p], row, ncclInt8, d->comm[p], stream_of(d, p));
-    ncclResult_t end = ncclGroupEnd();
-    GEMST_NCCL(r);
-    GEMST_NCCL(end);
+    GEMST_TRY(streams_meet(d, err));
+    for (int p = 0; p < P; p++) {
+        GEMST_CU(cudaSetDevice(d->ordinal[p]));
+        for (int s = 0; s < P; s++)
+            if (s != p)
+                GEMST_TRY(copy_from(d, p, at[p] + row * s, s, at[s] + row * s, row, err));
+    }
     return wait_all(d, err);
 }
 
@@ -329,27 +290,6 @@ int gemst_devices_send_counts(gemst_devices *d, const int64_t *all, int width, g
     return rc;
 }
 
-/* Where part s's records for part p start in its send buffer: after those
- * for the parts before p, or (an all-gather) at 0, the same records going
- * to every part. */
-static size_t send_offset(const int64_t *count, int P, size_t size, int gather, int s, int p)
-{
-    size_t at = 0;
-    for (int q = 0; !gather && q < p; q++)
-        at += size * (size_t)count[(size_t)s * P + q];
-    return at;
-}
-
-/* Where part s's records land in part p's receive buffer: after those from
- * the parts before s. */
-static size_t recv_offset(const int64_t *count, int P, size_t size, int s, int p)
-{
-    size_t at = 0;
-    for (int q = 0; q < s; q++)
-        at += size * (size_t)count[(size_t)q * P + p];
-    return at;
-}
-
 /* gemst_devices_transfer's records between parts, each part copying what
  * the others have for it. */
 static int transfer_by_copies(gemst_devices *d, const int64_t *count, int gather, const gemst_device_records *kinds,
@@ -364,8 +304,8 @@ static int transfer_by_copies(gemst_devices *d, const int64_t *count, int gather
                 const gemst_device_records *x = &kinds[k];
                 const size_t in = x->size * (size_t)count[(size_t)s * P + p];
                 if (s != p && in)
-                    GEMST_TRY(copy_from(d, p, x->recv[p] + recv_offset(count, P, x->size, s, p), s,
-                                        x->send[s] + send_offset(count, P, x->size, gather, s, p), in, err));
+                    GEMST_TRY(copy_from(d, p, x->recv[p] + gemst_recv_offset(count, P, x->size, s, p), s,
+                                        x->send[s] + gemst_send_offset(count, P, x->size, gather, s, p), in, err));
             }
     }
     return wait_all(d, err);
@@ -380,31 +320,14 @@ int gemst_devices_transfer(gemst_devices *d, const int64_t *count, int gather, c
         for (int k = 0; k < n_kinds; k++) {
             const size_t size = kinds[k].size, own = size * (size_t)count[(size_t)p * P + p];
             if (own) /* a part's records for itself stay on its device */
-                GEMST_CU(cudaMemcpyAsync(kinds[k].recv[p] + recv_offset(count, P, size, p, p),
-                                         kinds[k].send[p] + send_offset(count, P, size, gather, p, p), own,
+                GEMST_CU(cudaMemcpyAsync(kinds[k].recv[p] + gemst_recv_offset(count, P, size, p, p),
+                                         kinds[k].send[p] + gemst_send_offset(count, P, size, gather, p, p), own,
                                          cudaMemcpyDeviceToDevice, stream_of(d, p)));
         }
     }
     if (d->by_copies)
         return transfer_by_copies(d, count, gather, kinds, n_kinds, err);
-    GEMST_NCCL(ncclGroupStart());
-    ncclResult_t r = ncclSuccess;
-    for (int k = 0; k < n_kinds; k++)
-        for (int s = 0; s < P && r == ncclSuccess; s++)
-            for (int p = 0; p < P && r == ncclSuccess; p++) {
-                const gemst_device_records *x = &kinds[k];
-                const size_t out = x->size * (size_t)count[(size_t)s * P + p],
-                             in = x->size * (size_t)count[(size_t)p * P + s];
-                if (p != s && out)
-                    r = ncclSend(x->send[s] + send_offset(count, P, x->size, gather, s, p), out, ncclInt8, p,
-                                 d->comm[s], stream_of(d, s));
-                if (r == ncclSuccess && p != s && in)
-                    r = ncclRecv(x->recv[s] + recv_offset(count, P, x->size, p, s), in, ncclInt8, p, d->comm[s],
-                                 stream_of(d, s));
-            }
-    ncclResult_t end = ncclGroupEnd();
-    GEMST_NCCL(r);
-    GEMST_NCCL(end);
+    GEMST_TRY(gemst_nccl_transfer(d, count, gather, kinds, n_kinds, err));
     return wait_all(d, err);
 }
 
@@ -420,8 +343,8 @@ static int exchange(gemst_devices *d, const void *const *send, const int64_t *co
     rec.size = size;
     size_t in_bytes[GEMST_MAX_DEVICES];
     for (int p = 0; p < P; p++) {
-        size_t out_bytes = gather ? size * (size_t)count[(size_t)p * P] : send_offset(count, P, size, 0, p, P);
-        in_bytes[p] = recv_offset(count, P, size, P, p);
+        size_t out_bytes = gather ? size * (size_t)count[(size_t)p * P] : gemst_send_offset(count, P, size, 0, p, P);
+        in_bytes[p] = gemst_recv_offset(count, P, size, P, p);
         GEMST_CU(cudaSetDevice(d->ordinal[p]));
         GEMST_TRY(buffer(d, p, out_bytes + in_bytes[p] + 1, &rec.send[p], err));
         rec.recv[p] = rec.send[p] + out_bytes;

@@ -1,15 +1,15 @@
 /*
  * The devices of a partitioned solve (parts/devices.h) as the CUDA files
- * that drive them see them: the communicators, each device's context and
- * buffers, and the steps of an exchange between them
- * (cuda_devices.cu), which the partition on the devices
- * (cuda_parts_split.cu) shares.
+ * that drive them see them: each device's context and buffers, and the
+ * steps of an exchange between them (cuda_devices.cu), which the partition
+ * on the devices (cuda_parts_split.cu) shares.  An exchange goes over NCCL
+ * (cuda_nccl.cu) where the build has it and every part a device of its
+ * own, else by CUDA copies.
  */
 #ifndef GEMST_CUDA_DEVICES_CUH
 #define GEMST_CUDA_DEVICES_CUH
 
-#include <nccl.h>
-
+#include "config.h"
 #include "context.h"
 #include "host_tree.h"
 #include "parts/devices.h"
@@ -19,8 +19,8 @@
 /* What the partition on the devices keeps on part p's device. */
 struct gemst_device_part {
     gemst_dmem mem;          /* its own buffers, from the context's pool */
-    gemst_dmem peer_mem;     /* those NCCL moves (cudaMalloc: a peer device that NCCL lets read
-                                and write them directly can, unlike the pool's) */
+    gemst_dmem peer_mem;     /* those an exchange moves (cudaMalloc: a peer device that NCCL lets
+                                read and write them directly can, unlike the pool's) */
     gridemst_dtype dtype;    /* the caller's coordinates: dim values of dtype a point */
     int dim;
     int64_t first, m;        /* the slice of the input it read: ids first .. first + m - 1 */
@@ -42,11 +42,10 @@ struct gemst_devices {
     int count;
     int *ordinal;
     gridemst_context **ctx;
-    ncclComm_t *comm;        /* NULL until ncclCommInitAll made them all, or where a device holds
-                                several parts */
-    int by_copies;           /* a device holds several parts, which NCCL (one rank a device) does not
-                                take: the exchanges go by CUDA copies between the parts' buffers */
-    int broken;              /* an NCCL call failed: the communicators are aborted, not destroyed */
+    struct gemst_nccl *nccl; /* the communicators (cuda_nccl.cu); NULL where the exchanges go by copies */
+    int by_copies;           /* the exchanges go by CUDA copies between the parts' buffers: the build
+                                has no NCCL, or a device holds several parts, which NCCL (one rank a
+                                device) does not take */
     void **buf;              /* each device's exchange buffer ... */
     size_t *cap;             /* ... of this many bytes */
     struct gemst_device_part *part;
@@ -58,21 +57,8 @@ static inline cudaStream_t gemst_devices_stream(const gemst_devices *d, int p)
     return (cudaStream_t)d->ctx[p]->stream;
 }
 
-/* An NCCL call that failed: GRIDEMST_ERR_CUDA naming it, and d broken. */
-int gemst_nccl_fail(gemst_devices *d, gridemst_error *err, ncclResult_t r, const char *call);
-
-/* Returns from the enclosing function (with d and err) when an NCCL call
- * fails. */
-#define GEMST_NCCL(call)                                                                                          \
-    do {                                                                                                          \
-        ncclResult_t gemst_r_ = (call);                                                                           \
-        if (gemst_r_ != ncclSuccess)                                                                              \
-            return gemst_nccl_fail(d, err, gemst_r_, #call);                                                     \
-    } while (0)
-
 /* Counts first: row p (`width` counts, part p's) of `all` to every device
- * by an in-place ncclAllGather; each device's copy of all P rows must be
- * the host's. */
+ * (an all-gather); each device's copy of all P rows must be the host's. */
 int gemst_devices_send_counts(gemst_devices *d, const int64_t *all, int width, gridemst_error *err);
 
 /* Records of one kind in device memory: `size` bytes each, device s's for
@@ -85,10 +71,49 @@ typedef struct gemst_device_records {
     char *recv[GEMST_MAX_DEVICES];
 } gemst_device_records;
 
+/* Where part s's records for part p start in its send buffer: after those
+ * for the parts before p, or (an all-gather) at 0, the same records going
+ * to every part. */
+static inline size_t gemst_send_offset(const int64_t *count, int P, size_t size, int gather, int s, int p)
+{
+    size_t at = 0;
+    for (int q = 0; !gather && q < p; q++)
+        at += size * (size_t)count[(size_t)s * P + q];
+    return at;
+}
+
+/* Where part s's records land in part p's receive buffer: after those from
+ * the parts before s. */
+static inline size_t gemst_recv_offset(const int64_t *count, int P, size_t size, int s, int p)
+{
+    size_t at = 0;
+    for (int q = 0; q < s; q++)
+        at += size * (size_t)count[(size_t)q * P + p];
+    return at;
+}
+
 /* Moves count[s * P + p] records of each of the n_kinds kinds from device
- * s to device p, in one group of ncclSend/ncclRecv pairs (a part's records
- * for itself copied on its device), and waits for them. */
+ * s to device p (a part's records for itself copied on its device), and
+ * waits for them. */
 int gemst_devices_transfer(gemst_devices *d, const int64_t *count, int gather, const gemst_device_records *kinds,
                            int n_kinds, gridemst_error *err);
+
+/* The exchanges over NCCL (cuda_nccl.cu): a communicator a device, made
+ * for all of them at once (d->nccl).  Each call queues its transfers on the
+ * parts' streams; the caller waits.  Without NCCL in the build,
+ * gemst_nccl_open fails and a solve exchanges by copies. */
+int gemst_nccl_in_build(void);
+int gemst_nccl_open(gemst_devices *d, gridemst_error *err);
+void gemst_nccl_close(gemst_devices *d);
+/* NCCL's own error on device p's communicator so far: a failed transfer
+ * ends a wait instead of leaving it hanging. */
+int gemst_nccl_error(gemst_devices *d, int p, gridemst_error *err);
+/* Row p (`row` bytes at at[p] + row p) to the same place of every other
+ * part's buffer: an in-place all-gather. */
+int gemst_nccl_gather_rows(gemst_devices *d, char *const *at, size_t row, gridemst_error *err);
+/* gemst_devices_transfer's records between different parts: one group of
+ * send and receive pairs. */
+int gemst_nccl_transfer(gemst_devices *d, const int64_t *count, int gather, const gemst_device_records *kinds,
+                        int n_kinds, gridemst_error *err);
 
 #endif

@@ -24,8 +24,8 @@ OPTIONS_DOC = """\
         grid.
     devices : None, "all" or sequence of int, default=None
         Solve over several GPUs of this host together: "all", or their
-        CUDA device numbers (distinct).  The identical tree, from points in
-        host memory; needs a gridemst built with NCCL.
+        CUDA device numbers (one named twice holds two parts).  The
+        identical tree, from points in host memory.
         None: one GPU (device 0) or the CPU, as backend says."""
 
 
