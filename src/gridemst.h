@@ -315,8 +315,10 @@ typedef struct gridemst_options {
                                      then means CPU) the parts' trees run in turn in this
                                      process, the steps that join them for every part at
                                      once (threads shared among the parts); on the CUDA
-                                     backend the parts are devices (n_devices
-                                     below), and other counts are GRIDEMST_ERR_UNSUPPORTED.
+                                     backend the parts are devices (n_devices below): with
+                                     n_devices 0 or 1, all on the one device, as if it were
+                                     named partitions times; with several devices, one a
+                                     device named (partitions 0 or n_devices).
                                      0 or 1: one part, the plain solve */
     gridemst_tuning tuning;       /* how the search goes; the defaults suit every input */
     const int *devices;           /* with n_devices >= 1: the CUDA device ordinals, read during the

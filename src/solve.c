@@ -22,16 +22,12 @@ static int check_partitions(const gridemst_options *o, gridemst_error *err)
                           GEMST_MAX_PARTS, o->partitions);
     if (o->partitions < 2)
         return GRIDEMST_OK;
-    if (o->backend == GRIDEMST_BACKEND_CUDA && (o->n_devices == 0 || o->n_devices == 1))
-        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
-                          "partitions run on the cpu backend, or on the cuda backend with one part per device "
-                          "named (n_devices and devices; a device named twice holds two parts)");
     if (o->context)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT, "a partitioned solve makes its own contexts");
-    if (o->result == GRIDEMST_RESULT_DEVICE && o->n_devices == 0)
+    if (o->result == GRIDEMST_RESULT_DEVICE && o->n_devices == 0 && o->backend != GRIDEMST_BACKEND_CUDA)
         return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
-                          "a partitioned solve leaves its tree in device memory only over several devices "
-                          "(n_devices)");
+                          "a partitioned solve leaves its tree in device memory only on devices: over several "
+                          "devices (n_devices), or its parts on one with the cuda backend");
     if (o->min_samples >= 2)
         return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED,
                           "a partitioned solve gives the Euclidean tree only, not the mutual-reachability tree");

@@ -510,7 +510,6 @@ done
 [ "$(json_value parts "$tmp/out")" = 3 ] || fail "--partitions 3 --json: parts is not 3"
 [ "$(json_value backend "$tmp/out")" = cpu ] || fail "--partitions 3 --json: backend is not cpu"
 expect_error "--partitions 65" "partitions must be from 0 to 64" --generate uniform --n 100 --partitions 65
-expect_error "--partitions with cuda" "one part per device" --generate uniform --n 100 --partitions 2 --backend cuda
 expect_usage "--partitions -1" "--partitions" --partitions -1 --generate uniform --n 100
 
 # --devices: a list of device numbers or all (tests/test_multigpu solves on them)
@@ -525,6 +524,8 @@ if [ "$status" -ne 0 ]; then # no GPU here: several devices are refused, saying 
         --devices 0,1
     expect_error "--devices one twice without GPUs" "without CUDA|no usable CUDA device" --generate uniform \
         --n 100 --devices 0,0
+    expect_error "--partitions with cuda without GPUs" "without CUDA|no usable CUDA device" --generate uniform \
+        --n 100 --partitions 2 --backend cuda
 fi
 
 # CUDA: fine where a GPU is present, else exit 2 with a clear message.

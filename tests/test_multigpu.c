@@ -286,9 +286,36 @@ START_TEST(test_bad_requests)
     o.min_samples = 0;
     o.partitions = 2;
     o.n_devices = 0;
-    o.backend = GRIDEMST_BACKEND_CUDA; /* virtual parts on one GPU: not offered */
-    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_UNSUPPORTED);
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    o.device = gpus; /* the parts on one device: one that is present */
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_NO_DEVICE);
+    o.device = 0;
+    o.n_devices = 1;
+    o.devices = two_parts + 1;
+    o.cuda_stream = (void *)1; /* a solve over several parts makes its own streams */
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
     gridemst_result_free(&r);
+}
+END_TEST
+
+/* partitions P with the cuda backend and no list of devices: the P parts
+ * on options.device, the identical tree. */
+START_TEST(test_parts_on_one_device)
+{
+    dataset ds = make_set(SET_BLOBS, 3, 200000);
+    gridemst_result cpu = GRIDEMST_RESULT_INIT, got = GRIDEMST_RESULT_INIT;
+    gridemst_options o = options(GRIDEMST_BACKEND_CPU, GRIDEMST_PRECISION_FLOAT);
+    solve_ok(&ds, &o, &cpu, "blobs 3D, cpu");
+    o.backend = GRIDEMST_BACKEND_CUDA;
+    o.partitions = 3;
+    o.device = gpus - 1;
+    solve_ok(&ds, &o, &got, "blobs 3D, 3 parts on the last device");
+    check_identical(&cpu, "cpu solve's", &got, "blobs 3D, 3 parts on the last device");
+    REQUIRE(got.stats.backend == GRIDEMST_BACKEND_CUDA && got.stats.partitions.parts == 3, "backend %s, %d parts",
+            gridemst_backend_name(got.stats.backend), got.stats.partitions.parts);
+    gridemst_result_free(&cpu);
+    gridemst_result_free(&got);
+    free(ds.coords);
 }
 END_TEST
 
@@ -340,6 +367,7 @@ int main(void)
     tcase_add_test(tc, test_tiny_sets);
     tcase_add_test(tc, test_all_equal);
     tcase_add_test(tc, test_bad_requests);
+    tcase_add_test(tc, test_parts_on_one_device);
     tcase_add_test(tc, test_non_finite);
     suite_add_tcase(s, tc);
     return run_suite(s);

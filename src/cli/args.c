@@ -98,7 +98,7 @@ static const opt_spec options[] = {
     {OPT_DEVICE, "device", 0, "N", "CUDA device number (default 0)", ANY},
     {OPT_DEVICES, "devices", 0, "LIST|all",
      "solve over several GPUs of this host: CUDA device numbers separated by commas (0,1,2,3), or all; one spatial "
-     "part per device, exchanged with NCCL (as --partitions): the same tree",
+     "part per device named (as --partitions), exchanged over NCCL or by CUDA copies: the same tree",
      ANY},
     {OPT_OCCUPANCY, "occupancy", 0, "X", "target mean points per grid cell (default 0: the library's choice)", ANY},
     {OPT_CROWDED, "crowded", 0, "N",
@@ -110,7 +110,8 @@ static const opt_spec options[] = {
      ANY},
     {OPT_PARTITIONS, "partitions", 0, "P",
      "split the points into P spatial parts, solve each on its own and join them along the edges between "
-     "them, as a solve over P GPUs does: the same tree (cpu backend; default 0: one part)",
+     "them, as a solve over P GPUs does: the same tree (cpu backend, or with --backend cuda all on one GPU; "
+     "default 0: one part)",
      ANY},
     {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (skipped when n > 20000)", ANY},
     {OPT_REPEAT, "repeat", 0, "R",

@@ -28,11 +28,20 @@ extern "C" gridemst_context *gemst_devices_context(const gemst_devices *d, int p
 
 extern "C" void gemst_devices_name(const gemst_devices *d, char *name, size_t size)
 {
-    int alike = 1;
-    for (int p = 1; p < d->count; p++)
+    int alike = 1, distinct = 0;
+    for (int p = 0; p < d->count; p++) {
         alike &= strcmp(d->ctx[p]->device_name, d->ctx[0]->device_name) == 0;
-    if (alike) {
+        int first = 1; /* the first part on its device */
+        for (int q = 0; q < p; q++)
+            first &= d->ordinal[q] != d->ordinal[p];
+        distinct += first;
+    }
+    if (alike && distinct == d->count) {
         snprintf(name, size, "%d x %s", d->count, d->ctx[0]->device_name);
+        return;
+    }
+    if (alike) { /* devices holding several parts */
+        snprintf(name, size, "%d x %s, %d parts", distinct, d->ctx[0]->device_name, d->count);
         return;
     }
     size_t at = 0;

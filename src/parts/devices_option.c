@@ -41,10 +41,17 @@ static int check_several(const gemst_problem *pb, int count, gridemst_error *err
 }
 #endif
 
+/* partitions P with the cuda backend and one device at most named: its P
+ * parts on that device, as if it were named P times. */
+static int parts_on_one_device(const gridemst_options *o)
+{
+    return o->backend == GRIDEMST_BACKEND_CUDA && o->partitions > 1 && (o->n_devices == 0 || o->n_devices == 1);
+}
+
 int gemst_resolve_devices(gemst_problem *pb, int *ordinal, gridemst_error *err)
 {
     gridemst_options *o = &pb->opt;
-    if (o->n_devices == 0)
+    if (o->n_devices == 0 && !parts_on_one_device(o))
         return GRIDEMST_OK;
 #ifndef GRIDEMST_HAVE_CUDA
     (void)ordinal;
@@ -61,6 +68,19 @@ int gemst_resolve_devices(gemst_problem *pb, int *ordinal, gridemst_error *err)
         if (ordinal[k] >= present)
             return gemst_fail(err, GRIDEMST_ERR_NO_DEVICE, "CUDA device %d requested, but only %d present",
                               ordinal[k], present);
+    }
+    if (parts_on_one_device(o)) {
+        const int device = o->n_devices == 1 ? ordinal[0] : o->device;
+        if (device >= present)
+            return gemst_fail(err, GRIDEMST_ERR_NO_DEVICE, "CUDA device %d requested, but only %d present", device,
+                              present);
+        if (o->n_devices == 1 && o->device != 0 && o->device != device)
+            return gemst_fail(err, GRIDEMST_ERR_INVALID_ARGUMENT,
+                              "the options name CUDA device %d and devices device %d", o->device, device);
+        count = o->partitions;
+        for (int k = 0; k < count; k++)
+            ordinal[k] = device;
+        o->device = 0; /* named in the list now */
     }
     if (count == 1) {
         if (o->device != 0 && o->device != ordinal[0])
