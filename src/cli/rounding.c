@@ -4,20 +4,24 @@
 #include <math.h>
 
 /* The bounding-box minimum and the power of two that maps the widest side
- * below 1, as the library's working frame has them. */
+ * below 1, as the library's working frame has them: one pass over the
+ * points, every axis at once. */
 static double frame(const gemst_pointset *ps, double lo[3])
 {
+    double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+    for (int d = 0; d < ps->dim && ps->n > 0; d++)
+        a[d] = b[d] = gemst_pointset_coord(ps, 0, d);
+#pragma omp parallel for reduction(min : a[:3]) reduction(max : b[:3]) schedule(static)
+    for (int64_t i = 1; i < ps->n; i++)
+        for (int d = 0; d < ps->dim; d++) {
+            const double v = gemst_pointset_coord(ps, i, d);
+            a[d] = v < a[d] ? v : a[d];
+            b[d] = v > b[d] ? v : b[d];
+        }
     double widest = 0.0;
     for (int d = 0; d < ps->dim; d++) {
-        double a = ps->n > 0 ? gemst_pointset_coord(ps, 0, d) : 0.0, b = a;
-#pragma omp parallel for reduction(min : a) reduction(max : b) schedule(static)
-        for (int64_t i = 1; i < ps->n; i++) {
-            double v = gemst_pointset_coord(ps, i, d);
-            a = v < a ? v : a;
-            b = v > b ? v : b;
-        }
-        lo[d] = a;
-        widest = b - a > widest ? b - a : widest;
+        lo[d] = a[d];
+        widest = b[d] - a[d] > widest ? b[d] - a[d] : widest;
     }
     int k = 0;
     if (widest > 0.0)
@@ -47,8 +51,12 @@ void cli_rounding_check(const gemst_pointset *ps, const gridemst_result *res, cl
         }
         rounded += changed;
     }
-#pragma omp parallel for reduction(+ : merged) schedule(static)
-    for (int64_t k = 0; k < res->n_edges; k++)
+    /* A zero-length edge joins points of equal working coordinates, which
+     * the solve counts as duplicates; where it found none, or where no
+     * coordinate was rounded, no edge merged points of other coordinates. */
+    const int may_merge = res->stats.n_duplicates > 0 && rounded > 0;
+#pragma omp parallel for reduction(+ : merged) schedule(static) if (may_merge)
+    for (int64_t k = 0; k < (may_merge ? res->n_edges : 0); k++)
         merged += res->edges[k].w == 0.0 && !same_point(ps, res->edges[k].u, res->edges[k].v);
     r->rounded_points = rounded;
     r->merged_points = merged;
