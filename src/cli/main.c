@@ -129,7 +129,7 @@ static void check_rounding(job *j)
 {
     if (j->res.stats.precision != GRIDEMST_PRECISION_FLOAT)
         return;
-    cli_rounding_check(&j->ps, &j->res, &j->rounding);
+    cli_rounding_check(&j->ps, &j->res, j->args->json, &j->rounding); /* the count is for --json alone */
     j->run.rounding = &j->rounding;
     int64_t m = j->rounding.merged_points;
     if (m > 0)

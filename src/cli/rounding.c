@@ -37,11 +37,12 @@ static int same_point(const gemst_pointset *ps, int64_t i, int64_t j)
     return 1;
 }
 
-void cli_rounding_check(const gemst_pointset *ps, const gridemst_result *res, cli_rounding *r)
+/* The points whose working coordinates float32 rounds. */
+static int64_t count_rounded_points(const gemst_pointset *ps)
 {
     double lo[3] = {0, 0, 0};
     const double scale = frame(ps, lo);
-    int64_t rounded = 0, merged = 0;
+    int64_t rounded = 0;
 #pragma omp parallel for reduction(+ : rounded) schedule(static)
     for (int64_t i = 0; i < ps->n; i++) {
         int changed = 0;
@@ -51,13 +52,19 @@ void cli_rounding_check(const gemst_pointset *ps, const gridemst_result *res, cl
         }
         rounded += changed;
     }
+    return rounded;
+}
+
+void cli_rounding_check(const gemst_pointset *ps, const gridemst_result *res, int count_rounded, cli_rounding *r)
+{
+    r->rounded_points = count_rounded ? count_rounded_points(ps) : -1;
     /* A zero-length edge joins points of equal working coordinates, which
-     * the solve counts as duplicates; where it found none, or where no
-     * coordinate was rounded, no edge merged points of other coordinates. */
-    const int may_merge = res->stats.n_duplicates > 0 && rounded > 0;
+     * the solve counts as duplicates: with none, or with no coordinate
+     * rounded, no edge merged points of other coordinates. */
+    const int may_merge = res->stats.n_duplicates > 0 && r->rounded_points != 0;
+    int64_t merged = 0;
 #pragma omp parallel for reduction(+ : merged) schedule(static) if (may_merge)
     for (int64_t k = 0; k < (may_merge ? res->n_edges : 0); k++)
         merged += res->edges[k].w == 0.0 && !same_point(ps, res->edges[k].u, res->edges[k].v);
-    r->rounded_points = rounded;
     r->merged_points = merged;
 }

@@ -19,8 +19,11 @@ typedef struct cli_rounding {
  * the points it merged with others: a zero-length edge of the tree joins
  * two points of different coordinates only when their rounded coordinates
  * are equal (or so close that the float squared distance is 0), which
- * changes the tree's topology, not just its lengths.
+ * changes the tree's topology, not just its lengths.  The rounded points
+ * are counted only when count_rounded asks (-1 otherwise): that takes two
+ * passes over the points, while the merged points need only the tree's
+ * zero-length edges, which a solve without duplicates has none of.
  */
-void cli_rounding_check(const gemst_pointset *ps, const gridemst_result *res, cli_rounding *r);
+void cli_rounding_check(const gemst_pointset *ps, const gridemst_result *res, int count_rounded, cli_rounding *r);
 
 #endif
