@@ -113,10 +113,10 @@ static const opt_spec options[] = {
      "them, as a solve over P GPUs does: the same tree (cpu backend, or with --backend cuda all on one GPU; "
      "default 0: one part)",
      ANY},
-    {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (skipped when n > 20000)", ANY},
+    {OPT_VERIFY, "verify", 0, NULL, "check the tree against brute-force Prim (n <= 20000), above that its edges alone (count, ids, order, lengths)", ANY},
     {OPT_REPEAT, "repeat", 0, "R",
      "after a warm-up solve, solve R times and report the median time of each phase (benchmarking)", ANY},
-    {OPT_SAVE_POINTS, "save-points", 0, "FILE", "write the points in the ArborX binary format (float32)", ANY},
+    {OPT_SAVE_POINTS, "save-points", 0, "FILE", "write the points in the ArborX binary format (float32; a 16-byte header above 2^31 - 1 points)", ANY},
     {OPT_LINKAGE, "linkage", 0, "FILE",
      "write the single-linkage hierarchy as CSV lines a,b,distance,size (SciPy's linkage matrix)", ANY},
     {OPT_CLUSTERS, "clusters", 0, "K", "flat clusters: cut the tree's K-1 longest edges", ANY},
