@@ -89,6 +89,46 @@ static void release_device(gemst_devices *d, int p)
     (void)cudaGetLastError(); /* teardown: nothing to report to */
 }
 
+/* Turns on each device's access to the others' memory, where the devices
+ * can and it is off: the copies between them then go over the devices' own
+ * links (NVLink, or PCIe peer to peer), not through host memory.  What this
+ * turned on is turned off at the close (peer_access_off), so the caller's
+ * contexts are left as they were; where a pair cannot, its copies are staged
+ * by the driver as before. */
+static int peer_access_on(gemst_devices *d, gridemst_error *err)
+{
+    for (int p = 0; p < d->count; p++) {
+        GEMST_CU(cudaSetDevice(d->ordinal[p]));
+        for (int q = 0; q < d->count; q++) {
+            int can = 0, earlier = 0; /* q's device already seen */
+            for (int r = 0; r < q; r++)
+                earlier |= d->ordinal[r] == d->ordinal[q];
+            if (earlier || d->ordinal[q] == d->ordinal[p])
+                continue;
+            GEMST_CU(cudaDeviceCanAccessPeer(&can, d->ordinal[p], d->ordinal[q]));
+            if (!can)
+                continue;
+            const cudaError_t e = cudaDeviceEnablePeerAccess(d->ordinal[q], 0);
+            if (e == cudaErrorPeerAccessAlreadyEnabled) {
+                (void)cudaGetLastError();
+                continue;
+            }
+            GEMST_CU(e);
+            d->peer_on[p][q] = 1;
+        }
+    }
+    return GRIDEMST_OK;
+}
+
+static void peer_access_off(gemst_devices *d)
+{
+    for (int p = 0; p < d->count; p++)
+        for (int q = 0; q < d->count; q++)
+            if (d->peer_on[p][q] && cudaSetDevice(d->ordinal[p]) == cudaSuccess)
+                cudaDeviceDisablePeerAccess(d->ordinal[q]);
+    (void)cudaGetLastError(); /* teardown: nothing to report to */
+}
+
 extern "C" void gemst_devices_close(gemst_devices *d)
 {
     if (!d)
@@ -97,6 +137,7 @@ extern "C" void gemst_devices_close(gemst_devices *d)
     int previous = 0;
     cudaGetDevice(&previous);
     gemst_nccl_close(d);
+    peer_access_off(d);
     if (d->ctx)
         each_device_at_once(d->count, [d](int p) { release_device(d, p); });
     (void)cudaGetLastError();
@@ -155,6 +196,8 @@ extern "C" int gemst_devices_open(const int *ordinal, int count, gemst_devices *
     d->by_copies |= !gemst_nccl_in_build();
     if (rc == GRIDEMST_OK && !d->by_copies)
         rc = gemst_nccl_open(d, err);
+    if (rc == GRIDEMST_OK && d->by_copies)
+        rc = peer_access_on(d, err);
     if (rc != GRIDEMST_OK) {
         gemst_devices_close(d);
         return rc;

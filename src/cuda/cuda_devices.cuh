@@ -46,6 +46,8 @@ struct gemst_devices {
     int by_copies;           /* the exchanges go by CUDA copies between the parts' buffers: the build
                                 has no NCCL, or a device holds several parts, which NCCL (one rank a
                                 device) does not take */
+    unsigned char peer_on[GEMST_MAX_DEVICES][GEMST_MAX_DEVICES]; /* [p][q]: the open turned on p's device's
+                                                                     access to q's (the close turns it off) */
     void **buf;              /* each device's exchange buffer ... */
     size_t *cap;             /* ... of this many bytes */
     struct gemst_device_part *part;
