@@ -517,6 +517,13 @@ typedef struct gridemst_stats {
                                     where a point's last search still answered */
     double partition_devices_ms; /* a solve over several GPUs, beside partitions' steps: its devices opened (a
                                     context each, the NCCL communicators) and closed */
+    int64_t partition_border_points; /* a partitioned solve's border step: the points near the parts' borders
+                                    it solved as one set (at its last round) ... */
+    int64_t partition_border_edges;  /* ... the tree edges between safe components it proved (the boundary
+                                    Boruvka found the rest) ... */
+    int partition_border_rounds;     /* ... its rounds (0: skipped) ... */
+    double partition_border_ms;      /* ... and its time, beside partitions' steps (the search, halo and merge
+                                    times are the boundary Boruvka's after it) */
 } gridemst_stats;
 
 typedef struct gridemst_result {

@@ -105,7 +105,13 @@ static void check_same_parts(const dataset *ds, const gridemst_options *on_devic
     o.devices = NULL;
     o.partitions = parts;
     gridemst_result cpu = GRIDEMST_RESULT_INIT;
+    /* the border step, which runs by default over devices */
+    const char *border = getenv("GRIDEMST_PARTS_BORDER");
+    if (!border)
+        ck_assert_int_eq(setenv("GRIDEMST_PARTS_BORDER", "on", 1), 0);
     solve_ok(ds, &o, &cpu, what);
+    if (!border)
+        unsetenv("GRIDEMST_PARTS_BORDER");
     const gridemst_partition_stats *a = &cpu.stats.partitions, *b = &got->stats.partitions;
     const struct {
         const char *name;
@@ -117,6 +123,9 @@ static void check_same_parts(const dataset *ds, const gridemst_options *on_devic
         {"components", a->components, b->components},
         {"uncertain edges", a->uncertain_edges, b->uncertain_edges},
         {"bytes exchanged", a->exchanged_bytes, b->exchanged_bytes},
+        {"border points", cpu.stats.partition_border_points, got->stats.partition_border_points},
+        {"border edges", cpu.stats.partition_border_edges, got->stats.partition_border_edges},
+        {"border rounds", cpu.stats.partition_border_rounds, got->stats.partition_border_rounds},
     };
     for (size_t k = 0; k < sizeof same / sizeof same[0]; k++)
         REQUIRE(same[k].cpu == same[k].devices, "%s: %s %lld, the CPU's %d virtual parts %lld", what, same[k].name,
@@ -217,15 +226,18 @@ START_TEST(test_local_options)
 END_TEST
 
 /* The store's extensions at every step that asks for more, filled from
- * the devices (GRIDEMST_PARTS_STORE=exact); and the safe edges marked on
- * the host, where the points' arrays come back to host memory and the
- * store is filled there (GRIDEMST_SAFE_EDGES=kruskal). */
+ * the devices (GRIDEMST_PARTS_STORE=exact); the safe edges marked on the
+ * host, where the points' arrays come back to host memory and the store
+ * is filled there (GRIDEMST_SAFE_EDGES=kruskal); the boundary Boruvka
+ * alone (GRIDEMST_PARTS_BORDER=off), and after one round of the border
+ * step at any size (=once). */
 START_TEST(test_store_ways)
 {
-    static const char *const var[] = {"GRIDEMST_PARTS_STORE", "GRIDEMST_SAFE_EDGES"};
-    static const char *const value[] = {"exact", "kruskal"};
+    static const char *const var[] = {"GRIDEMST_PARTS_STORE", "GRIDEMST_SAFE_EDGES", "GRIDEMST_PARTS_BORDER",
+                                      "GRIDEMST_PARTS_BORDER"};
+    static const char *const value[] = {"exact", "kruskal", "off", "once"};
     dataset ds = make_set(_i / 2 ? SET_CLUSTERED : SET_BLOBS, 2 + _i % 2, 200000);
-    for (int v = 0; v < 2; v++) {
+    for (int v = 0; v < (int)(sizeof var / sizeof var[0]); v++) {
         ck_assert_int_eq(setenv(var[v], value[v], 1), 0);
         compare_solves(&ds, GRIDEMST_PRECISION_FLOAT, NULL);
         unsetenv(var[v]); /* the tests share this process */

@@ -85,18 +85,40 @@ static void check_same(const gridemst_result *ref, const gridemst_result *got, i
     /* a point goes to each other part at most once */
     REQUIRE(ps->halo_points >= 0 && ps->halo_points <= (int64_t)(parts - 1) * n, "%s: halos of %lld points", what,
             (long long)ps->halo_points);
-    REQUIRE(ps->iterations >= (ps->components > 1), "%s: %d iterations for %lld components", what, ps->iterations,
-            (long long)ps->components);
+    /* the border step's edges, and the boundary Boruvka for the rest */
+    const int64_t border = got->stats.partition_border_edges;
+    REQUIRE(border >= 0 && border <= ps->components - (ps->components > 0), "%s: %lld border edges for %lld components",
+            what, (long long)border, (long long)ps->components);
+    REQUIRE(ps->iterations >= (ps->components - 1 > border), "%s: %d iterations for %lld components, %lld border edges",
+            what, ps->iterations, (long long)ps->components, (long long)border);
+    REQUIRE(got->stats.partition_border_points <= n && (border == 0 || got->stats.partition_border_rounds > 0),
+            "%s: %lld border points, %lld border edges in %d rounds", what,
+            (long long)got->stats.partition_border_points, (long long)border, got->stats.partition_border_rounds);
     REQUIRE_CMP(got->stats.n_unique, ==, ref->stats.n_unique);
     REQUIRE_CMP(got->stats.n_duplicates, ==, ref->stats.n_duplicates);
     REQUIRE(ps->exchanged_bytes > 0, "%s: nothing exchanged", what);
 }
 
+/* The border step's mode (GRIDEMST_PARTS_BORDER): NULL its default. */
+static void set_border(const char *mode)
+{
+    if (mode)
+        ck_assert_int_eq(setenv("GRIDEMST_PARTS_BORDER", mode, 1), 0);
+    else
+        unsetenv("GRIDEMST_PARTS_BORDER");
+}
+
 /* With each rule of the safe edges (GRIDEMST_SAFE_EDGES): the same tree,
- * and the same safe edges (the rules mark the same ones). */
+ * and the same safe edges (the rules mark the same ones); with the border
+ * step skipped (the CPU's default: the boundary Boruvka finds every edge),
+ * run once (GRIDEMST_PARTS_BORDER=once: where it leaves components, the
+ * boundary Boruvka starts afresh with its tree's edges as candidates) and
+ * run until it joins everything (=all): the same tree. */
 START_TEST(test_same_tree)
 {
-    static const char *const rules[] = {"kruskal", "rounds"};
+    static const struct {
+        const char *rule, *border;
+    } variants[] = {{"kruskal", NULL}, {"rounds", NULL}, {"kruskal", "once"}, {"kruskal", "all"}};
     const set_kind kind = (set_kind)(_i / 2);
     const int dim = 2 + _i % 2;
     dataset ds = make_set(kind, dim, 0);
@@ -106,22 +128,41 @@ START_TEST(test_same_tree)
         solve_ok(&ds, &o, &ref, ds.name);
         for (int k = 0; k < N_PART_COUNTS; k++) {
             int64_t safe[2] = {0, 0}, components[2] = {0, 0};
-            for (int rule = 0; rule < 2; rule++) {
+            for (int v = 0; v < (int)(sizeof variants / sizeof variants[0]); v++) {
                 char what[160];
-                snprintf(what, sizeof what, "%s, %s, %d parts, %s", ds.name, gridemst_precision_name(prec),
-                         part_counts[k], rules[rule]);
-                ck_assert_int_eq(setenv("GRIDEMST_SAFE_EDGES", rules[rule], 1), 0);
+                snprintf(what, sizeof what, "%s, %s, %d parts, %s, border %s", ds.name, gridemst_precision_name(prec),
+                         part_counts[k], variants[v].rule, variants[v].border ? variants[v].border : "on");
+                ck_assert_int_eq(setenv("GRIDEMST_SAFE_EDGES", variants[v].rule, 1), 0);
+                set_border(variants[v].border);
                 gridemst_result got = GRIDEMST_RESULT_INIT;
                 o = cpu_options(part_counts[k], (gridemst_precision)prec);
                 solve_ok(&ds, &o, &got, what);
+                set_border(NULL);
                 check_same(&ref, &got, ds.n, part_counts[k], what);
                 /* nns auto chooses once for the whole set, as the single solve does */
                 REQUIRE(got.stats.nns == ref.stats.nns && got.stats.density_contrast == ref.stats.density_contrast,
                         "%s: index %s at density contrast %.17g, the single solve's %s at %.17g", what,
                         gridemst_nns_name(got.stats.nns), got.stats.density_contrast,
                         gridemst_nns_name(ref.stats.nns), ref.stats.density_contrast);
-                safe[rule] = got.stats.partitions.safe_edges;
-                components[rule] = got.stats.partitions.components;
+                if (!variants[v].border) /* the CPU's default: the boundary Boruvka alone */
+                    REQUIRE(got.stats.partition_border_rounds == 0 && got.stats.partition_border_edges == 0,
+                            "%s: %d border rounds", what, got.stats.partition_border_rounds);
+                const int64_t comps = got.stats.partitions.components;
+                if (variants[v].border && strcmp(variants[v].border, "once") == 0)
+                    REQUIRE(got.stats.partition_border_rounds == (comps > 1), "%s: %d border rounds", what,
+                            got.stats.partition_border_rounds);
+                /* with no budget, the border step alone joins every component */
+                if (variants[v].border && strcmp(variants[v].border, "all") == 0)
+                    REQUIRE(comps <= 1 || (got.stats.partition_border_rounds > 0 &&
+                                           got.stats.partition_border_edges == comps - 1 &&
+                                           got.stats.partitions.iterations == 0),
+                            "%s: %lld border edges in %d rounds and %d iterations for %lld components", what,
+                            (long long)got.stats.partition_border_edges, got.stats.partition_border_rounds,
+                            got.stats.partitions.iterations, (long long)comps);
+                if (v < 2) {
+                    safe[v] = got.stats.partitions.safe_edges;
+                    components[v] = got.stats.partitions.components;
+                }
                 gridemst_result_free(&got);
             }
             REQUIRE(safe[1] == safe[0] && components[1] == components[0],
@@ -178,12 +219,17 @@ START_TEST(test_many_threads)
     solve_ok(&ds, &o, &ref, ds.name);
     for (int parts = 2; parts <= 3; parts++)
         for (int threads = 3; threads <= 4; threads++) {
+            /* the border step, and the boundary Boruvka's searches on their own (they share bounds) */
+            const char *border = threads == 4 ? "on" : NULL;
             char what[96];
-            snprintf(what, sizeof what, "%s, %d parts, %d threads", ds.name, parts, threads);
+            snprintf(what, sizeof what, "%s, %d parts, %d threads, border %s", ds.name, parts, threads,
+                     border ? border : "on");
             gridemst_result got = GRIDEMST_RESULT_INIT;
             o = cpu_options(parts, GRIDEMST_PRECISION_FLOAT);
             o.threads = threads;
+            set_border(border);
             solve_ok(&ds, &o, &got, what);
+            set_border(NULL);
             check_same(&ref, &got, ds.n, parts, what);
             gridemst_result_free(&got);
         }
@@ -216,7 +262,9 @@ START_TEST(test_store_exact)
             /* one thread: the boundary's threads lower bounds that the others read as they go, so that its
              * counts of searches and kept answers move with their timing (compared below) */
             o.threads = 1;
+            set_border("off"); /* the boundary Boruvka's extensions, one step at a time */
             solve_ok(&ds, &o, &got[exact], what);
+            set_border(NULL);
             unsetenv("GRIDEMST_PARTS_STORE");
             check_same(&ref, &got[exact], ds.n, part_counts[k], what);
         }
@@ -378,6 +426,11 @@ START_TEST(test_bad_options)
     REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
     REQUIRE(strstr(err.message, "GRIDEMST_SAFE_EDGES") && strstr(err.message, "prim"), "message: %s", err.message);
     unsetenv("GRIDEMST_SAFE_EDGES");
+    set_border("sometimes");
+    REQUIRE_CMP(gridemst_solve(xyz, GRIDEMST_FLOAT64, 3, 2, &o, &r, &err), ==, GRIDEMST_ERR_INVALID_ARGUMENT);
+    REQUIRE(strstr(err.message, "GRIDEMST_PARTS_BORDER") && strstr(err.message, "sometimes"), "message: %s",
+            err.message);
+    set_border(NULL);
 }
 END_TEST
 

@@ -181,7 +181,7 @@ static const size_t phase_offsets[] = {
     offsetof(gridemst_stats, partitions.gaps_alloc_ms), offsetof(gridemst_stats, partitions.gaps_device_ms),
     offsetof(gridemst_stats, partitions.gaps_copy_ms), offsetof(gridemst_stats, partitions.part_copy_ms),
     offsetof(gridemst_stats, partitions.free_ms), offsetof(gridemst_stats, partitions.contract_copy_ms),
-    offsetof(gridemst_stats, partition_devices_ms)};
+    offsetof(gridemst_stats, partition_devices_ms), offsetof(gridemst_stats, partition_border_ms)};
 #define N_PHASES (sizeof phase_offsets / sizeof phase_offsets[0])
 
 static double *phase(gridemst_stats *st, size_t k)

@@ -336,6 +336,9 @@ static void json_partitions(json *j, const gridemst_stats *st)
     json_int(j, "halo_points", ps->halo_points);
     json_int(j, "searches", ps->searches);
     json_int(j, "kept_answers", st->partition_kept_answers);
+    json_int(j, "border_points", st->partition_border_points);
+    json_int(j, "border_edges", st->partition_border_edges);
+    json_int(j, "border_rounds", st->partition_border_rounds);
     json_int(j, "exchanged_bytes", ps->exchanged_bytes);
     json_open(j, "time_ms");
     json_num(j, "partition", ps->partition_ms);
@@ -345,6 +348,7 @@ static void json_partitions(json *j, const gridemst_stats *st)
     json_num(j, "halo", ps->halo_ms);
     json_num(j, "merge", ps->merge_ms);
     json_num(j, "devices", st->partition_devices_ms);
+    json_num(j, "border", st->partition_border_ms);
     json_open(j, "partition_steps");
     json_num(j, "frame", ps->frame_ms);
     json_num(j, "keys", ps->keys_ms);

@@ -65,6 +65,19 @@ extern "C" int gemst_devices_tree_marks(gemst_devices *d, int p, uint8_t **marks
     return GRIDEMST_OK;
 }
 
+/* m edges on part p's device into host memory (to), on `threads` host
+ * threads. */
+static int download_edges(gemst_devices *d, int p, const gemst_parts_edge *from, int64_t m, gemst_parts_edge *to,
+                          int threads, gridemst_error *err)
+{
+    gemst_download down;
+    int rc = gemst_download_open(&down, gemst_devices_stream(d, p), threads, err);
+    if (rc == GRIDEMST_OK)
+        rc = gemst_download_copy(&down, to, from, sizeof *to * (size_t)m, err);
+    gemst_download_close(&down);
+    return rc;
+}
+
 extern "C" int gemst_devices_tree_to_host(gemst_devices *d, int p, gemst_parts_edge *to, int threads,
                                           gridemst_error *err)
 {
@@ -72,15 +85,24 @@ extern "C" int gemst_devices_tree_to_host(gemst_devices *d, int p, gemst_parts_e
     if (!keep.ok)
         return gemst_fail(err, GRIDEMST_ERR_CUDA, "cannot select CUDA device %d", d->ordinal[p]);
     gemst_device_part *dp = &d->part[p];
-    gemst_download down;
-    int rc = gemst_download_open(&down, gemst_devices_stream(d, p), threads, err);
-    if (rc == GRIDEMST_OK)
-        rc = gemst_download_copy(&down, to, dp->tree, sizeof *to * (size_t)dp->n_tree, err);
-    gemst_download_close(&down);
+    const int rc = download_edges(d, p, dp->tree, dp->n_tree, to, threads, err);
     if (rc == GRIDEMST_OK) { /* the host's assembly reads the host's copy */
         gemst_dfree(&dp->mem, dp->tree);
         dp->tree = NULL;
     }
+    return rc;
+}
+
+extern "C" int gemst_devices_take_edges(gemst_devices *d, int p, void *edges, int64_t m, gemst_parts_edge *to,
+                                        int threads, gridemst_error *err)
+{
+    gemst_device_scope keep(d->ordinal[p]);
+    if (!keep.ok)
+        return gemst_fail(err, GRIDEMST_ERR_CUDA, "cannot select CUDA device %d", d->ordinal[p]);
+    gemst_device_part *dp = &d->part[p];
+    GEMST_TRY(gemst_dadopt(&dp->mem, edges, sizeof *to * (size_t)(m > 0 ? m : 1), err));
+    const int rc = download_edges(d, p, (const gemst_parts_edge *)edges, m, to, threads, err);
+    gemst_dfree(&dp->mem, edges);
     return rc;
 }
 

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "parts/border.h"
 #include "parts/flagged.h"
 #include "parts/grow_arrays.h"
 #include "parts/halo.h"
@@ -625,6 +626,19 @@ static int merge(boruvka *b, uint32_t *added_out, gridemst_error *err)
     return GRIDEMST_OK;
 }
 
+/* Room in b->offered for two candidates an edge of every part's store. */
+static int fit_offered(boruvka *b, gridemst_error *err)
+{
+    int64_t most_edges = 1;
+    for (int p = 0; p < b->c->parts; p++)
+        most_edges = b->parts[p].store->n_edges > most_edges ? b->parts[p].store->n_edges : most_edges;
+    free(b->offered);
+    b->offered = malloc(sizeof *b->offered * 2 * (size_t)most_edges);
+    return b->offered ? GRIDEMST_OK
+                      : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld candidate edges",
+                                   (long long)most_edges);
+}
+
 static int alloc_state(boruvka *b, gridemst_error *err)
 {
     const size_t K = b->n_comp > 0 ? b->n_comp : 1;
@@ -636,11 +650,7 @@ static int alloc_state(boruvka *b, gridemst_error *err)
     b->flag = malloc(K);
     b->pick = malloc(sizeof *b->pick * K);
     b->edges = malloc(sizeof *b->edges * K);
-    int64_t most_edges = 1;
-    for (int p = 0; p < b->c->parts; p++)
-        most_edges = b->parts[p].store->n_edges > most_edges ? b->parts[p].store->n_edges : most_edges;
-    b->offered = malloc(sizeof *b->offered * 2 * (size_t)most_edges);
-    int ok = b->parent && b->root && b->slot && b->live && b->best && b->flag && b->pick && b->offered && b->edges;
+    int ok = b->parent && b->root && b->slot && b->live && b->best && b->flag && b->pick && b->edges;
     for (int p = 0; ok && p < b->c->parts; p++) {
         part_state *s = &b->st[p];
         const gemst_part *part = &b->parts[p];
@@ -720,6 +730,10 @@ int gemst_parts_boundary(gemst_parts_ctx *c, gemst_part *parts, int64_t n_compon
     for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++)
         if (!(parts[p].halo = calloc(1, sizeof *parts[p].halo)))
             rc = gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory");
+    if (rc == GRIDEMST_OK)
+        rc = gemst_parts_border(c, parts, b.n_comp, b.parent, b.edges, &b.n_edges, st, err);
+    if (rc == GRIDEMST_OK)
+        rc = fit_offered(&b, err);
     for (int it = 0; rc == GRIDEMST_OK; it++) {
         flatten(&b);
         if (b.n_live <= 1)

@@ -16,6 +16,11 @@
  *                               m edges), on `threads` host threads, where
  *                               the contraction runs on the host
  *                               (GRIDEMST_SAFE_EDGES=kruskal)
+ *   gemst_devices_take_edges    m edges (gemst_parts_edge) that a solve on
+ *                               part p's device left in its pool
+ *                               (gemst_tree.part_edges) copied into host
+ *                               memory (to), on `threads` host threads,
+ *                               and freed there
  *   gemst_devices_ready_tree    starts making ready the host array of the
  *                               whole set's tree, m edges (host_tree.h:
  *                               registered with CUDA by a thread of its
@@ -74,6 +79,8 @@ int gemst_devices_keep_tree(gemst_devices *d, int p, void *edges, int64_t m, con
                             gridemst_error *err);
 int gemst_devices_tree_marks(gemst_devices *d, int p, uint8_t **marks, gridemst_error *err);
 int gemst_devices_tree_to_host(gemst_devices *d, int p, gemst_parts_edge *to, int threads, gridemst_error *err);
+int gemst_devices_take_edges(gemst_devices *d, int p, void *edges, int64_t m, gemst_parts_edge *to, int threads,
+                             gridemst_error *err);
 void gemst_devices_ready_tree(gemst_devices *d, int64_t m, int threads);
 int gemst_devices_share_edges(gemst_devices *d, gemst_tree *tree, gridemst_error *err);
 int gemst_devices_assemble(gemst_devices *d, const gemst_gid_edge *boundary, int64_t n_boundary, int64_t n_points,

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "host_array.h"
 #include "nns/index_choice.h"
+#include "parts/border.h"
 #include "parts/device_assemble.h"
 #include "parts/parts.h"
 
@@ -213,4 +214,94 @@ int gemst_parts_local_trees(const gemst_parts_ctx *c, gemst_part *parts, gridems
     }
     free(st);
     return status;
+}
+
+gemst_frame gemst_parts_working_frame(const gemst_parts_ctx *c)
+{
+    gemst_frame f = c->frame;
+    for (int d = 0; d < 3; d++)
+        f.origin[d] = 0.0;
+    f.scale = 1.0;
+    return f;
+}
+
+void gemst_parts_border_problem(const gemst_parts_ctx *c, const gemst_frame *frame, gemst_problem *lp)
+{
+    *lp = *c->pb;
+    lp->dtype = GRIDEMST_FLOAT64;
+    lp->frame = frame;
+    lp->opt.progress = NULL;
+    lp->opt.nns = GRIDEMST_NNS_AUTO; /* the points near the borders are a set of their own shape */
+#ifdef GRIDEMST_HAVE_CUDA
+    if (c->xchg.devices) {
+        lp->ctx = gemst_devices_context(c->xchg.devices, 0);
+        lp->opt.device = lp->ctx->device;
+        lp->opt.n_devices = 0;
+        lp->opt.devices = NULL;
+        lp->opt.threads = c->threads;
+    }
+#endif
+}
+
+/* The solver on n points (at least 2) of working coordinates in host
+ * memory, its tree into *tree (malloc'd, the edge order). */
+static int solve_working(const gemst_parts_ctx *c, const double *coords, int64_t n, gemst_parts_edge **out,
+                         gridemst_error *err)
+{
+    const gemst_frame frame = gemst_parts_working_frame(c);
+    gemst_problem lp;
+    gemst_parts_border_problem(c, &frame, &lp);
+    lp.coords = coords;
+    lp.n = n;
+    gemst_tree tree;
+    memset(&tree, 0, sizeof tree);
+    *out = malloc(sizeof **out * (size_t)(n - 1));
+    gridemst_stats st;
+    memset(&st, 0, sizeof st);
+    int rc = *out ? GRIDEMST_OK
+                  : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for a tree of %lld points",
+                               (long long)n);
+    if (rc == GRIDEMST_OK && !c->xchg.devices) {
+        rc = gemst_cpu_solve(&lp, &tree, &st, err);
+        if (rc == GRIDEMST_OK)
+            tree_edges(c, &tree, *out);
+    }
+#ifdef GRIDEMST_HAVE_CUDA
+    if (rc == GRIDEMST_OK && c->xchg.devices) {
+        lp.raw_tree = 1;
+        rc = gemst_cuda_solve(&lp, &tree, &st, err);
+        if (rc == GRIDEMST_OK)
+            rc = gemst_devices_take_edges(c->xchg.devices, 0, tree.part_edges, tree.n_edges, *out, c->threads, err);
+    }
+#endif
+    gemst_tree_free(&tree);
+    if (rc != GRIDEMST_OK) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int gemst_parts_solve_working(const gemst_parts_ctx *c, const double *w, int64_t n, gemst_parts_edge **tree,
+                              int64_t *n_tree, gridemst_error *err)
+{
+    *tree = NULL;
+    *n_tree = 0;
+    if (n < 2)
+        return GRIDEMST_OK;
+    const int dim = c->metric.dim;
+    double *coords = NULL; /* in 2D, w without its third coordinate */
+    if (dim != 3) {
+        if (!(coords = malloc(sizeof *coords * (size_t)dim * (size_t)n)))
+            return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld points", (long long)n);
+#pragma omp parallel for num_threads(gemst_parts_threads(c, n)) schedule(static)
+        for (int64_t i = 0; i < n; i++)
+            for (int d = 0; d < dim; d++)
+                coords[i * dim + d] = w[3 * i + d];
+    }
+    const int rc = solve_working(c, dim == 3 ? w : coords, n, tree, err);
+    free(coords);
+    if (rc == GRIDEMST_OK)
+        *n_tree = n - 1;
+    return rc;
 }

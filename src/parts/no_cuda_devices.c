@@ -117,6 +117,13 @@ int gemst_devices_tree_to_host(gemst_devices *d, int p, gemst_parts_edge *to, in
     return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to keep a tree on in a build without CUDA");
 }
 
+int gemst_devices_take_edges(gemst_devices *d, int p, void *edges, int64_t m, gemst_parts_edge *to, int threads,
+                             gridemst_error *err)
+{
+    (void)d, (void)p, (void)edges, (void)m, (void)to, (void)threads;
+    return gemst_fail(err, GRIDEMST_ERR_INTERNAL, "no devices to take edges from in a build without CUDA");
+}
+
 void gemst_devices_ready_tree(gemst_devices *d, int64_t m, int threads)
 {
     (void)d, (void)m, (void)threads;

@@ -195,6 +195,25 @@ int gemst_store_reach(gemst_part *part, double need, int threads, gridemst_error
     return gemst_store_fill(part, s->exact || !(more > need) ? need : more, threads, err);
 }
 
+int gemst_store_count(const gemst_part *part, double limit, int64_t *count, gridemst_error *err)
+{
+    const gemst_part_store *s = part->store;
+    if (part->on_device && limit > s->limit)
+        return gemst_device_store_end(part->on_device, s->n, limit, count, err);
+    /* the first position whose gap passes limit: in the store, or in the part's arrays past it */
+    const int in_store = limit <= s->limit;
+    int64_t lo = in_store ? 0 : s->n, hi = in_store ? s->n : part->n;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if ((in_store ? s->gap[mid] : part->gap[part->by_gap[mid]]) <= limit)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *count = lo;
+    return GRIDEMST_OK;
+}
+
 void gemst_store_free(gemst_part_store *s)
 {
     if (!s)

@@ -69,6 +69,10 @@ int gemst_store_fill(gemst_part *part, double limit, int threads, gridemst_error
  * point of gap up to need (the growth rule above). */
 int gemst_store_reach(gemst_part *part, double need, int threads, gridemst_error *err);
 
+/* How many of the part's points have a gap up to limit, whether the store
+ * holds them or not. */
+int gemst_store_count(const gemst_part *part, double limit, int64_t *count, gridemst_error *err);
+
 void gemst_store_free(gemst_part_store *s);
 
 #endif
