@@ -10,6 +10,7 @@
 #include "cuda/cuda_download.cuh"
 #include "cuda/cuda_parts_kept.cuh"
 #include "parts/device_border.h"
+#include "parts/inner.h"
 
 /* Points 0 .. count - 1 of the order by gap: each one's id, component
  * plus base and dim working coordinates. */
@@ -66,6 +67,88 @@ static __global__ void k_border_between(const gemst_parts_edge *tree, int64_t m,
         return;
     const gemst_parts_edge e = tree[k];
     out[rank[k]] = gemst_store_edge{{e.d2, id[e.lo], id[e.hi]}, comp[e.lo], comp[e.hi]};
+}
+
+/* Each row's cell key (inner.h) and component as Kruskal left them. */
+static __global__ void k_inner_keys(const double *w, const uint32_t *comp, const uint32_t *root, int64_t m, int dim,
+                                    double side, uint64_t *key, uint32_t *comp_out)
+{
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m)
+        return;
+    int64_t q[3];
+    gemst_inner_cell(w + dim * k, dim, side, q);
+    key[k] = gemst_inner_key(q);
+    comp_out[k] = root[comp[k]];
+}
+
+/* 1 where a run of equal keys (sorted) starts. */
+static __global__ void k_inner_starts(const uint64_t *key, int64_t m, uint32_t *start)
+{
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < m)
+        start[k] = k == 0 || key[k] != key[k - 1];
+}
+
+/* Each cell's key and the least and greatest component of its points
+ * (lo and hi set to all ones and zeros before). */
+static __global__ void k_inner_cells(const uint64_t *key, const uint32_t *comp, const uint32_t *start,
+                                     const uint32_t *cell, int64_t m, uint64_t *cell_key, uint32_t *lo, uint32_t *hi)
+{
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m)
+        return;
+    const uint32_t c = cell[k] + start[k] - 1; /* the exclusive count of starts, plus this one's */
+    if (start[k])
+        cell_key[c] = key[k];
+    atomicMin(&lo[c], comp[k]);
+    atomicMax(&hi[c], comp[k]);
+}
+
+/* 1 for the rows that are not inner. */
+static __global__ void k_inner_keep(const double *w, const uint32_t *comp, int64_t m, int dim, double side,
+                                    gemst_inner_cells cells, uint32_t *keep)
+{
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m)
+        return;
+    int64_t q[3];
+    gemst_inner_cell(w + dim * k, dim, side, q);
+    keep[k] = !gemst_inner_alone(&cells, q, dim, comp[k]);
+}
+
+/* The kept rows at their ranks. */
+static __global__ void k_inner_compact(const uint32_t *keep, const uint32_t *rank, int64_t m, int dim,
+                                       const gemst_gid *id, const uint32_t *comp, const double *w, gemst_gid *id_out,
+                                       uint32_t *comp_out, double *w_out)
+{
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m || !keep[k])
+        return;
+    const uint32_t j = rank[k];
+    id_out[j] = id[k];
+    comp_out[j] = comp[k];
+    for (int d = 0; d < dim; d++)
+        w_out[dim * (size_t)j + d] = w[dim * (size_t)k + d];
+}
+
+/* The exclusive count of the m flags into rank, and their sum. */
+static int count_flags(gemst_dmem *mem, const uint32_t *flag, uint32_t *rank, int64_t m, int64_t *sum,
+                       gridemst_error *err)
+{
+    const cudaStream_t s = mem->s;
+    size_t bytes = 0;
+    void *temp;
+    GEMST_CU(cub::DeviceScan::ExclusiveSum(NULL, bytes, flag, rank, m, s));
+    GEMST_TRY(gemst_dalloc(mem, &temp, bytes, "counting the points near the borders", err));
+    GEMST_CU(cub::DeviceScan::ExclusiveSum(temp, bytes, flag, rank, m, s));
+    gemst_dfree(mem, temp);
+    uint32_t last[2] = {0, 0};
+    GEMST_CU(cudaMemcpyAsync(&last[0], rank + m - 1, sizeof last[0], cudaMemcpyDeviceToHost, s));
+    GEMST_CU(cudaMemcpyAsync(&last[1], flag + m - 1, sizeof last[1], cudaMemcpyDeviceToHost, s));
+    GEMST_CU(cudaStreamSynchronize(s));
+    *sum = (int64_t)last[0] + last[1];
+    return GRIDEMST_OK;
 }
 
 extern "C" int gemst_device_border_ready(const gemst_device_gaps *g)
@@ -164,17 +247,7 @@ static int between_components(gemst_dmem *mem, const gemst_parts_edge *tree, int
     GEMST_DALLOC(mem, rank, m, "the border's tree's edges between components");
     k_border_flags<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(tree, m, comp, flag);
     GEMST_LAUNCHED();
-    size_t bytes = 0;
-    void *temp;
-    GEMST_CU(cub::DeviceScan::ExclusiveSum(NULL, bytes, flag, rank, m, s));
-    GEMST_TRY(gemst_dalloc(mem, &temp, bytes, "counting the border's tree's edges", err));
-    GEMST_CU(cub::DeviceScan::ExclusiveSum(temp, bytes, flag, rank, m, s));
-    gemst_dfree(mem, temp);
-    uint32_t last[2] = {0, 0};
-    GEMST_CU(cudaMemcpyAsync(&last[0], rank + m - 1, sizeof last[0], cudaMemcpyDeviceToHost, s));
-    GEMST_CU(cudaMemcpyAsync(&last[1], flag + m - 1, sizeof last[1], cudaMemcpyDeviceToHost, s));
-    GEMST_CU(cudaStreamSynchronize(s));
-    *n_between = (int64_t)last[0] + last[1];
+    GEMST_TRY(count_flags(mem, flag, rank, m, n_between, err));
     GEMST_DALLOC(mem, out, *n_between, "the border's tree's edges between components");
     k_border_between<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(tree, m, flag, rank, id, comp, out);
     GEMST_LAUNCHED();
@@ -189,10 +262,75 @@ static int between_components(gemst_dmem *mem, const gemst_parts_edge *tree, int
     return rc;
 }
 
+/* The rows less their inner points (inner.h), their order kept. */
+static int drop_inner(gemst_dmem *mem, border_rows *rows, int dim, const gemst_border_inner *inner,
+                      gridemst_error *err)
+{
+    const cudaStream_t s = mem->s;
+    const int64_t m = rows->m;
+    if (m == 0)
+        return GRIDEMST_OK;
+    uint32_t *root, *comp, *comp_sorted, *start, *cell, *lo, *hi, *keep, *rank;
+    uint64_t *key, *key_sorted, *cell_key;
+    GEMST_DALLOC(mem, root, inner->n_comp, "the components near the borders");
+    GEMST_CU(cudaMemcpyAsync(root, inner->root, sizeof *root * (size_t)inner->n_comp, cudaMemcpyHostToDevice, s));
+    GEMST_DALLOC(mem, key, m, "the cells near the borders");
+    GEMST_DALLOC(mem, comp, m, "the cells near the borders");
+    k_inner_keys<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(rows->w, rows->comp, root, m, dim, inner->side,
+                                                                    key, comp);
+    GEMST_LAUNCHED();
+    GEMST_DALLOC(mem, key_sorted, m, "the cells near the borders");
+    GEMST_DALLOC(mem, comp_sorted, m, "the cells near the borders");
+    size_t bytes = 0;
+    void *temp;
+    GEMST_CU(cub::DeviceRadixSort::SortPairs(NULL, bytes, key, key_sorted, comp, comp_sorted, m, 0, 64, s));
+    GEMST_TRY(gemst_dalloc(mem, &temp, bytes, "sorting the cells near the borders", err));
+    GEMST_CU(cub::DeviceRadixSort::SortPairs(temp, bytes, key, key_sorted, comp, comp_sorted, m, 0, 64, s));
+    gemst_dfree(mem, temp);
+    GEMST_DALLOC(mem, start, m, "the cells near the borders");
+    GEMST_DALLOC(mem, cell, m, "the cells near the borders");
+    k_inner_starts<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(key_sorted, m, start);
+    GEMST_LAUNCHED();
+    int64_t n_cells = 0;
+    GEMST_TRY(count_flags(mem, start, cell, m, &n_cells, err));
+    GEMST_DALLOC(mem, cell_key, n_cells, "the cells near the borders");
+    GEMST_DALLOC(mem, lo, n_cells, "the cells near the borders");
+    GEMST_DALLOC(mem, hi, n_cells, "the cells near the borders");
+    GEMST_CU(cudaMemsetAsync(lo, 0xff, sizeof *lo * (size_t)n_cells, s));
+    GEMST_CU(cudaMemsetAsync(hi, 0, sizeof *hi * (size_t)n_cells, s));
+    k_inner_cells<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(key_sorted, comp_sorted, start, cell, m,
+                                                                     cell_key, lo, hi);
+    GEMST_LAUNCHED();
+    gemst_dfree(mem, key_sorted);
+    gemst_dfree(mem, comp_sorted);
+    gemst_dfree(mem, start);
+    gemst_dfree(mem, cell);
+    GEMST_DALLOC(mem, keep, m, "the points near the borders kept");
+    GEMST_DALLOC(mem, rank, m, "the points near the borders kept");
+    const gemst_inner_cells cells = {cell_key, lo, hi, n_cells};
+    k_inner_keep<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(rows->w, comp, m, dim, inner->side, cells, keep);
+    GEMST_LAUNCHED();
+    int64_t kept = 0;
+    GEMST_TRY(count_flags(mem, keep, rank, m, &kept, err));
+    border_rows out = {kept, NULL, NULL, NULL};
+    GEMST_DALLOC(mem, out.id, kept, "the points near the borders kept");
+    GEMST_DALLOC(mem, out.comp, kept, "the points near the borders kept");
+    GEMST_DALLOC(mem, out.w, dim * kept, "the points near the borders kept");
+    k_inner_compact<<<gemst_blocks((uint64_t)m), GEMST_THREADS, 0, s>>>(keep, rank, m, dim, rows->id, rows->comp,
+                                                                       rows->w, out.id, out.comp, out.w);
+    GEMST_LAUNCHED();
+    void *done[] = {root, key, comp, cell_key, lo, hi, keep, rank, rows->id, rows->comp, rows->w};
+    for (size_t k = 0; k < sizeof done / sizeof done[0]; k++)
+        gemst_dfree(mem, done[k]);
+    *rows = out;
+    return GRIDEMST_OK;
+}
+
 /* The round, its buffers on the first part's device in mem. */
 static int round_on(gemst_devices *d, gemst_dmem *mem, gemst_device_gaps *const *gaps, const int64_t *held,
-                    const uint32_t *comp_base, const gemst_problem *solve, int threads, gemst_store_edge **between,
-                    int64_t *n_between, gridemst_error *err)
+                    const uint32_t *comp_base, const gemst_border_inner *inner, const gemst_problem *solve,
+                    int threads, gemst_store_edge **between, int64_t *n_between, int64_t *n_points,
+                    gridemst_error *err)
 {
     const int dim = solve->dim;
     border_rows rows = {0, NULL, NULL, NULL};
@@ -205,6 +343,10 @@ static int round_on(gemst_devices *d, gemst_dmem *mem, gemst_device_gaps *const 
     for (int p = 0; p < d->count; at += held[p], p++)
         if (held[p] > 0)
             GEMST_TRY(rows_of_part(d, gaps[p], p, held[p], comp_base[p], dim, at, &rows, err));
+    GEMST_TRY(drop_inner(mem, &rows, dim, inner, err));
+    *n_points = rows.m;
+    if (rows.m < 2 || rows.m > inner->most)
+        return GRIDEMST_OK;
     gemst_gid *id;
     uint32_t *comp;
     double *w;
@@ -230,25 +372,26 @@ static int round_on(gemst_devices *d, gemst_dmem *mem, gemst_device_gaps *const 
 }
 
 extern "C" int gemst_devices_border_round(gemst_devices *d, gemst_device_gaps *const *gaps, const int64_t *held,
-                                          const uint32_t *comp_base, const gemst_problem *solve, int threads,
-                                          gemst_store_edge **between, int64_t *n_between, int64_t *n_points,
-                                          gridemst_error *err)
+                                          const uint32_t *comp_base, const gemst_border_inner *inner,
+                                          const gemst_problem *solve, int threads, gemst_store_edge **between,
+                                          int64_t *n_between, int64_t *n_points, gridemst_error *err)
 {
     *between = NULL;
     *n_between = 0;
     *n_points = 0;
+    int64_t m = 0; /* the points within the limit */
     for (int p = 0; p < d->count; p++)
-        *n_points += held[p];
-    if (*n_points < 2)
+        m += held[p];
+    if (m < 2)
         return GRIDEMST_OK;
-    if (*n_points > UINT32_MAX)
-        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "%lld points near the parts' borders", (long long)*n_points);
+    if (m > UINT32_MAX)
+        return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "%lld points near the parts' borders", (long long)m);
     gemst_device_scope on(d->ordinal[0]);
     if (!on.ok)
         return gemst_fail(err, GRIDEMST_ERR_CUDA, "cannot select CUDA device %d", d->ordinal[0]);
     gemst_dmem mem;
     gemst_dmem_init(&mem, (cudaMemPool_t)d->ctx[0]->pool, gemst_devices_stream(d, 0));
-    const int rc = round_on(d, &mem, gaps, held, comp_base, solve, threads, between, n_between, err);
+    const int rc = round_on(d, &mem, gaps, held, comp_base, inner, solve, threads, between, n_between, n_points, err);
     gemst_dfree_all(&mem);
     if (rc != GRIDEMST_OK) {
         free(*between);

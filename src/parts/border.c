@@ -8,6 +8,7 @@
 #include "cpu/radix_sort.h"
 #include "parts/device_border.h"
 #include "parts/flagged.h"
+#include "parts/inner.h"
 #include "parts/requests.h"
 #include "parts/store.h"
 
@@ -26,20 +27,6 @@ static void border_points_free(border_points *b)
     free(b->comp);
     free(b->w);
     memset(b, 0, sizeof *b);
-}
-
-/* The points of every part whose gap is up to limit. */
-static int count_within(const gemst_parts_ctx *c, gemst_part *parts, double limit, int64_t *count,
-                        gridemst_error *err)
-{
-    *count = 0;
-    int rc = GRIDEMST_OK;
-    for (int p = 0; p < c->parts && rc == GRIDEMST_OK; p++) {
-        int64_t m = 0;
-        rc = gemst_store_count(&parts[p], limit, &m, err);
-        *count += m;
-    }
-    return rc;
 }
 
 /* B's points go to the first part, which solves B: held[p] of them from
@@ -121,6 +108,96 @@ static int gather(gemst_parts_ctx *c, gemst_part *parts, double limit, border_po
     return rc;
 }
 
+/* The cells of B's points (inner.h): their keys ascending, and the least
+ * and greatest component of each one's points, into cells (malloc'd
+ * arrays); comp[k] is point k's component. */
+static int make_cells(const gemst_parts_ctx *c, const border_points *b, const uint32_t *comp, double side,
+                      gemst_inner_cells *cells)
+{
+    const int64_t m = b->n;
+    const size_t room = (size_t)(m > 0 ? m : 1);
+    uint64_t *key = malloc(sizeof *key * room), *key_tmp = malloc(sizeof *key_tmp * room);
+    uint32_t *at = malloc(sizeof *at * room), *at_tmp = malloc(sizeof *at_tmp * room);
+    uint32_t *lo = malloc(sizeof *lo * room), *hi = malloc(sizeof *hi * room);
+    int rc = key && key_tmp && at && at_tmp && lo && hi ? 0 : -1;
+    if (rc == 0) {
+#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
+        for (int64_t k = 0; k < m; k++) {
+            int64_t q[3];
+            gemst_inner_cell(b->w + 3 * k, c->metric.dim, side, q);
+            key[k] = gemst_inner_key(q);
+            at[k] = (uint32_t)k;
+        }
+        rc = gemst_radix_sort(key, at, (size_t)m, 64, key_tmp, at_tmp, c->threads);
+    }
+    int64_t n = 0;
+    for (int64_t k = 0; rc == 0 && k < m; k++) { /* each run of one key: a cell */
+        if (k == 0 || key[k] != key[k - 1]) {
+            key[n] = key[k];
+            lo[n] = hi[n] = comp[at[k]];
+            n++;
+        }
+        lo[n - 1] = comp[at[k]] < lo[n - 1] ? comp[at[k]] : lo[n - 1];
+        hi[n - 1] = comp[at[k]] > hi[n - 1] ? comp[at[k]] : hi[n - 1];
+    }
+    free(key_tmp);
+    free(at);
+    free(at_tmp);
+    *cells = (gemst_inner_cells){key, lo, hi, n};
+    if (rc != 0) {
+        free(key);
+        free(lo);
+        free(hi);
+    }
+    return rc;
+}
+
+/* B without its inner points (inner.h) at limit, its order kept; root[s]
+ * is safe component s's component as Kruskal left them. */
+static int drop_inner(const gemst_parts_ctx *c, double limit, const uint32_t *root, border_points *b,
+                      gridemst_error *err)
+{
+    const int64_t m = b->n;
+    const size_t room = (size_t)(m > 0 ? m : 1);
+    const double side = gemst_inner_side(limit);
+    const int threads = gemst_parts_threads(c, m);
+    uint32_t *comp = malloc(sizeof *comp * room), *keep = malloc(sizeof *keep * room);
+    uint8_t *flag = malloc(room);
+    gemst_inner_cells cells = {NULL, NULL, NULL, 0};
+    int rc = comp && keep && flag ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
+    if (rc == GRIDEMST_OK) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int64_t k = 0; k < m; k++)
+            comp[k] = root[b->comp[k]];
+        rc = make_cells(c, b, comp, side, &cells) == 0 ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
+    }
+    if (rc == GRIDEMST_OK) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int64_t k = 0; k < m; k++) {
+            int64_t q[3];
+            gemst_inner_cell(b->w + 3 * k, c->metric.dim, side, q);
+            flag[k] = !gemst_inner_alone(&cells, q, c->metric.dim, comp[k]);
+        }
+        const int64_t kept = gemst_flagged(flag, m, keep, threads);
+        for (int64_t j = 0; j < kept; j++) { /* in order, each row to one at or before its own */
+            const uint32_t k = keep[j];
+            b->id[j] = b->id[k];
+            b->comp[j] = b->comp[k];
+            memmove(b->w + 3 * j, b->w + 3 * (size_t)k, 3 * sizeof *b->w);
+        }
+        b->n = kept;
+    }
+    free(comp);
+    free(keep);
+    free(flag);
+    free((void *)cells.key);
+    free((void *)cells.lo);
+    free((void *)cells.hi);
+    return rc == GRIDEMST_OK ? GRIDEMST_OK
+                             : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld points near the borders",
+                                          (long long)m);
+}
+
 /* One list of candidates in the edge order, as Kruskal reads it. */
 typedef struct {
     const gemst_store_edge *edge;
@@ -185,15 +262,17 @@ static int tree_between(const gemst_parts_ctx *c, const gemst_parts_edge *tree, 
 /* B at limit gathered from the parts' stores in host memory and solved:
  * its tree's edges between safe components into *between, its size into
  * *n_points. */
-static int between_on_host(gemst_parts_ctx *c, gemst_part *parts, double limit, gemst_store_edge **between,
-                           int64_t *n_between, int64_t *n_points, gridemst_error *err)
+static int between_on_host(gemst_parts_ctx *c, gemst_part *parts, double limit, const gemst_border_inner *inner,
+                           gemst_store_edge **between, int64_t *n_between, int64_t *n_points, gridemst_error *err)
 {
     border_points b = {0};
     int rc = gather(c, parts, limit, &b, err);
+    if (rc == GRIDEMST_OK)
+        rc = drop_inner(c, limit, inner->root, &b, err);
     *n_points = b.n;
     gemst_parts_edge *tree = NULL;
     int64_t n_tree = 0;
-    if (rc == GRIDEMST_OK)
+    if (rc == GRIDEMST_OK && b.n <= inner->most)
         rc = gemst_parts_solve_working(c, b.w, b.n, &tree, &n_tree, err);
     if (rc == GRIDEMST_OK)
         rc = tree_between(c, tree, n_tree, &b, between, n_between, err);
@@ -213,8 +292,9 @@ static int points_on_devices(const gemst_parts_ctx *c, const gemst_part *parts)
 
 /* The same from the points the parts kept on their devices, gathered
  * and solved on the first part's device. */
-static int between_on_devices(gemst_parts_ctx *c, gemst_part *parts, double limit, gemst_store_edge **between,
-                              int64_t *n_between, int64_t *n_points, gridemst_error *err)
+static int between_on_devices(gemst_parts_ctx *c, gemst_part *parts, double limit, const gemst_border_inner *inner,
+                              gemst_store_edge **between, int64_t *n_between, int64_t *n_points,
+                              gridemst_error *err)
 {
     int64_t held[GEMST_MAX_PARTS] = {0};
     uint32_t base[GEMST_MAX_PARTS] = {0};
@@ -230,28 +310,35 @@ static int between_on_devices(gemst_parts_ctx *c, gemst_part *parts, double limi
     const gemst_frame frame = gemst_parts_working_frame(c);
     gemst_problem solve;
     gemst_parts_border_problem(c, &frame, &solve);
-    return gemst_devices_border_round(c->xchg.devices, gaps, held, base, &solve, c->threads, between, n_between,
-                                      n_points, err);
+    return gemst_devices_border_round(c->xchg.devices, gaps, held, base, inner, &solve, c->threads, between,
+                                      n_between, n_points, err);
 }
 
 /* One round of the step at limit: B gathered and solved, its tree's edges
  * between safe components into *between (replacing the last round's), and
  * Kruskal over them and the uncertain edges.  *solved: 0 where the device
  * could not hold B's solve (nothing was added, *between kept). */
-static int round_at(gemst_parts_ctx *c, gemst_part *parts, double limit, uint32_t *parent, gemst_gid_edge *edges,
-                    int64_t *n_edges, gemst_store_edge **between, int64_t *n_between, gridemst_stats *st,
-                    int *solved, gridemst_error *err)
+static int round_at(gemst_parts_ctx *c, gemst_part *parts, double limit, int64_t budget, uint32_t n_comp,
+                    uint32_t *parent, gemst_gid_edge *edges, int64_t *n_edges, gemst_store_edge **between,
+                    int64_t *n_between, gridemst_stats *st, int *solved, gridemst_error *err)
 {
     gemst_store_edge *found = NULL;
     int64_t n_found = 0, n_points = 0;
-    int rc = points_on_devices(c, parts) ? between_on_devices(c, parts, limit, &found, &n_found, &n_points, err)
-                                          : between_on_host(c, parts, limit, &found, &n_found, &n_points, err);
-    *solved = rc == GRIDEMST_OK;
-    if (rc != GRIDEMST_OK) {
+    uint32_t *root = malloc(sizeof *root * (n_comp > 0 ? n_comp : 1)); /* each safe component's component */
+    if (!root)
+        return gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %u components", n_comp);
+    for (uint32_t k = 0; k < n_comp; k++)
+        root[k] = gemst_parts_find(parent, k);
+    const gemst_border_inner inner = {root, n_comp, gemst_inner_side(limit), budget};
+    int rc = points_on_devices(c, parts) ? between_on_devices(c, parts, limit, &inner, &found, &n_found, &n_points, err)
+                                          : between_on_host(c, parts, limit, &inner, &found, &n_found, &n_points, err);
+    free(root);
+    *solved = rc == GRIDEMST_OK && n_points <= budget;
+    if (!*solved) {
         free(found);
         return rc == GRIDEMST_ERR_DEVICE_MEMORY ? GRIDEMST_OK : rc; /* the boundary Boruvka takes over */
     }
-    free(*between); /* the last round's tree has the edges of a larger B */
+    free(*between); /* the Boruvka, if it follows, takes the last round's */
     *between = found;
     *n_between = n_found;
     cand_list list[GEMST_MAX_PARTS + 1];
@@ -300,29 +387,24 @@ static int border(gemst_parts_ctx *c, gemst_part *parts, uint32_t n_comp, uint32
         typical = parts[p].store->typical_d2 > typical ? parts[p].store->typical_d2 : typical;
     if (!(typical > 0.0))
         return GRIDEMST_OK;
-    int64_t budget = 0, count = 0;
+    int64_t budget = 0;
     for (int p = 0; p < c->parts; p++)
         budget = parts[p].n > budget ? parts[p].n : budget;
     budget = once || all ? INT64_MAX : budget / 4;
     double limit = gemst_reach_for(4.0 * typical); /* twice a middling local tree edge */
-    int rc = count_within(c, parts, limit, &count, err);
-    if (rc != GRIDEMST_OK || count > budget)
-        return rc;
+    int rc = GRIDEMST_OK;
     uint32_t left = n_comp;
     gemst_store_edge *between = NULL; /* B's tree's edges left between components */
     int64_t n_between = 0;
     while (rc == GRIDEMST_OK) {
         int solved = 0;
         const int64_t before = *n_edges;
-        rc = round_at(c, parts, limit, parent, edges, n_edges, &between, &n_between, st, &solved, err);
+        rc = round_at(c, parts, limit, budget, n_comp, parent, edges, n_edges, &between, &n_between, st, &solved,
+                      err);
         left -= (uint32_t)(*n_edges - before);
         if (rc != GRIDEMST_OK || !solved || left <= 1 || once)
             break;
-        const double farther = 4.0 * limit; /* twice the length */
-        rc = count_within(c, parts, farther, &count, err);
-        if (count > budget)
-            break;
-        limit = farther;
+        limit *= 4.0; /* twice the length */
     }
     if (rc == GRIDEMST_OK && left > 1) { /* the boundary Boruvka starts afresh */
         for (uint32_t k = 0; k < n_comp; k++)

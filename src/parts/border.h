@@ -27,13 +27,20 @@
  * cover, no edge of the whole set shorter than the cover joins two of the
  * components it leaves.
  *
+ * So a round need not solve every point within its limit: those whose
+ * neighbourhood holds points of their own component only (as the rounds
+ * before left the components; at the first, their safe component:
+ * inner.h) cannot end an edge it still needs, and B leaves them out.  (A crossing edge shorter than the cover from such a point joins
+ * two points of one component, which edges before it join already; the
+ * argument above goes through.)
+ *
  * The first limit is twice the length of a middling local tree edge (the
  * parts' store's typical_d2, four times in squares).  Where more than one
  * component is left, the limit doubles in length and the step runs again
- * on the larger B (the edges added stay), while B stays within a quarter
- * of the largest part, so that a round's solve costs less than a local
- * tree's.  Where components are left after that, or the device cannot
- * hold B's solve, the step's edges are dropped and the boundary Boruvka
+ * (the edges added stay), while B (less its inner points) stays within a
+ * quarter of the largest part, so that a round's solve costs less than a
+ * local tree's.  Where components are left after that, or the device
+ * cannot hold B's solve, the step's edges are dropped and the boundary Boruvka
  * (boundary.c) starts from the safe components, with the last B's tree's
  * edges between them among its candidates: edges of the whole set, which
  * bound the components' least edges from the start.  (Continuing from the
@@ -46,7 +53,8 @@
  * solving B again.  GRIDEMST_PARTS_BORDER in the environment overrides
  * it: off (skipped), on (as on devices), once (one round at the first
  * limit, whatever B's size) or all (rounds until one component is left,
- * whatever B's size).
+ * whatever B's size).  The step on the CPU's parts leaves out the same
+ * inner points as on the devices, and solves the same B.
  */
 #ifndef GEMST_PARTS_BORDER_H
 #define GEMST_PARTS_BORDER_H

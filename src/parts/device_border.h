@@ -10,7 +10,8 @@
  *   gemst_devices_border_round the first held[p] points by gap of each part
  *                              p (its id, its component plus comp_base[p]
  *                              and its working coordinates), copied to the
- *                              first part's device, sorted there by id and
+ *                              first part's device, less the inner points
+ *                              there (inner.h), sorted there by id and
  *                              solved by the CUDA solver (`solve`: the
  *                              problem to solve them as, whose points,
  *                              count and form the call sets); the tree's
@@ -37,11 +38,22 @@
 extern "C" {
 #endif
 
+/* What the round's test of inner points (inner.h) reads: each safe
+ * component's component as Kruskal left them, and the cells' side; and
+ * the most points the round solves (with more left after the test, it
+ * solves nothing and says how many: *n_points above `most`). */
+typedef struct gemst_border_inner {
+    const uint32_t *root;
+    uint32_t n_comp;
+    double side;
+    int64_t most;
+} gemst_border_inner;
+
 int gemst_device_border_ready(const gemst_device_gaps *g);
 int gemst_devices_border_round(gemst_devices *d, gemst_device_gaps *const *gaps, const int64_t *held,
-                               const uint32_t *comp_base, const gemst_problem *solve, int threads,
-                               gemst_store_edge **between, int64_t *n_between, int64_t *n_points,
-                               gridemst_error *err);
+                               const uint32_t *comp_base, const gemst_border_inner *inner,
+                               const gemst_problem *solve, int threads, gemst_store_edge **between,
+                               int64_t *n_between, int64_t *n_points, gridemst_error *err);
 
 #ifdef __cplusplus
 }
