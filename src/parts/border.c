@@ -359,6 +359,8 @@ static int round_at(gemst_parts_ctx *c, gemst_part *parts, double limit, int64_t
  * and the searches need not look farther than they reach. */
 static int offer_between(gemst_part *part, const gemst_store_edge *between, int64_t n, gridemst_error *err)
 {
+    if (n == 0) /* no round solved B */
+        return GRIDEMST_OK;
     gemst_part_store *s = part->store;
     gemst_store_edge *grown = realloc(s->edge, sizeof *grown * (size_t)(s->n_edges + n > 0 ? s->n_edges + n : 1));
     if (!grown)
