@@ -382,8 +382,10 @@ extern "C" int gemst_devices_border_round(gemst_devices *d, gemst_device_gaps *c
     int64_t m = 0; /* the points within the limit */
     for (int p = 0; p < d->count; p++)
         m += held[p];
-    if (m < 2)
+    if (m < 2) { /* nothing to solve, nor to leave out */
+        *n_points = m;
         return GRIDEMST_OK;
+    }
     if (m > UINT32_MAX)
         return gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "%lld points near the parts' borders", (long long)m);
     gemst_device_scope on(d->ordinal[0]);

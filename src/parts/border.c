@@ -267,7 +267,7 @@ static int between_on_host(gemst_parts_ctx *c, gemst_part *parts, double limit, 
 {
     border_points b = {0};
     int rc = gather(c, parts, limit, &b, err);
-    if (rc == GRIDEMST_OK)
+    if (rc == GRIDEMST_OK && b.n >= 2) /* as on the devices: fewer, nothing to solve nor to leave out */
         rc = drop_inner(c, limit, inner->root, &b, err);
     *n_points = b.n;
     gemst_parts_edge *tree = NULL;
