@@ -35,16 +35,18 @@ static uint32_t sort_distinct(uint64_t *code, uint32_t m)
     return u;
 }
 
-/* Tables with their slots free. */
-static gemst_index_tables tables_new(void)
+/* Tables with their slots free, for a sample of m codes. */
+static gemst_index_tables tables_new(uint32_t m)
 {
-    uint64_t *keys = malloc(sizeof *keys * 2 * GEMST_INDEX_SLOTS);
-    uint32_t *counts = calloc(GEMST_INDEX_SLOTS, sizeof *counts);
+    const int bits = gemst_index_slot_bits(m);
+    const size_t slots = (size_t)1 << bits;
+    uint64_t *keys = malloc(sizeof *keys * 2 * slots);
+    uint32_t *counts = calloc(slots, sizeof *counts);
     ck_assert_ptr_nonnull(keys);
     ck_assert_ptr_nonnull(counts);
-    for (size_t k = 0; k < 2 * (size_t)GEMST_INDEX_SLOTS; k++)
+    for (size_t k = 0; k < 2 * slots; k++)
         keys[k] = GEMST_INDEX_FREE;
-    const gemst_index_tables t = {keys, keys + GEMST_INDEX_SLOTS, counts};
+    const gemst_index_tables t = {keys, keys + slots, counts, bits};
     return t;
 }
 
@@ -57,7 +59,7 @@ static void tables_free(gemst_index_tables *t)
 /* The counts of m codes at shift, added to the tables in turn. */
 static gemst_index_counts count_pairs(const uint64_t *code, uint32_t m, int shift)
 {
-    gemst_index_tables t = tables_new();
+    gemst_index_tables t = tables_new(m);
     gemst_index_counts counts = {0, 0};
     for (uint32_t k = 0; k < m; k++)
         gemst_index_add(&t, code[k], shift, &counts);
@@ -122,11 +124,11 @@ static uint64_t *codes_of_points(const float *p, int64_t n, int dim, uint32_t *u
         }
     }
     ck_assert_int_eq(gemst_frame_make(dim, lo, hi, 0, f, &err), GRIDEMST_OK);
-    const uint32_t m = GEMST_INDEX_SAMPLE;
+    const uint32_t m = gemst_index_sample_size(f, n);
     uint64_t *code = malloc(sizeof *code * m);
     ck_assert_ptr_nonnull(code);
     for (uint32_t k = 0; k < m; k++) {
-        const int64_t i = gemst_index_sample_point((uint32_t)n, m, k);
+        const int64_t i = (int64_t)gemst_index_sample_point((uint64_t)n, m, k);
         double w[3] = {0, 0, 0};
         for (int d = 0; d < dim; d++)
             w[d] = (float)gemst_frame_working(f, p[i * dim + d], d);
@@ -176,6 +178,43 @@ START_TEST(test_contrast_of_even_fills)
             ck_assert_int_eq(gemst_index_prefers_bvh(contrast), parts[k] <= 0.5);
             free(p);
         }
+}
+END_TEST
+
+/* The contrast of uniform sets of 10^6 to 4 10^9 points in the unit box,
+ * from their sample alone (the sample of a uniform set is uniform: its
+ * points are drawn here, as many as the measure takes at that size): about
+ * 1 at every size and seed.  A sample of a fixed size meets a few pairs
+ * sharing a cell among the cells of 10^9 points, and measures anywhere
+ * from 0 to 2 there. */
+START_TEST(test_uniform_contrast_at_every_size)
+{
+    const double sizes[] = {1e6, 1e8, 1e9, 4e9};
+    gridemst_error err;
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    for (int dim = 2; dim <= 3; dim++) {
+        gemst_frame f;
+        ck_assert_int_eq(gemst_frame_make(dim, lo, hi, 0, &f, &err), GRIDEMST_OK);
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                const int64_t n = (int64_t)sizes[s];
+                const uint32_t m = gemst_index_sample_size(&f, n);
+                uint64_t *code = malloc(sizeof *code * m), rng = seed * 7919 + s;
+                ck_assert_ptr_nonnull(code);
+                for (uint32_t k = 0; k < m; k++) {
+                    double w[3] = {0, 0, 0};
+                    for (int d = 0; d < dim; d++)
+                        w[d] = gemst_frame_working(&f, rng_unit(&rng), d);
+                    code[k] = gemst_morton_in(dim, w, f.lo, f.unit);
+                }
+                const uint32_t u = sort_distinct(code, m);
+                const int shift = gemst_index_shift(&f, n);
+                const double contrast = gemst_index_contrast(&f, shift, count_pairs(code, u, shift));
+                ck_assert_msg(contrast > 0.85 && contrast < 1.15, "%dD, %g uniform points, seed %llu: contrast %g",
+                              dim, sizes[s], (unsigned long long)seed, contrast);
+                free(code);
+            }
+    }
 }
 END_TEST
 
@@ -304,6 +343,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_pairs_count_every_pair);
     tcase_add_test(tc, test_contrast_of_even_fills);
+    tcase_add_test(tc, test_uniform_contrast_at_every_size);
     tcase_add_loop_test(tc, test_choice_follows_the_contrast, 0, (int)(sizeof shapes / sizeof shapes[0]));
     tcase_add_test(tc, test_one_code_keeps_the_grid);
     tcase_add_loop_test(tc, test_cpu_choice_follows_the_local_dimension, 0,

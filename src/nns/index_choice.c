@@ -24,20 +24,34 @@ int gemst_index_shift(const gemst_frame *f, int64_t n)
     return f->dim * (bits_per_axis(f->dim) - planned_level(f, n));
 }
 
-double gemst_index_contrast(const gemst_frame *f, int shift, gemst_index_counts counts)
+/* The share of the box's volume in one cell at shift, along each axis the
+ * box is wider than a cell. */
+static double cell_share(const gemst_frame *f, int shift)
 {
-    if (counts.distinct < 2)
-        return 0.0;
     const double side = exp2(-(double)(bits_per_axis(f->dim) - shift / f->dim));
-    /* the share of the box's volume in one cell, along each axis the box is wider than a cell */
     double share = 1.0;
     for (int d = 0; d < f->dim; d++) {
         const double extent = f->extent[d] * f->unit;
         if (extent > side)
             share *= side / extent;
     }
+    return share;
+}
+
+uint32_t gemst_index_sample_size(const gemst_frame *f, int64_t n)
+{
+    /* m (m - 1) share pairs sharing a cell, where the points fill the box evenly */
+    const double even = ceil(sqrt(GEMST_INDEX_EVEN_PAIRS / cell_share(f, gemst_index_shift(f, n)))) + 1.0;
+    const double m = fmin(fmax(even, GEMST_INDEX_SAMPLE_LEAST), GEMST_INDEX_SAMPLE_MOST);
+    return n < (int64_t)m ? (uint32_t)(n > 0 ? n : 0) : (uint32_t)m;
+}
+
+double gemst_index_contrast(const gemst_frame *f, int shift, gemst_index_counts counts)
+{
+    if (counts.distinct < 2)
+        return 0.0;
     const double shared = (double)counts.pairs / (double)counts.distinct;
-    return shared / ((double)(counts.distinct - 1) * share);
+    return shared / ((double)(counts.distinct - 1) * cell_share(f, shift));
 }
 
 int gemst_index_prefers_bvh(double contrast)

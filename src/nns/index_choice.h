@@ -25,8 +25,8 @@
  * searches the grid when the contrast is at most
  * GEMST_INDEX_EVEN_CONTRAST, else the BVH.
  *
- * It is measured in a sample: GEMST_INDEX_SAMPLE points evenly spaced in
- * the caller's order, with their Morton codes (bvh/morton.h), equal codes
+ * It is measured in a sample: points evenly spaced in the caller's order
+ * (gemst_index_sample_size of them), with their Morton codes (bvh/morton.h), equal codes
  * counted once (the searches see each point once: duplicates are joined
  * before, by edges of length 0); a cell of the power-of-two level nearest
  * the grid's planned side is a value of the codes' prefix.  Hash tables
@@ -63,7 +63,17 @@
 #include "grid/grid_plan.h"
 
 #define GEMST_INDEX_SMALL_SET 100000
-#define GEMST_INDEX_SAMPLE 65536
+/* The sample's size: enough points that an even fill would give
+ * GEMST_INDEX_EVEN_PAIRS ordered pairs sharing a cell, so that the
+ * measure's Poisson error stays within 1 / sqrt(EVEN_PAIRS / 2), 3%, at
+ * any number of cells.  (A sample of a fixed size does not: 65,536 points
+ * over the 1.3e8 cells planned for 8e8 points meet 32 pairs on average,
+ * and uniform sets of that size measured 1.5 and more.)  At least
+ * GEMST_INDEX_SAMPLE_LEAST points (the CPU's local dimension reads the
+ * finer levels of the same sample), at most GEMST_INDEX_SAMPLE_MOST. */
+#define GEMST_INDEX_EVEN_PAIRS 2048
+#define GEMST_INDEX_SAMPLE_LEAST 65536
+#define GEMST_INDEX_SAMPLE_MOST (1u << 23)
 /* Half again an even fill's share of a cell: uniform sets measure 0.96 to
  * 1.03 (the box's last cells are partly outside it), the sets of a varying
  * density 2 and more. */
@@ -78,40 +88,52 @@
 extern "C" {
 #endif
 
+/* The sample's size for n points in frame f (at most n). */
+uint32_t gemst_index_sample_size(const gemst_frame *f, int64_t n);
+
 /* Point k of the sample of m of n points (k n fits 64 bits: m is at most
- * GEMST_INDEX_SAMPLE, n within a partitioned solve's limit). */
+ * GEMST_INDEX_SAMPLE_MOST, n within a partitioned solve's limit). */
 static inline GEMST_HD uint64_t gemst_index_sample_point(uint64_t n, uint32_t m, uint32_t k)
 {
     return (uint64_t)k * n / m;
 }
 
-/* The sample's hash tables, GEMST_INDEX_SLOTS slots each (open
- * addressing; a free slot holds GEMST_INDEX_FREE): the distinct codes met,
- * the cells met (code >> shift), and the distinct codes met in each.
- * Twice as many slots as samples keep the probes short, and a slot always
- * free, so that every probe ends. */
-#define GEMST_INDEX_SLOT_BITS 17
-#define GEMST_INDEX_SLOTS (1u << GEMST_INDEX_SLOT_BITS)
+/* The sample's hash tables, 2^bits slots each (open addressing; a free
+ * slot holds GEMST_INDEX_FREE): the distinct codes met, the cells met
+ * (code >> shift), and the distinct codes met in each.  At least twice as
+ * many slots as samples (gemst_index_slot_bits) keep the probes short, and
+ * a slot always free, so that every probe ends. */
 #define GEMST_INDEX_FREE UINT64_MAX /* never a code: codes have 63 bits at most */
 
 typedef struct {
     uint64_t *code;  /* the distinct codes met */
     uint64_t *cell;  /* the cells met */
     uint32_t *count; /* each cell's distinct codes so far */
+    int bits;
 } gemst_index_tables;
 
-/* The slot of key in the table keys, taken for it if it had none (*taken
- * then set); safe when several threads add keys at once. */
-static inline GEMST_HD uint32_t gemst_index_slot(uint64_t *keys, uint64_t key, int *taken)
+/* The tables' bits for a sample of m points. */
+static inline int gemst_index_slot_bits(uint32_t m)
 {
-    uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - GEMST_INDEX_SLOT_BITS));
+    int bits = 1;
+    while (((uint64_t)1 << bits) < 2 * (uint64_t)m)
+        bits++;
+    return bits;
+}
+
+/* The slot of key in the table keys of 2^bits slots, taken for it if it
+ * had none (*taken then set); safe when several threads add keys at once. */
+static inline GEMST_HD uint32_t gemst_index_slot(uint64_t *keys, int bits, uint64_t key, int *taken)
+{
+    const uint32_t mask = (uint32_t)(((uint64_t)1 << bits) - 1);
+    uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
     for (;;) {
         const uint64_t found = gemst_atomic_cas_u64(&keys[slot], GEMST_INDEX_FREE, key);
         if (found == GEMST_INDEX_FREE || found == key) {
             *taken = found == GEMST_INDEX_FREE;
             return slot;
         }
-        slot = (slot + 1) & (GEMST_INDEX_SLOTS - 1);
+        slot = (slot + 1) & mask;
     }
 }
 
@@ -130,11 +152,11 @@ static inline GEMST_HD void gemst_index_add(const gemst_index_tables *t, uint64_
                                             gemst_index_counts *counts)
 {
     int taken;
-    gemst_index_slot(t->code, code, &taken);
+    gemst_index_slot(t->code, t->bits, code, &taken);
     if (!taken)
         return;
     counts->distinct++;
-    const uint32_t slot = gemst_index_slot(t->cell, code >> shift, &taken);
+    const uint32_t slot = gemst_index_slot(t->cell, t->bits, code >> shift, &taken);
     counts->pairs += 2 * (uint64_t)gemst_atomic_add_u32(&t->count[slot], 1);
 }
 
