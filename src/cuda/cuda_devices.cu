@@ -7,7 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <thread>
 
 #include "cuda/cuda_devices.cuh"
 
@@ -47,30 +46,6 @@ extern "C" void gemst_devices_name(const gemst_devices *d, char *name, size_t si
     size_t at = 0;
     for (int p = 0; p < d->count && at < size; p++)
         at += (size_t)snprintf(name + at, size - at, "%s%s", p ? ", " : "", d->ctx[p]->device_name);
-}
-
-/* fn(p) for every device p at once, each on a host thread of its own
- * (device 0 on the caller's): making a device's context and releasing its
- * memory wait on the driver, device by device, and the devices do not need
- * to wait for each other.  A thread that cannot be started leaves its
- * device to the caller's thread. */
-template <typename F> static void each_device_at_once(int count, F fn)
-{
-    std::thread other[GEMST_MAX_DEVICES];
-    bool started[GEMST_MAX_DEVICES] = {false};
-    for (int p = 1; p < count; p++) {
-        try {
-            other[p] = std::thread(fn, p);
-            started[p] = true;
-        } catch (...) {
-        }
-    }
-    for (int p = 0; p < count; p++)
-        if (!started[p])
-            fn(p);
-    for (int p = 1; p < count; p++)
-        if (started[p])
-            other[p].join();
 }
 
 /* Frees device p's buffers and lets its context go. */
@@ -139,7 +114,7 @@ extern "C" void gemst_devices_close(gemst_devices *d)
     gemst_nccl_close(d);
     peer_access_off(d);
     if (d->ctx)
-        each_device_at_once(d->count, [d](int p) { release_device(d, p); });
+        gemst_each_device_at_once(d->count, [d](int p) { release_device(d, p); });
     (void)cudaGetLastError();
     cudaSetDevice(previous);
     free(d->ordinal);
@@ -182,7 +157,7 @@ extern "C" int gemst_devices_open(const int *ordinal, int count, gemst_devices *
         gridemst_error why[GEMST_MAX_DEVICES];
         for (int p = 0; p < count; p++)
             d->ordinal[p] = ordinal[p];
-        each_device_at_once(count, [&](int p) { made[p] = open_device(d, p, &why[p]); });
+        gemst_each_device_at_once(count, [&](int p) { made[p] = open_device(d, p, &why[p]); });
         for (int p = 0; p < count && rc == GRIDEMST_OK; p++)
             if (made[p] != GRIDEMST_OK) {
                 rc = made[p];

@@ -9,6 +9,8 @@
 #ifndef GEMST_CUDA_DEVICES_CUH
 #define GEMST_CUDA_DEVICES_CUH
 
+#include <thread>
+
 #include "config.h"
 #include "context.h"
 #include "host_tree.h"
@@ -57,6 +59,31 @@ struct gemst_devices {
 static inline cudaStream_t gemst_devices_stream(const gemst_devices *d, int p)
 {
     return (cudaStream_t)d->ctx[p]->stream;
+}
+
+/* fn(p) for every device p at once, each on a host thread of its own
+ * (device 0 on the caller's): making a device's context and releasing its
+ * memory wait on the driver, device by device, and the devices do not need
+ * to wait for each other; nor do the parts' own steps of a round of the
+ * border step.  A thread that cannot be started leaves its
+ * device to the caller's thread. */
+template <typename F> static inline void gemst_each_device_at_once(int count, F fn)
+{
+    std::thread other[GEMST_MAX_DEVICES];
+    bool started[GEMST_MAX_DEVICES] = {false};
+    for (int p = 1; p < count; p++) {
+        try {
+            other[p] = std::thread(fn, p);
+            started[p] = true;
+        } catch (...) {
+        }
+    }
+    for (int p = 0; p < count; p++)
+        if (!started[p])
+            fn(p);
+    for (int p = 1; p < count; p++)
+        if (started[p])
+            other[p].join();
 }
 
 /* Counts first: row p (`width` counts, part p's) of `all` to every device

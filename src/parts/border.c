@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "cpu/radix_sort.h"
+#include "parts/border_cells.h"
 #include "parts/device_border.h"
 #include "parts/flagged.h"
-#include "parts/inner.h"
 #include "parts/requests.h"
 #include "parts/store.h"
 
@@ -29,13 +29,23 @@ static void border_points_free(border_points *b)
     memset(b, 0, sizeof *b);
 }
 
-/* B's points go to the first part, which solves B: held[p] of them from
- * part p, counted as exchanged. */
-static void count_sent(gemst_parts_ctx *c, const int64_t *held)
+/* What a round sends: each part's cells to the first part, the merged
+ * cells from it to every other part, and (where B is solved) each part's
+ * points kept to it. */
+static void count_sent(gemst_parts_ctx *c, const gemst_border_counts *n, int solved)
 {
+    const int P = c->parts;
     int64_t sent[GEMST_MAX_PARTS * GEMST_MAX_PARTS] = {0}; /* [s * P + p]: from part s to part p */
-    for (int p = 0; p < c->parts; p++)
-        sent[p * c->parts] = held[p];
+    for (int p = 0; p < P; p++) {
+        sent[p * P] = n->cells[p];
+        sent[p] = n->merged;
+    }
+    gemst_xchg_count_alltoall(&c->xchg, sent, GEMST_BORDER_CELL_BYTES);
+    if (!solved)
+        return;
+    memset(sent, 0, sizeof sent);
+    for (int p = 0; p < P; p++)
+        sent[p * P] = n->kept[p];
     gemst_xchg_count_alltoall(&c->xchg, sent, sizeof(gemst_gid) + sizeof(uint32_t) + sizeof(double) * c->metric.dim);
 }
 
@@ -50,39 +60,95 @@ static int fill_stores(gemst_parts_ctx *c, gemst_part *parts, double limit, int6
         if (rc != GRIDEMST_OK)
             return rc;
     }
-    count_sent(c, held);
     return GRIDEMST_OK;
 }
 
-/* B at limit: the points of every part's store within it, sorted by id. */
-static int gather(gemst_parts_ctx *c, gemst_part *parts, double limit, border_points *b, gridemst_error *err)
+/* A part's points within the limit (its store's first `held`): each one's
+ * cell key, and its component as Kruskal left them (root[] of its safe
+ * component); or their positions kept (not inner). */
+typedef struct {
+    int64_t held;
+    uint64_t *key;
+    uint32_t *now;
+    gemst_inner_cells cells;
+    uint32_t *kept_at;
+    int64_t kept;
+} part_rows;
+
+static void part_rows_free(part_rows *r)
 {
-    int64_t held[GEMST_MAX_PARTS], part_at[GEMST_MAX_PARTS + 1] = {0}; /* part p's points from part_at[p] on */
-    int rc = fill_stores(c, parts, limit, held, err);
+    free(r->key);
+    free(r->now);
+    free(r->kept_at);
+    gemst_border_cells_free(&r->cells);
+}
+
+/* Part p's rows: their keys and components, and their cells. */
+static int rows_cells(const gemst_parts_ctx *c, const gemst_part_store *s, const gemst_border_inner *inner,
+                      part_rows *r)
+{
+    const size_t room = (size_t)(r->held > 0 ? r->held : 1);
+    r->key = malloc(sizeof *r->key * room);
+    r->now = malloc(sizeof *r->now * room);
+    if (!r->key || !r->now)
+        return -1;
+#pragma omp parallel for num_threads(gemst_parts_threads(c, r->held)) schedule(static)
+    for (int64_t a = 0; a < r->held; a++) {
+        int64_t q[3];
+        gemst_inner_cell(s->w + 3 * a, c->metric.dim, inner->side, q);
+        r->key[a] = gemst_inner_key(q);
+        r->now[a] = inner->root[s->comp[a]];
+    }
+    return gemst_border_cells_of(r->key, r->now, r->held, c->threads, &r->cells);
+}
+
+/* Part p's rows that are not inner, by their position in its store. */
+static int rows_kept(const gemst_parts_ctx *c, const gemst_part_store *s, const gemst_border_inner *inner,
+                     const gemst_inner_cells *merged, part_rows *r)
+{
+    const size_t room = (size_t)(r->held > 0 ? r->held : 1);
+    uint8_t *flag = malloc(room);
+    r->kept_at = malloc(sizeof *r->kept_at * room);
+    if (!flag || !r->kept_at) {
+        free(flag);
+        return -1;
+    }
+    const int threads = gemst_parts_threads(c, r->held);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t a = 0; a < r->held; a++) {
+        int64_t q[3];
+        gemst_inner_cell(s->w + 3 * a, c->metric.dim, inner->side, q);
+        flag[a] = !gemst_inner_alone(merged, q, c->metric.dim, r->now[a]);
+    }
+    r->kept = gemst_flagged(flag, r->held, r->kept_at, threads);
+    free(flag);
+    return 0;
+}
+
+/* B: every part's rows kept, in the order of their ids. */
+static int gather(gemst_parts_ctx *c, gemst_part *parts, const part_rows *rows, border_points *b, gridemst_error *err)
+{
+    int64_t part_at[GEMST_MAX_PARTS + 1] = {0}; /* part p's rows from part_at[p] on */
     for (int p = 0; p < c->parts; p++)
-        part_at[p + 1] = part_at[p] + held[p];
+        part_at[p + 1] = part_at[p] + rows[p].kept;
     const int64_t m = b->n = part_at[c->parts];
-    if (rc == GRIDEMST_OK && m > UINT32_MAX)
-        rc = gemst_fail(err, GRIDEMST_ERR_UNSUPPORTED, "%lld points near the parts' borders", (long long)m);
-    if (rc != GRIDEMST_OK)
-        return rc;
     const size_t room = (size_t)(m > 0 ? m : 1);
     uint64_t *key = malloc(sizeof *key * room), *key_tmp = malloc(sizeof *key_tmp * room);
     uint32_t *from = malloc(sizeof *from * room), *from_tmp = malloc(sizeof *from_tmp * room);
     b->id = malloc(sizeof *b->id * room);
     b->comp = malloc(sizeof *b->comp * room);
     b->w = malloc(sizeof *b->w * 3 * room);
-    rc = key && key_tmp && from && from_tmp && b->id && b->comp && b->w
-             ? GRIDEMST_OK
-             : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld points near the borders",
-                          (long long)m);
-    /* the parts' points one after another, each part's in its store's order; then in the order of their ids */
+    int rc = key && key_tmp && from && from_tmp && b->id && b->comp && b->w
+                 ? GRIDEMST_OK
+                 : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld points near the borders",
+                              (long long)m);
+    /* the parts' rows one after another; then in the order of their ids */
     for (int p = 0; rc == GRIDEMST_OK && p < c->parts; p++) {
         const gemst_part_store *s = parts[p].store;
-#pragma omp parallel for num_threads(gemst_parts_threads(c, held[p])) schedule(static)
-        for (int64_t a = 0; a < held[p]; a++) {
-            key[part_at[p] + a] = s->id[a];
-            from[part_at[p] + a] = (uint32_t)(part_at[p] + a);
+#pragma omp parallel for num_threads(gemst_parts_threads(c, rows[p].kept)) schedule(static)
+        for (int64_t j = 0; j < rows[p].kept; j++) {
+            key[part_at[p] + j] = s->id[rows[p].kept_at[j]];
+            from[part_at[p] + j] = (uint32_t)(part_at[p] + j);
         }
     }
     if (rc == GRIDEMST_OK &&
@@ -95,7 +161,7 @@ static int gather(gemst_parts_ctx *c, gemst_part *parts, double limit, border_po
             while (part_at[p + 1] <= (int64_t)from[k])
                 p++;
             const gemst_part_store *s = parts[p].store;
-            const int64_t a = (int64_t)from[k] - part_at[p];
+            const int64_t a = rows[p].kept_at[(int64_t)from[k] - part_at[p]];
             b->id[k] = key[k];
             b->comp[k] = s->comp[a];
             memcpy(b->w + 3 * k, s->w + 3 * a, 3 * sizeof *b->w);
@@ -106,96 +172,6 @@ static int gather(gemst_parts_ctx *c, gemst_part *parts, double limit, border_po
     free(from);
     free(from_tmp);
     return rc;
-}
-
-/* The cells of B's points (inner.h): their keys ascending, and the least
- * and greatest component of each one's points, into cells (malloc'd
- * arrays); comp[k] is point k's component. */
-static int make_cells(const gemst_parts_ctx *c, const border_points *b, const uint32_t *comp, double side,
-                      gemst_inner_cells *cells)
-{
-    const int64_t m = b->n;
-    const size_t room = (size_t)(m > 0 ? m : 1);
-    uint64_t *key = malloc(sizeof *key * room), *key_tmp = malloc(sizeof *key_tmp * room);
-    uint32_t *at = malloc(sizeof *at * room), *at_tmp = malloc(sizeof *at_tmp * room);
-    uint32_t *lo = malloc(sizeof *lo * room), *hi = malloc(sizeof *hi * room);
-    int rc = key && key_tmp && at && at_tmp && lo && hi ? 0 : -1;
-    if (rc == 0) {
-#pragma omp parallel for num_threads(gemst_parts_threads(c, m)) schedule(static)
-        for (int64_t k = 0; k < m; k++) {
-            int64_t q[3];
-            gemst_inner_cell(b->w + 3 * k, c->metric.dim, side, q);
-            key[k] = gemst_inner_key(q);
-            at[k] = (uint32_t)k;
-        }
-        rc = gemst_radix_sort(key, at, (size_t)m, 64, key_tmp, at_tmp, c->threads);
-    }
-    int64_t n = 0;
-    for (int64_t k = 0; rc == 0 && k < m; k++) { /* each run of one key: a cell */
-        if (k == 0 || key[k] != key[k - 1]) {
-            key[n] = key[k];
-            lo[n] = hi[n] = comp[at[k]];
-            n++;
-        }
-        lo[n - 1] = comp[at[k]] < lo[n - 1] ? comp[at[k]] : lo[n - 1];
-        hi[n - 1] = comp[at[k]] > hi[n - 1] ? comp[at[k]] : hi[n - 1];
-    }
-    free(key_tmp);
-    free(at);
-    free(at_tmp);
-    *cells = (gemst_inner_cells){key, lo, hi, n};
-    if (rc != 0) {
-        free(key);
-        free(lo);
-        free(hi);
-    }
-    return rc;
-}
-
-/* B without its inner points (inner.h) at limit, its order kept; root[s]
- * is safe component s's component as Kruskal left them. */
-static int drop_inner(const gemst_parts_ctx *c, double limit, const uint32_t *root, border_points *b,
-                      gridemst_error *err)
-{
-    const int64_t m = b->n;
-    const size_t room = (size_t)(m > 0 ? m : 1);
-    const double side = gemst_inner_side(limit);
-    const int threads = gemst_parts_threads(c, m);
-    uint32_t *comp = malloc(sizeof *comp * room), *keep = malloc(sizeof *keep * room);
-    uint8_t *flag = malloc(room);
-    gemst_inner_cells cells = {NULL, NULL, NULL, 0};
-    int rc = comp && keep && flag ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
-    if (rc == GRIDEMST_OK) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (int64_t k = 0; k < m; k++)
-            comp[k] = root[b->comp[k]];
-        rc = make_cells(c, b, comp, side, &cells) == 0 ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
-    }
-    if (rc == GRIDEMST_OK) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (int64_t k = 0; k < m; k++) {
-            int64_t q[3];
-            gemst_inner_cell(b->w + 3 * k, c->metric.dim, side, q);
-            flag[k] = !gemst_inner_alone(&cells, q, c->metric.dim, comp[k]);
-        }
-        const int64_t kept = gemst_flagged(flag, m, keep, threads);
-        for (int64_t j = 0; j < kept; j++) { /* in order, each row to one at or before its own */
-            const uint32_t k = keep[j];
-            b->id[j] = b->id[k];
-            b->comp[j] = b->comp[k];
-            memmove(b->w + 3 * j, b->w + 3 * (size_t)k, 3 * sizeof *b->w);
-        }
-        b->n = kept;
-    }
-    free(comp);
-    free(keep);
-    free(flag);
-    free((void *)cells.key);
-    free((void *)cells.lo);
-    free((void *)cells.hi);
-    return rc == GRIDEMST_OK ? GRIDEMST_OK
-                             : gemst_fail(err, GRIDEMST_ERR_NO_MEMORY, "out of host memory for %lld points near the borders",
-                                          (long long)m);
 }
 
 /* One list of candidates in the edge order, as Kruskal reads it. */
@@ -259,25 +235,62 @@ static int tree_between(const gemst_parts_ctx *c, const gemst_parts_edge *tree, 
     return rc;
 }
 
-/* B at limit gathered from the parts' stores in host memory and solved:
- * its tree's edges between safe components into *between, its size into
- * *n_points. */
+/* B at limit from the parts' stores in host memory, each part leaving out
+ * its inner points against the merged cells, and solved where it holds at
+ * most inner->most points: its tree's edges between safe components into
+ * *between, what travelled into *n. */
 static int between_on_host(gemst_parts_ctx *c, gemst_part *parts, double limit, const gemst_border_inner *inner,
-                           gemst_store_edge **between, int64_t *n_between, int64_t *n_points, gridemst_error *err)
+                           gemst_border_counts *n, gemst_store_edge **between, int64_t *n_between,
+                           gridemst_error *err)
 {
+    const int P = c->parts;
+    part_rows rows[GEMST_MAX_PARTS];
+    memset(rows, 0, sizeof rows);
+    int64_t held[GEMST_MAX_PARTS] = {0}, within = 0;
+    int rc = fill_stores(c, parts, limit, held, err);
+    for (int p = 0; p < P; p++) {
+        rows[p].held = n->kept[p] = held[p];
+        within += held[p];
+    }
+    n->solved = rc == GRIDEMST_OK && within < 2;
+    if (rc != GRIDEMST_OK || within < 2) /* as on the devices: fewer, nothing to solve nor to leave out */
+        return rc;
+    gemst_inner_cells part_cells[GEMST_MAX_PARTS], merged = {NULL, NULL, NULL, 0};
+    int64_t total = 0;
+    for (int p = 0; rc == GRIDEMST_OK && p < P; p++) {
+        rc = rows_cells(c, parts[p].store, inner, &rows[p]) == 0 ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
+        part_cells[p] = rows[p].cells;
+        total += n->cells[p] = rows[p].cells.n;
+    }
+    const int merges = 2 * total <= (int64_t)UINT32_MAX; /* as on the devices: rows one merge takes */
+    if (rc == GRIDEMST_OK && merges)
+        rc = gemst_border_cells_merge(part_cells, P, c->threads, &merged) == 0 ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
+    n->merged = merged.n;
+    for (int p = 0; rc == GRIDEMST_OK && merges && p < P; p++) {
+        rc = rows_kept(c, parts[p].store, inner, &merged, &rows[p]) == 0 ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
+        n->kept[p] = rows[p].kept;
+    }
+    gemst_border_cells_free(&merged);
+    if (rc != GRIDEMST_OK)
+        rc = gemst_fail(err, rc, "out of host memory for %lld points near the borders", (long long)within);
+    int64_t kept = 0;
+    for (int p = 0; p < P; p++)
+        kept += n->kept[p];
     border_points b = {0};
-    int rc = gather(c, parts, limit, &b, err);
-    if (rc == GRIDEMST_OK && b.n >= 2) /* as on the devices: fewer, nothing to solve nor to leave out */
-        rc = drop_inner(c, limit, inner->root, &b, err);
-    *n_points = b.n;
     gemst_parts_edge *tree = NULL;
     int64_t n_tree = 0;
-    if (rc == GRIDEMST_OK && b.n <= inner->most)
-        rc = gemst_parts_solve_working(c, b.w, b.n, &tree, &n_tree, err);
-    if (rc == GRIDEMST_OK)
-        rc = tree_between(c, tree, n_tree, &b, between, n_between, err);
+    n->solved = merges && kept <= inner->most && kept <= (int64_t)UINT32_MAX;
+    if (rc == GRIDEMST_OK && n->solved) {
+        rc = gather(c, parts, rows, &b, err);
+        if (rc == GRIDEMST_OK)
+            rc = gemst_parts_solve_working(c, b.w, b.n, &tree, &n_tree, err);
+        if (rc == GRIDEMST_OK)
+            rc = tree_between(c, tree, n_tree, &b, between, n_between, err);
+    }
     free(tree);
     border_points_free(&b);
+    for (int p = 0; p < P; p++)
+        part_rows_free(&rows[p]);
     return rc;
 }
 
@@ -290,10 +303,10 @@ static int points_on_devices(const gemst_parts_ctx *c, const gemst_part *parts)
     return ready;
 }
 
-/* The same from the points the parts kept on their devices, gathered
- * and solved on the first part's device. */
+/* The same from the points the parts kept on their devices, each part's
+ * cells and test on its device, B solved on the first part's. */
 static int between_on_devices(gemst_parts_ctx *c, gemst_part *parts, double limit, const gemst_border_inner *inner,
-                              gemst_store_edge **between, int64_t *n_between, int64_t *n_points,
+                              gemst_border_counts *n, gemst_store_edge **between, int64_t *n_between,
                               gridemst_error *err)
 {
     int64_t held[GEMST_MAX_PARTS] = {0};
@@ -306,18 +319,18 @@ static int between_on_devices(gemst_parts_ctx *c, gemst_part *parts, double limi
         gaps[p] = parts[p].on_device;
         base[p] = parts[p].comp_base;
     }
-    count_sent(c, held);
     const gemst_frame frame = gemst_parts_working_frame(c);
     gemst_problem solve;
     gemst_parts_border_problem(c, &frame, &solve);
-    return gemst_devices_border_round(c->xchg.devices, gaps, held, base, inner, &solve, c->threads, between,
-                                      n_between, n_points, err);
+    return gemst_devices_border_round(c->xchg.devices, gaps, held, base, inner, &solve, c->threads, n, between,
+                                      n_between, err);
 }
 
 /* One round of the step at limit: B gathered and solved, its tree's edges
  * between safe components into *between (replacing the last round's), and
- * Kruskal over them and the uncertain edges.  *solved: 0 where the device
- * could not hold B's solve (nothing was added, *between kept). */
+ * Kruskal over them and the uncertain edges.  *solved: 0 where B held more
+ * than the budget or the device could not hold its solve (nothing was
+ * added, *between kept). */
 static int round_at(gemst_parts_ctx *c, gemst_part *parts, double limit, int64_t budget, uint32_t n_comp,
                     uint32_t *parent, gemst_gid_edge *edges, int64_t *n_edges, gemst_store_edge **between,
                     int64_t *n_between, gridemst_stats *st, int *solved, gridemst_error *err)
@@ -330,10 +343,15 @@ static int round_at(gemst_parts_ctx *c, gemst_part *parts, double limit, int64_t
     for (uint32_t k = 0; k < n_comp; k++)
         root[k] = gemst_parts_find(parent, k);
     const gemst_border_inner inner = {root, n_comp, gemst_inner_side(limit), budget};
-    int rc = points_on_devices(c, parts) ? between_on_devices(c, parts, limit, &inner, &found, &n_found, &n_points, err)
-                                          : between_on_host(c, parts, limit, &inner, &found, &n_found, &n_points, err);
+    gemst_border_counts n;
+    memset(&n, 0, sizeof n);
+    int rc = points_on_devices(c, parts) ? between_on_devices(c, parts, limit, &inner, &n, &found, &n_found, err)
+                                          : between_on_host(c, parts, limit, &inner, &n, &found, &n_found, err);
     free(root);
-    *solved = rc == GRIDEMST_OK && n_points <= budget;
+    for (int p = 0; p < c->parts; p++)
+        n_points += n.kept[p];
+    *solved = rc == GRIDEMST_OK && n.solved;
+    count_sent(c, &n, *solved);
     if (!*solved) {
         free(found);
         return rc == GRIDEMST_ERR_DEVICE_MEMORY ? GRIDEMST_OK : rc; /* the boundary Boruvka takes over */
