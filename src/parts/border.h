@@ -47,8 +47,11 @@
  * step's components instead costs more: they are few and large, and their
  * bounds are long, so that every point near the borders searches far.)
  *
- * By default the step runs where the parts lie on devices, where B is
- * gathered and solved on the first part's device (device_border.h); on
+ * Each part tests its own points for inner ones, against the cells of
+ * every part's points within the limit (border_cells.h), so that only the
+ * cells and the points kept travel.  By default the step runs where the
+ * parts lie on devices, where B is gathered and solved on the first
+ * part's device (device_border.h); on
  * the CPU's virtual parts the boundary Boruvka's searches cost less than
  * solving B again.  GRIDEMST_PARTS_BORDER in the environment overrides
  * it: off (skipped), on (as on devices), once (one round at the first
