@@ -38,14 +38,14 @@ static uint32_t sort_distinct(uint64_t *code, uint32_t m)
 /* Tables with their slots free, for a sample of m codes. */
 static gemst_index_tables tables_new(uint32_t m)
 {
-    const int bits = gemst_index_slot_bits(m);
+    const int bits = gemst_hash_bits(m);
     const size_t slots = (size_t)1 << bits;
     uint64_t *keys = malloc(sizeof *keys * 2 * slots);
     uint32_t *counts = calloc(slots, sizeof *counts);
     ck_assert_ptr_nonnull(keys);
     ck_assert_ptr_nonnull(counts);
     for (size_t k = 0; k < 2 * slots; k++)
-        keys[k] = GEMST_INDEX_FREE;
+        keys[k] = GEMST_HASH_FREE;
     const gemst_index_tables t = {keys, keys + slots, counts, bits};
     return t;
 }

@@ -46,13 +46,13 @@ static int GEMST_FN(choose_index)(cuda_ctx *c, const T *coords, gridemst_stats *
     /* the grid's planned side: a part's own box in a partitioned solve */
     const int shift = gemst_index_shift(&c->box, n);
     const uint32_t m = gemst_index_sample_size(&c->box, n);
-    const int bits = gemst_index_slot_bits(m);
+    const int bits = gemst_hash_bits(m);
     const size_t slots = (size_t)1 << bits;
     uint64_t *keys;
     uint32_t *counts;
     GEMST_DALLOC(&c->mem, keys, 2 * slots, "the index's sample");
     GEMST_DALLOC(&c->mem, counts, slots, "the index's sample");
-    GEMST_CU(cudaMemsetAsync(keys, 0xff, sizeof *keys * 2 * slots, c->s)); /* GEMST_INDEX_FREE */
+    GEMST_CU(cudaMemsetAsync(keys, 0xff, sizeof *keys * 2 * slots, c->s)); /* GEMST_HASH_FREE */
     GEMST_CU(cudaMemsetAsync(counts, 0, sizeof *counts * slots, c->s));
     GEMST_CU(cudaMemsetAsync(CNT(c, sample_counts), 0, sizeof c->host->sample_counts, c->s));
     const gemst_index_tables t = {keys, keys + slots, counts, bits};

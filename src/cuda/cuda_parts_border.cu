@@ -71,9 +71,23 @@ static __global__ void k_cell_rows(const uint64_t *key, const uint32_t *lo, cons
     row_comp[n + k] = hi[k];
 }
 
+/* The n merged cells into a hash table (its keys free before): each at a
+ * slot of its own, their keys being distinct. */
+static __global__ void k_cells_table(const uint64_t *key, const uint32_t *lo, const uint32_t *hi, int64_t n, int bits,
+                                     uint64_t *slot_key, uint32_t *slot_lo, uint32_t *slot_hi)
+{
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    int taken;
+    const uint32_t slot = gemst_hash_slot(slot_key, bits, key[k], &taken);
+    slot_lo[slot] = lo[k];
+    slot_hi[slot] = hi[k];
+}
+
 /* 1 for the points within the limit that are not inner. */
 static __global__ void k_border_keep(const uint32_t *by_gap, const double *w, const uint32_t *now, int64_t held,
-                                     int dim, double side, gemst_inner_cells cells, uint32_t *keep)
+                                     int dim, double side, gemst_inner_table cells, uint32_t *keep)
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= held)
@@ -334,13 +348,28 @@ static int part_keep(border_round *r, int p, gridemst_error *err)
         return GRIDEMST_OK;
     gemst_dmem *mem = &r->work[p];
     const device_cells *m = &r->merged[p];
-    const gemst_inner_cells cells = {m->key, m->lo, m->hi, m->n};
+    const int bits = gemst_hash_bits((uint64_t)m->n);
+    const size_t slots = (size_t)1 << bits;
+    uint64_t *slot_key;
+    uint32_t *slot_lo, *slot_hi;
+    GEMST_DALLOC(mem, slot_key, slots, "the cells near the borders");
+    GEMST_DALLOC(mem, slot_lo, slots, "the cells near the borders");
+    GEMST_DALLOC(mem, slot_hi, slots, "the cells near the borders");
+    GEMST_CU(cudaMemsetAsync(slot_key, 0xff, sizeof *slot_key * slots, mem->s)); /* GEMST_HASH_FREE */
+    k_cells_table<<<gemst_blocks((uint64_t)m->n), GEMST_THREADS, 0, mem->s>>>(m->key, m->lo, m->hi, m->n, bits,
+                                                                             slot_key, slot_lo, slot_hi);
+    GEMST_LAUNCHED();
+    const gemst_inner_table cells = {slot_key, slot_lo, slot_hi, bits};
     GEMST_DALLOC(mem, r->keep[p], held, "the points near the borders kept");
     GEMST_DALLOC(mem, r->rank[p], held, "the points near the borders kept");
     k_border_keep<<<gemst_blocks((uint64_t)held), GEMST_THREADS, 0, mem->s>>>(
         r->gaps[p]->by_gap, r->gaps[p]->w, r->now[p], held, r->dim, r->inner->side, cells, r->keep[p]);
     GEMST_LAUNCHED();
-    return count_flags(mem, r->keep[p], r->rank[p], held, &r->kept[p], err);
+    GEMST_TRY(count_flags(mem, r->keep[p], r->rank[p], held, &r->kept[p], err));
+    gemst_dfree(mem, slot_key);
+    gemst_dfree(mem, slot_lo);
+    gemst_dfree(mem, slot_hi);
+    return GRIDEMST_OK;
 }
 
 /* Part p's kept points' rows, on its device. */

@@ -60,6 +60,7 @@
 
 #include "common.h"
 #include "atomics.h"
+#include "hash_slots.h"
 #include "grid/grid_plan.h"
 
 #define GEMST_INDEX_SMALL_SET 100000
@@ -98,44 +99,15 @@ static inline GEMST_HD uint64_t gemst_index_sample_point(uint64_t n, uint32_t m,
     return (uint64_t)k * n / m;
 }
 
-/* The sample's hash tables, 2^bits slots each (open addressing; a free
- * slot holds GEMST_INDEX_FREE): the distinct codes met, the cells met
- * (code >> shift), and the distinct codes met in each.  At least twice as
- * many slots as samples (gemst_index_slot_bits) keep the probes short, and
- * a slot always free, so that every probe ends. */
-#define GEMST_INDEX_FREE UINT64_MAX /* never a code: codes have 63 bits at most */
-
+/* The sample's hash tables (hash_slots.h), 2^bits slots each: the
+ * distinct codes met, the cells met (code >> shift), and the distinct
+ * codes met in each (codes have 63 bits at most: never GEMST_HASH_FREE). */
 typedef struct {
     uint64_t *code;  /* the distinct codes met */
     uint64_t *cell;  /* the cells met */
     uint32_t *count; /* each cell's distinct codes so far */
     int bits;
 } gemst_index_tables;
-
-/* The tables' bits for a sample of m points. */
-static inline int gemst_index_slot_bits(uint32_t m)
-{
-    int bits = 1;
-    while (((uint64_t)1 << bits) < 2 * (uint64_t)m)
-        bits++;
-    return bits;
-}
-
-/* The slot of key in the table keys of 2^bits slots, taken for it if it
- * had none (*taken then set); safe when several threads add keys at once. */
-static inline GEMST_HD uint32_t gemst_index_slot(uint64_t *keys, int bits, uint64_t key, int *taken)
-{
-    const uint32_t mask = (uint32_t)(((uint64_t)1 << bits) - 1);
-    uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
-    for (;;) {
-        const uint64_t found = gemst_atomic_cas_u64(&keys[slot], GEMST_INDEX_FREE, key);
-        if (found == GEMST_INDEX_FREE || found == key) {
-            *taken = found == GEMST_INDEX_FREE;
-            return slot;
-        }
-        slot = (slot + 1) & mask;
-    }
-}
 
 /* What the sample's codes add up to: the ordered pairs of distinct codes
  * sharing a cell, and the distinct codes. */
@@ -152,11 +124,11 @@ static inline GEMST_HD void gemst_index_add(const gemst_index_tables *t, uint64_
                                             gemst_index_counts *counts)
 {
     int taken;
-    gemst_index_slot(t->code, t->bits, code, &taken);
+    gemst_hash_slot(t->code, t->bits, code, &taken);
     if (!taken)
         return;
     counts->distinct++;
-    const uint32_t slot = gemst_index_slot(t->cell, t->bits, code >> shift, &taken);
+    const uint32_t slot = gemst_hash_slot(t->cell, t->bits, code >> shift, &taken);
     counts->pairs += 2 * (uint64_t)gemst_atomic_add_u32(&t->count[slot], 1);
 }
 

@@ -104,7 +104,7 @@ static int rows_cells(const gemst_parts_ctx *c, const gemst_part_store *s, const
 
 /* Part p's rows that are not inner, by their position in its store. */
 static int rows_kept(const gemst_parts_ctx *c, const gemst_part_store *s, const gemst_border_inner *inner,
-                     const gemst_inner_cells *merged, part_rows *r)
+                     const gemst_inner_table *merged, part_rows *r)
 {
     const size_t room = (size_t)(r->held > 0 ? r->held : 1);
     uint8_t *flag = malloc(room);
@@ -266,10 +266,14 @@ static int between_on_host(gemst_parts_ctx *c, gemst_part *parts, double limit, 
     if (rc == GRIDEMST_OK && merges)
         rc = gemst_border_cells_merge(part_cells, P, c->threads, &merged) == 0 ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
     n->merged = merged.n;
+    gemst_inner_table table = {NULL, NULL, NULL, 0};
+    if (rc == GRIDEMST_OK && merges)
+        rc = gemst_border_table_make(&merged, c->threads, &table) == 0 ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
     for (int p = 0; rc == GRIDEMST_OK && merges && p < P; p++) {
-        rc = rows_kept(c, parts[p].store, inner, &merged, &rows[p]) == 0 ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
+        rc = rows_kept(c, parts[p].store, inner, &table, &rows[p]) == 0 ? GRIDEMST_OK : GRIDEMST_ERR_NO_MEMORY;
         n->kept[p] = rows[p].kept;
     }
+    gemst_border_table_free(&table);
     gemst_border_cells_free(&merged);
     if (rc != GRIDEMST_OK)
         rc = gemst_fail(err, rc, "out of host memory for %lld points near the borders", (long long)within);

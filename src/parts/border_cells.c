@@ -81,3 +81,40 @@ void gemst_border_cells_free(gemst_inner_cells *cells)
     free((void *)cells->hi);
     *cells = (gemst_inner_cells){NULL, NULL, NULL, 0};
 }
+
+int gemst_border_table_make(const gemst_inner_cells *cells, int threads, gemst_inner_table *table)
+{
+    const int bits = gemst_hash_bits((uint64_t)cells->n);
+    const size_t slots = (size_t)1 << bits;
+    uint64_t *key = malloc(sizeof *key * slots);
+    uint32_t *lo = malloc(sizeof *lo * slots), *hi = malloc(sizeof *hi * slots);
+    *table = (gemst_inner_table){key, lo, hi, bits};
+    if (!key || !lo || !hi) {
+        gemst_border_table_free(table);
+        return -1;
+    }
+    const int64_t n = cells->n;
+    (void)threads;
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp for schedule(static)
+        for (size_t k = 0; k < slots; k++)
+            key[k] = GEMST_HASH_FREE;
+#pragma omp for schedule(static)
+        for (int64_t c = 0; c < n; c++) { /* the keys are distinct: each takes a slot of its own */
+            int taken;
+            const uint32_t slot = gemst_hash_slot(key, bits, cells->key[c], &taken);
+            lo[slot] = cells->lo[c];
+            hi[slot] = cells->hi[c];
+        }
+    }
+    return 0;
+}
+
+void gemst_border_table_free(gemst_inner_table *table)
+{
+    free((void *)table->key);
+    free((void *)table->lo);
+    free((void *)table->hi);
+    *table = (gemst_inner_table){NULL, NULL, NULL, 0};
+}

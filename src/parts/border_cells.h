@@ -29,4 +29,10 @@ int gemst_border_cells_merge(const gemst_inner_cells *part, int n_parts, int thr
 
 void gemst_border_cells_free(gemst_inner_cells *cells);
 
+/* The cells in a hash table for the test (inner.h), its arrays allocated
+ * by the call.  Returns 0, or -1 out of host memory. */
+int gemst_border_table_make(const gemst_inner_cells *cells, int threads, gemst_inner_table *table);
+
+void gemst_border_table_free(gemst_inner_table *table);
+
 #endif

@@ -14,7 +14,9 @@
  * is inner when its cell and the 3^dim around it hold points of its
  * component only, or none.  Cells are known by a 64-bit mix of their
  * integer coordinates; cells that share a key are tested as one, which
- * can only leave fewer points out.
+ * can only leave fewer points out.  The cells are made and merged as
+ * arrays sorted by key (gemst_inner_cells), and looked up in a hash table
+ * of them (gemst_inner_table, hash_slots.h).
  */
 #ifndef GEMST_PARTS_INNER_H
 #define GEMST_PARTS_INNER_H
@@ -23,6 +25,7 @@
 #include <stdint.h>
 
 #include "common.h"
+#include "hash_slots.h"
 
 /* The cells' side for limit: sqrt(limit), and room for the rounding of a
  * coordinate's quotient by it (working coordinates lie within [-2, 2], so
@@ -40,7 +43,8 @@ static inline GEMST_HD uint64_t gemst_inner_key(const int64_t q[3])
                  (uint64_t)q[2] * UINT64_C(0x165667B19E3779F9);
     h ^= h >> 31;
     h *= UINT64_C(0xBF58476D1CE4E5B9);
-    return h ^ (h >> 29);
+    h ^= h >> 29;
+    return h == GEMST_HASH_FREE ? h - 1 : h; /* never a free slot's: that cell shares another's key */
 }
 
 /* The integer coordinates of the cell of working point w (dim values). */
@@ -60,9 +64,17 @@ typedef struct gemst_inner_cells {
     int64_t n;
 } gemst_inner_cells;
 
+/* The cells in a hash table (hash_slots.h): each cell's key at its slot,
+ * and its least and greatest component at the same slot. */
+typedef struct gemst_inner_table {
+    const uint64_t *key;
+    const uint32_t *lo, *hi;
+    int bits;
+} gemst_inner_table;
+
 /* Whether the cell at q and those around it hold points of component
  * `comp` only, or none. */
-static inline GEMST_HD int gemst_inner_alone(const gemst_inner_cells *cells, const int64_t q[3], int dim,
+static inline GEMST_HD int gemst_inner_alone(const gemst_inner_table *cells, const int64_t q[3], int dim,
                                              uint32_t comp)
 {
     const int reach_z = dim == 3 ? 1 : 0;
@@ -70,16 +82,8 @@ static inline GEMST_HD int gemst_inner_alone(const gemst_inner_cells *cells, con
         for (int dy = -1; dy <= 1; dy++)
             for (int dz = -reach_z; dz <= reach_z; dz++) {
                 const int64_t around[3] = {q[0] + dx, q[1] + dy, q[2] + dz};
-                const uint64_t k = gemst_inner_key(around);
-                int64_t lo = 0, hi = cells->n;
-                while (lo < hi) {
-                    const int64_t mid = lo + (hi - lo) / 2;
-                    if (cells->key[mid] < k)
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                if (lo < cells->n && cells->key[lo] == k && (cells->lo[lo] != comp || cells->hi[lo] != comp))
+                const int64_t slot = gemst_hash_find(cells->key, cells->bits, gemst_inner_key(around));
+                if (slot >= 0 && (cells->lo[slot] != comp || cells->hi[slot] != comp))
                     return 0;
             }
     return 1;
