@@ -36,14 +36,26 @@ static inline double gemst_inner_side(double limit)
     return sqrt(limit) * (1.0 + 0x1p-20) + 0x1p-40;
 }
 
-/* The key of the cell at integer coordinates q (3, the third 0 in 2D). */
+/* A bijection of 64-bit values that spreads every bit over all of them
+ * (splitmix64's finisher). */
+static inline GEMST_HD uint64_t gemst_inner_mix(uint64_t h)
+{
+    h ^= h >> 30;
+    h *= UINT64_C(0xBF58476D1CE4E5B9);
+    h ^= h >> 27;
+    h *= UINT64_C(0x94D049BB133111EB);
+    return h ^ (h >> 31);
+}
+
+/* The key of the cell at integer coordinates q (3, the third 0 in 2D): the
+ * coordinates mixed in one after another, so that cells share keys only
+ * by chance.  (A sum of products of the coordinates with odd constants
+ * gave the cells (x, y, 0) and (-x, -y, 0) one key for odd x and y.) */
 static inline GEMST_HD uint64_t gemst_inner_key(const int64_t q[3])
 {
-    uint64_t h = (uint64_t)q[0] * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)q[1] * UINT64_C(0xC2B2AE3D27D4EB4F) ^
-                 (uint64_t)q[2] * UINT64_C(0x165667B19E3779F9);
-    h ^= h >> 31;
-    h *= UINT64_C(0xBF58476D1CE4E5B9);
-    h ^= h >> 29;
+    uint64_t h = gemst_inner_mix((uint64_t)q[0]);
+    h = gemst_inner_mix(h ^ (uint64_t)q[1]);
+    h = gemst_inner_mix(h ^ (uint64_t)q[2]);
     return h == GEMST_HASH_FREE ? h - 1 : h; /* never a free slot's: that cell shares another's key */
 }
 
