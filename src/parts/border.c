@@ -64,11 +64,10 @@ static int fill_stores(gemst_parts_ctx *c, gemst_part *parts, double limit, int6
 }
 
 /* A part's points within the limit (its store's first `held`): each one's
- * cell key, and its component as Kruskal left them (root[] of its safe
- * component); or their positions kept (not inner). */
+ * component as Kruskal left them (root[] of its safe component), their
+ * cells, and the positions of those kept (not inner). */
 typedef struct {
     int64_t held;
-    uint64_t *key;
     uint32_t *now;
     gemst_inner_cells cells;
     uint32_t *kept_at;
@@ -77,29 +76,31 @@ typedef struct {
 
 static void part_rows_free(part_rows *r)
 {
-    free(r->key);
     free(r->now);
     free(r->kept_at);
     gemst_border_cells_free(&r->cells);
 }
 
-/* Part p's rows: their keys and components, and their cells. */
+/* Part p's rows: their components, and their cells. */
 static int rows_cells(const gemst_parts_ctx *c, const gemst_part_store *s, const gemst_border_inner *inner,
                       part_rows *r)
 {
     const size_t room = (size_t)(r->held > 0 ? r->held : 1);
-    r->key = malloc(sizeof *r->key * room);
+    uint64_t *key = malloc(sizeof *key * room);
     r->now = malloc(sizeof *r->now * room);
-    if (!r->key || !r->now)
-        return -1;
+    int rc = key && r->now ? 0 : -1;
+    if (rc == 0) {
 #pragma omp parallel for num_threads(gemst_parts_threads(c, r->held)) schedule(static)
-    for (int64_t a = 0; a < r->held; a++) {
-        int64_t q[3];
-        gemst_inner_cell(s->w + 3 * a, c->metric.dim, inner->side, q);
-        r->key[a] = gemst_inner_key(q);
-        r->now[a] = inner->root[s->comp[a]];
+        for (int64_t a = 0; a < r->held; a++) {
+            int64_t q[3];
+            gemst_inner_cell(s->w + 3 * a, c->metric.dim, inner->side, q);
+            key[a] = gemst_inner_key(q);
+            r->now[a] = inner->root[s->comp[a]];
+        }
+        rc = gemst_border_cells_of(key, r->now, r->held, c->threads, &r->cells);
     }
-    return gemst_border_cells_of(r->key, r->now, r->held, c->threads, &r->cells);
+    free(key);
+    return rc;
 }
 
 /* Part p's rows that are not inner, by their position in its store. */
